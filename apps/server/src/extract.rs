@@ -1,0 +1,74 @@
+//! Request extractors: the signed-in user and the client's IP.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use actix_web::dev::Payload;
+use actix_web::http::header::AUTHORIZATION;
+use actix_web::{FromRequest, HttpRequest, web};
+use ca_auth::AuthError;
+use ca_auth::entities::user;
+
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// The user behind a valid, unrevoked bearer token.
+pub struct CurrentUser(pub user::Model);
+
+fn bearer(req: &HttpRequest) -> Option<String> {
+    let value = req.headers().get(AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    if !scheme.eq_ignore_ascii_case("bearer") {
+        return None;
+    }
+    let token = token.trim();
+    (!token.is_empty()).then(|| token.to_string())
+}
+
+impl FromRequest for CurrentUser {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let token = bearer(req);
+        let state = req.app_data::<web::Data<AppState>>().cloned();
+        Box::pin(async move {
+            let state = state.ok_or_else(|| ApiError::internal("application state missing"))?;
+            let token = token.ok_or(AuthError::MissingToken)?;
+            let user = state.auth.authenticate(&token).await?;
+            Ok(CurrentUser(user))
+        })
+    }
+}
+
+/// The client's IP: the socket peer, or the forwarded address when the
+/// server sits behind a trusted proxy (`CA_TRUST_PROXY`).
+pub struct ClientIp(pub String);
+
+impl FromRequest for ClientIp {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Self, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let trust_proxy = req
+            .app_data::<web::Data<AppState>>()
+            .is_some_and(|s| s.config.trust_proxy);
+        let info = req.connection_info();
+        let raw = if trust_proxy {
+            info.realip_remote_addr().map(str::to_string)
+        } else {
+            req.peer_addr().map(|a| a.ip().to_string())
+        };
+        let ip = raw
+            .map(|addr| strip_port(&addr))
+            .unwrap_or_else(|| "unknown".to_string());
+        std::future::ready(Ok(ClientIp(ip)))
+    }
+}
+
+fn strip_port(addr: &str) -> String {
+    if let Ok(sock) = addr.parse::<std::net::SocketAddr>() {
+        return sock.ip().to_string();
+    }
+    addr.to_string()
+}

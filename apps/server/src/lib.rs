@@ -1,0 +1,136 @@
+//! The ConvertAssist HTTP server: a thin actix-web layer over the domain crates.
+
+pub mod cli;
+pub mod error;
+pub mod extract;
+pub mod openapi;
+pub mod routes;
+pub mod state;
+pub mod web;
+
+use std::net::TcpListener;
+use std::sync::Arc;
+
+use actix_web::dev::Server;
+use actix_web::middleware::{Compress, from_fn};
+use actix_web::{App, HttpResponse, HttpServer, web as aweb};
+use actix_web_prom::{PrometheusMetrics, PrometheusMetricsBuilder};
+use anyhow::Context;
+use ca_auth::{AuthService, JwtKeys, Mailer};
+use ca_core::Config;
+use ca_core::rate_limit::RateLimiter;
+use ca_migrations::{Migrator, MigratorTrait};
+use tracing_actix_web::TracingLogger;
+use utoipa::OpenApi;
+use utoipa_actix_web::{AppExt, scope};
+use utoipa_scalar::{Scalar, Servable};
+
+use crate::openapi::ApiDoc;
+use crate::state::AppState;
+
+/// Connects to the database, runs pending migrations and builds the services.
+pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
+    let db = ca_core::db::connect(&config.database_url).await?;
+    Migrator::up(&db, None)
+        .await
+        .context("running migrations")?;
+    let keys = JwtKeys::new(&config.jwt_secret()?, config.jwt_ttl_hours);
+    let mailer = Mailer::new(config.smtp_url.as_deref(), &config.smtp_from)?;
+    if !mailer.uses_smtp() {
+        tracing::info!(
+            "CA_SMTP_URL is not set: emails go to the local email_outbox table (see `ca-server outbox`)"
+        );
+    }
+    let limiter = Arc::new(RateLimiter::from_config(config.redis_url.as_deref()).await?);
+    let auth = AuthService::new(db.clone(), keys, mailer, limiter, &config.public_url());
+    Ok(aweb::Data::new(AppState {
+        config: Arc::new(config),
+        db,
+        auth,
+    }))
+}
+
+/// Registers every API route (each documented) and returns the app with the
+/// OpenAPI document built from them.
+fn api_app(
+    public_url: String,
+) -> (
+    App<
+        impl actix_web::dev::ServiceFactory<
+            actix_web::dev::ServiceRequest,
+            Config = (),
+            Response = actix_web::dev::ServiceResponse,
+            Error = actix_web::Error,
+            InitError = (),
+        >,
+    >,
+    utoipa::openapi::OpenApi,
+) {
+    App::new()
+        .into_utoipa_app()
+        .openapi(ApiDoc::openapi())
+        .service(routes::health::healthz)
+        .service(routes::health::readyz)
+        .service(
+            scope::scope("/api/auth")
+                .wrap(web::same_origin_cors(public_url))
+                .service(routes::auth::register)
+                .service(routes::auth::login)
+                .service(routes::auth::me)
+                .service(routes::auth::update_me)
+                .service(routes::auth::change_password)
+                .service(routes::auth::logout_all)
+                .service(routes::auth::forgot_password)
+                .service(routes::auth::reset_password),
+        )
+        .split_for_parts()
+}
+
+/// The OpenAPI document the server serves and `cargo xtask openapi` writes.
+pub fn openapi_document() -> utoipa::openapi::OpenApi {
+    api_app("http://localhost".to_string()).1
+}
+
+/// Starts serving on `listener`. The returned server stops gracefully on
+/// SIGINT/SIGTERM (actix waits for in-flight requests).
+pub fn serve(state: aweb::Data<AppState>, listener: TcpListener) -> anyhow::Result<Server> {
+    let metrics = metrics()?;
+    let doc = api_app(state.config.public_url()).1;
+    let doc_json = aweb::Data::new(openapi::to_pretty_json(&doc)?);
+    let body_limit = state.config.body_limit;
+    let public_url = state.config.public_url();
+    let static_dir = state.config.static_dir.clone();
+    let server = HttpServer::new(move || {
+        let (app, _) = api_app(public_url.clone());
+        app.app_data(state.clone())
+            .app_data(web::json_config(body_limit))
+            .app_data(aweb::PayloadConfig::new(body_limit))
+            .app_data(doc_json.clone())
+            .wrap(Compress::default())
+            .wrap(web::security_headers())
+            .wrap(from_fn(web::response_headers))
+            .wrap(TracingLogger::default())
+            .wrap(metrics.clone())
+            .route("/api/openapi.json", aweb::get().to(openapi_json))
+            .service(Scalar::with_url("/api/docs", doc.clone()))
+            .service(aweb::scope("/api").default_service(aweb::to(web::api_not_found)))
+            .service(web::dashboard_files(static_dir.clone()))
+    })
+    .listen(listener)?
+    .shutdown_timeout(20)
+    .run();
+    Ok(server)
+}
+
+async fn openapi_json(doc: aweb::Data<String>) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("application/json")
+        .body(doc.get_ref().clone())
+}
+
+fn metrics() -> anyhow::Result<PrometheusMetrics> {
+    PrometheusMetricsBuilder::new("convertassist")
+        .endpoint("/metrics")
+        .build()
+        .map_err(|e| anyhow::anyhow!("metrics: {e}"))
+}

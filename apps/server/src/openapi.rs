@@ -1,0 +1,47 @@
+//! The OpenAPI 3.1 document. Paths come from the routes themselves (every
+//! route is registered through utoipa-actix-web), so none can escape it.
+
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+
+use crate::error::ErrorBody;
+
+/// Document-level information; paths are added when the app is built.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "ConvertAssist API",
+        description = "Exit-intent campaigns, leads and payments. Errors are always `{success: false, message, code, errors?}`."
+    ),
+    components(schemas(ErrorBody)),
+    modifiers(&BearerAuth),
+    tags(
+        (name = "auth", description = "Accounts and sessions"),
+        (name = "health", description = "Probes"),
+    )
+)]
+pub struct ApiDoc;
+
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .build(),
+            ),
+        );
+    }
+}
+
+/// The document as pretty JSON with a trailing newline (the checked-in form).
+pub fn to_pretty_json(doc: &utoipa::openapi::OpenApi) -> anyhow::Result<String> {
+    let mut json = serde_json::to_string_pretty(doc)?;
+    json.push('\n');
+    Ok(json)
+}

@@ -1,0 +1,182 @@
+//! `/api/auth/*`: sign-up, sign-in, the current user, password change and reset.
+
+use actix_web::{HttpResponse, get, post, put, web};
+use ca_auth::dto::{
+    AuthResponse, ChangePasswordIn, ChangePasswordOut, ForgotPasswordIn, LoginIn, MeResponse,
+    RegisterIn, ResetPasswordIn, ResetPasswordOut, UpdateMeIn, UserOut,
+};
+
+use crate::error::{ApiError, ErrorBody};
+use crate::extract::{ClientIp, CurrentUser};
+use crate::routes::MessageOut;
+use crate::state::AppState;
+
+/// The same answer whether or not the account exists.
+pub const FORGOT_PASSWORD_MESSAGE: &str =
+    "If an account exists for that email, a password reset link has been sent.";
+
+/// Create an owner account and start its 3-day trial.
+#[utoipa::path(
+    tag = "auth",
+    request_body = RegisterIn,
+    responses(
+        (status = 201, description = "Signed up and signed in", body = AuthResponse),
+        (status = 400, description = "A field breaks a rule", body = ErrorBody),
+        (status = 409, description = "The email is taken", body = ErrorBody),
+        (status = 429, description = "Too many sign-ups from this address", body = ErrorBody),
+    )
+)]
+#[post("/register")]
+pub async fn register(
+    state: web::Data<AppState>,
+    ip: ClientIp,
+    body: web::Json<RegisterIn>,
+) -> Result<HttpResponse, ApiError> {
+    let session = state.auth.register(body.into_inner(), &ip.0).await?;
+    Ok(HttpResponse::Created().json(session))
+}
+
+/// Sign in with email and password.
+#[utoipa::path(
+    tag = "auth",
+    request_body = LoginIn,
+    responses(
+        (status = 200, description = "Signed in", body = AuthResponse),
+        (status = 400, description = "Email or password missing", body = ErrorBody),
+        (status = 401, description = "Wrong email or password", body = ErrorBody),
+        (status = 429, description = "Too many failed attempts", body = ErrorBody),
+    )
+)]
+#[post("/login")]
+pub async fn login(
+    state: web::Data<AppState>,
+    ip: ClientIp,
+    body: web::Json<LoginIn>,
+) -> Result<web::Json<AuthResponse>, ApiError> {
+    Ok(web::Json(state.auth.login(body.into_inner(), &ip.0).await?))
+}
+
+/// The signed-in user.
+#[utoipa::path(
+    tag = "auth",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The user", body = MeResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+    )
+)]
+#[get("/me")]
+pub async fn me(user: CurrentUser) -> web::Json<MeResponse> {
+    web::Json(MeResponse {
+        success: true,
+        user: UserOut::from_model(&user.0, chrono::Utc::now()),
+    })
+}
+
+/// Change the signed-in user's name, phone or notification choices.
+#[utoipa::path(
+    tag = "auth",
+    security(("bearer" = [])),
+    request_body = UpdateMeIn,
+    responses(
+        (status = 200, description = "Saved", body = MeResponse),
+        (status = 400, description = "A field breaks a rule", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+    )
+)]
+#[put("/me")]
+pub async fn update_me(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    body: web::Json<UpdateMeIn>,
+) -> Result<web::Json<MeResponse>, ApiError> {
+    let user = state.auth.update_me(user.0, body.into_inner()).await?;
+    Ok(web::Json(MeResponse {
+        success: true,
+        user,
+    }))
+}
+
+/// Change the password; every other session is signed out and a new token returned.
+#[utoipa::path(
+    tag = "auth",
+    security(("bearer" = [])),
+    request_body = ChangePasswordIn,
+    responses(
+        (status = 200, description = "Changed", body = ChangePasswordOut),
+        (status = 400, description = "Wrong current password or weak new one", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+    )
+)]
+#[post("/change-password")]
+pub async fn change_password(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    body: web::Json<ChangePasswordIn>,
+) -> Result<web::Json<ChangePasswordOut>, ApiError> {
+    Ok(web::Json(
+        state
+            .auth
+            .change_password(user.0, body.into_inner())
+            .await?,
+    ))
+}
+
+/// Sign out of every device: all tokens of the user stop working.
+#[utoipa::path(
+    tag = "auth",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Signed out everywhere", body = MessageOut),
+        (status = 401, description = "No valid session", body = ErrorBody),
+    )
+)]
+#[post("/logout-all")]
+pub async fn logout_all(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+) -> Result<web::Json<MessageOut>, ApiError> {
+    state.auth.logout_all(user.0).await?;
+    Ok(web::Json(MessageOut::ok("Signed out of all devices")))
+}
+
+/// Email a password reset link (valid 1 hour, single use) if the account exists.
+#[utoipa::path(
+    tag = "auth",
+    request_body = ForgotPasswordIn,
+    responses(
+        (status = 200, description = "Sent if the account exists", body = MessageOut),
+        (status = 400, description = "Email missing or malformed", body = ErrorBody),
+        (status = 429, description = "Too many requests", body = ErrorBody),
+    )
+)]
+#[post("/forgot-password")]
+pub async fn forgot_password(
+    state: web::Data<AppState>,
+    ip: ClientIp,
+    body: web::Json<ForgotPasswordIn>,
+) -> Result<web::Json<MessageOut>, ApiError> {
+    state.auth.forgot_password(body.into_inner(), &ip.0).await?;
+    Ok(web::Json(MessageOut::ok(FORGOT_PASSWORD_MESSAGE)))
+}
+
+/// Set a new password with a reset link's token; signs the user in.
+#[utoipa::path(
+    tag = "auth",
+    request_body = ResetPasswordIn,
+    responses(
+        (status = 200, description = "Reset and signed in", body = ResetPasswordOut),
+        (status = 400, description = "Invalid, used or expired token, or weak password", body = ErrorBody),
+        (status = 429, description = "Too many failed attempts", body = ErrorBody),
+    )
+)]
+#[post("/reset-password")]
+pub async fn reset_password(
+    state: web::Data<AppState>,
+    ip: ClientIp,
+    body: web::Json<ResetPasswordIn>,
+) -> Result<web::Json<ResetPasswordOut>, ApiError> {
+    Ok(web::Json(
+        state.auth.reset_password(body.into_inner(), &ip.0).await?,
+    ))
+}

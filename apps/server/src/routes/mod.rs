@@ -1,0 +1,24 @@
+//! One file per domain; each handler extracts the caller, calls one service
+//! and returns a DTO.
+
+pub mod auth;
+pub mod health;
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// `{success, message}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MessageOut {
+    pub success: bool,
+    pub message: String,
+}
+
+impl MessageOut {
+    pub fn ok(message: impl Into<String>) -> Self {
+        Self {
+            success: true,
+            message: message.into(),
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! Wire types of the accounts API (the seeds' field names, camelCase).
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use validator::Validate;
+
+use crate::entities::user;
+use crate::rules;
+
+/// `POST /api/auth/register`.
+#[derive(Debug, Clone, Deserialize, ToSchema, Validate)]
+pub struct RegisterIn {
+    #[serde(default)]
+    #[validate(custom(function = "rules::name"))]
+    pub name: String,
+    #[serde(default)]
+    #[validate(custom(function = "rules::email"))]
+    pub email: String,
+    #[serde(default)]
+    #[validate(custom(function = "rules::password"))]
+    pub password: String,
+    /// Country code and number, e.g. `+91 9876543210`.
+    #[serde(default)]
+    #[validate(custom(function = "rules::phone"))]
+    pub phone: String,
+}
+
+/// `POST /api/auth/login`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+pub struct LoginIn {
+    #[serde(default)]
+    pub email: String,
+    #[serde(default)]
+    pub password: String,
+}
+
+/// `PUT /api/auth/me`: only the fields present change.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema, Validate)]
+#[serde(rename_all = "camelCase")]
+pub struct UpdateMeIn {
+    #[validate(custom(function = "rules::optional_name"))]
+    pub name: Option<String>,
+    #[validate(custom(function = "rules::optional_phone"))]
+    pub phone: Option<String>,
+    /// Receive account and campaign emails.
+    pub email_notifications: Option<bool>,
+    /// Receive browser push notifications.
+    pub push_notifications: Option<bool>,
+}
+
+/// `POST /api/auth/change-password`.
+#[derive(Debug, Clone, Deserialize, ToSchema, Validate)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangePasswordIn {
+    #[serde(default)]
+    pub current_password: String,
+    #[serde(default)]
+    #[validate(custom(function = "rules::password"))]
+    pub new_password: String,
+}
+
+/// `POST /api/auth/forgot-password`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+pub struct ForgotPasswordIn {
+    #[serde(default)]
+    pub email: String,
+}
+
+/// `POST /api/auth/reset-password`.
+#[derive(Debug, Clone, Deserialize, ToSchema, Validate)]
+pub struct ResetPasswordIn {
+    #[serde(default)]
+    pub token: String,
+    #[serde(default)]
+    #[validate(custom(function = "rules::password"))]
+    pub password: String,
+}
+
+/// A user as the dashboard reads it.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct UserOut {
+    #[serde(rename = "_id")]
+    pub underscore_id: String,
+    pub id: String,
+    pub name: String,
+    pub email: String,
+    pub phone: String,
+    /// `user`, `admin` or `superuser`.
+    pub role: String,
+    pub plan_id: String,
+    /// Status as of now: `trial`, `active`, `free`, `cancelled`, `expired` or `past_due`.
+    pub subscription_status: String,
+    pub is_in_trial: bool,
+    pub trial_ends_at: Option<DateTime<Utc>>,
+    /// Whole days left in the trial, rounded up; 0 outside a trial.
+    pub trial_remaining_days: i64,
+    pub subscription_ends_at: Option<DateTime<Utc>>,
+    pub created_at: DateTime<Utc>,
+    pub email_notifications: bool,
+    pub push_notifications: bool,
+}
+
+impl UserOut {
+    /// The user as of `now`: an ended trial reads as `free`, an active
+    /// subscription past its end date as `expired`.
+    pub fn from_model(m: &user::Model, now: DateTime<Utc>) -> Self {
+        let (status, in_trial, remaining) = effective_status(m, now);
+        Self {
+            underscore_id: m.id.clone(),
+            id: m.id.clone(),
+            name: m.name.clone(),
+            email: m.email.clone(),
+            phone: m.phone.clone(),
+            role: m.role.clone(),
+            plan_id: m.plan_id.clone(),
+            subscription_status: status.to_string(),
+            is_in_trial: in_trial,
+            trial_ends_at: m.trial_ends_at,
+            trial_remaining_days: remaining,
+            subscription_ends_at: m.subscription_ends_at,
+            created_at: m.created_at,
+            email_notifications: m.email_notifications,
+            push_notifications: m.push_notifications,
+        }
+    }
+}
+
+/// `(status, isInTrial, trialRemainingDays)` of a stored user at `now`.
+pub fn effective_status(m: &user::Model, now: DateTime<Utc>) -> (&str, bool, i64) {
+    match m.subscription_status.as_str() {
+        "trial" => match m.trial_ends_at {
+            Some(end) if end > now => {
+                let secs = (end - now).num_seconds();
+                (("trial"), true, (secs + 86_399) / 86_400)
+            }
+            _ => ("free", false, 0),
+        },
+        "active" if m.subscription_ends_at.is_some_and(|end| end <= now) => ("expired", false, 0),
+        other => (other, false, 0),
+    }
+}
+
+/// `{success, token, user}`: the answer to register, login and reset.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AuthResponse {
+    pub success: bool,
+    pub token: String,
+    pub user: UserOut,
+}
+
+/// `{success, user}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MeResponse {
+    pub success: bool,
+    pub user: UserOut,
+}
+
+/// `{success, message, token}`: a new token replaces the revoked ones.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ChangePasswordOut {
+    pub success: bool,
+    pub message: String,
+    pub token: String,
+}
+
+/// `{success, message, token, user}`: the reset worked and the user is signed in.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ResetPasswordOut {
+    pub success: bool,
+    pub message: String,
+    pub token: String,
+    pub user: UserOut,
+}
+
+/// One message kept in the local email outbox.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OutboxMessage {
+    pub id: String,
+    pub to: String,
+    pub subject: String,
+    pub body: String,
+    pub created_at: DateTime<Utc>,
+}

@@ -1,0 +1,5 @@
+//! Tables owned by the accounts crate.
+
+pub mod email_outbox;
+pub mod password_reset_token;
+pub mod user;

@@ -1,0 +1,96 @@
+//! Errors of the accounts domain.
+
+use std::time::Duration;
+
+use ca_core::error::InfraError;
+use ca_core::{DomainError, ErrorKind, FieldErrors};
+
+/// Everything an accounts call can refuse with.
+#[derive(Debug, thiserror::Error)]
+pub enum AuthError {
+    /// Input breaks a rule; `message` is the first field message.
+    #[error("{message}")]
+    Validation {
+        message: String,
+        errors: FieldErrors,
+    },
+    #[error("An account with this email already exists")]
+    EmailTaken,
+    #[error("Invalid email or password")]
+    InvalidCredentials,
+    #[error("Authentication required")]
+    MissingToken,
+    #[error("Your session has expired. Please sign in again.")]
+    InvalidToken,
+    #[error("Current password is incorrect")]
+    WrongCurrentPassword,
+    #[error("Invalid or expired reset token")]
+    InvalidResetToken,
+    #[error("Too many attempts. Please try again later.")]
+    RateLimited(Duration),
+    #[error("You don't have permission to do this")]
+    Forbidden,
+    #[error("internal error: {0}")]
+    Infra(#[from] InfraError),
+}
+
+impl From<sea_orm::DbErr> for AuthError {
+    fn from(err: sea_orm::DbErr) -> Self {
+        Self::Infra(InfraError::Db(err))
+    }
+}
+
+impl AuthError {
+    /// A validation error on one field.
+    pub fn field(field: &str, message: &str) -> Self {
+        let mut errors = FieldErrors::new();
+        errors.insert(field.to_string(), vec![message.to_string()]);
+        Self::Validation {
+            message: message.to_string(),
+            errors,
+        }
+    }
+
+    pub(crate) fn internal(message: impl Into<String>) -> Self {
+        Self::Infra(InfraError::Other(message.into()))
+    }
+}
+
+impl DomainError for AuthError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            Self::Validation { .. } | Self::WrongCurrentPassword | Self::InvalidResetToken => {
+                ErrorKind::Validation
+            }
+            Self::EmailTaken => ErrorKind::Conflict,
+            Self::InvalidCredentials | Self::MissingToken | Self::InvalidToken => {
+                ErrorKind::Unauthorized
+            }
+            Self::RateLimited(retry) => ErrorKind::RateLimited(*retry),
+            Self::Forbidden => ErrorKind::Forbidden,
+            Self::Infra(_) => ErrorKind::Internal,
+        }
+    }
+
+    fn code(&self) -> &'static str {
+        match self {
+            Self::Validation { .. } => "validation_failed",
+            Self::EmailTaken => "email_taken",
+            Self::InvalidCredentials => "invalid_credentials",
+            Self::MissingToken => "missing_token",
+            Self::InvalidToken => "invalid_token",
+            Self::WrongCurrentPassword => "wrong_password",
+            Self::InvalidResetToken => "invalid_reset_token",
+            Self::RateLimited(_) => "rate_limited",
+            Self::Forbidden => "forbidden",
+            Self::Infra(_) => "internal_error",
+        }
+    }
+
+    fn field_errors(&self) -> Option<&FieldErrors> {
+        match self {
+            Self::Validation { errors, .. } => Some(errors),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! Session tokens: HS256 JWTs with `exp`, `iss`, `aud` and the user's token version.
+
+use chrono::{DateTime, Utc};
+use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use serde::{Deserialize, Serialize};
+
+use crate::AuthError;
+
+/// The issuer every token carries.
+pub const ISSUER: &str = "convertassist";
+/// The audience of dashboard session tokens.
+pub const AUDIENCE: &str = "convertassist-dashboard";
+
+/// What a session token says.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Claims {
+    /// The user id.
+    pub sub: String,
+    /// The user's token version when issued; a higher stored version revokes it.
+    pub ver: i32,
+    pub iss: String,
+    pub aud: String,
+    pub iat: i64,
+    pub exp: i64,
+}
+
+/// Signing and checking keys, with the pinned algorithm.
+#[derive(Clone)]
+pub struct JwtKeys {
+    encoding: EncodingKey,
+    decoding: DecodingKey,
+    validation: Validation,
+    ttl: chrono::Duration,
+}
+
+impl JwtKeys {
+    /// Keys for an HS256 secret; tokens live `ttl_hours`.
+    pub fn new(secret: &str, ttl_hours: i64) -> Self {
+        let mut validation = Validation::new(Algorithm::HS256);
+        validation.algorithms = vec![Algorithm::HS256];
+        validation.set_issuer(&[ISSUER]);
+        validation.set_audience(&[AUDIENCE]);
+        validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
+        validation.leeway = 5;
+        Self {
+            encoding: EncodingKey::from_secret(secret.as_bytes()),
+            decoding: DecodingKey::from_secret(secret.as_bytes()),
+            validation,
+            ttl: chrono::Duration::hours(ttl_hours),
+        }
+    }
+
+    /// A token for `user_id` at `version`, issued at `now`.
+    pub fn issue(
+        &self,
+        user_id: &str,
+        version: i32,
+        now: DateTime<Utc>,
+    ) -> Result<String, AuthError> {
+        let claims = Claims {
+            sub: user_id.to_string(),
+            ver: version,
+            iss: ISSUER.to_string(),
+            aud: AUDIENCE.to_string(),
+            iat: now.timestamp(),
+            exp: (now + self.ttl).timestamp(),
+        };
+        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
+            .map_err(|e| AuthError::internal(format!("jwt encode: {e}")))
+    }
+
+    /// The claims of a valid token; any defect is [`AuthError::InvalidToken`].
+    pub fn verify(&self, token: &str) -> Result<Claims, AuthError> {
+        jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
+            .map(|data| data.claims)
+            .map_err(|_| AuthError::InvalidToken)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SECRET: &str = "an-hs256-secret-that-is-long-enough-for-tests";
+
+    #[test]
+    fn round_trip() {
+        let keys = JwtKeys::new(SECRET, 1);
+        let token = keys.issue("u1", 3, Utc::now()).expect("issue");
+        let claims = keys.verify(&token).expect("verify");
+        assert_eq!(claims.sub, "u1");
+        assert_eq!(claims.ver, 3);
+    }
+
+    #[test]
+    fn rejects_other_secret_expired_and_none() {
+        let keys = JwtKeys::new(SECRET, 1);
+        let other = JwtKeys::new("another-secret-another-secret-another", 1);
+        let token = other.issue("u1", 0, Utc::now()).expect("issue");
+        assert!(keys.verify(&token).is_err());
+
+        let old = keys
+            .issue("u1", 0, Utc::now() - chrono::Duration::hours(2))
+            .expect("issue");
+        assert!(keys.verify(&old).is_err());
+
+        // alg: none, with a valid-looking payload and no signature.
+        let valid = keys.issue("u1", 0, Utc::now()).expect("issue");
+        let payload = valid.split('.').nth(1).expect("payload");
+        let none_header = "eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0";
+        assert!(keys.verify(&format!("{none_header}.{payload}.")).is_err());
+    }
+}

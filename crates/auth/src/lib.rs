@@ -1,0 +1,16 @@
+//! Accounts for ConvertAssist: users and roles, argon2id password hashing, JWT
+//! sessions with per-user revocation, password reset links and the email outbox.
+
+pub mod dto;
+pub mod entities;
+pub mod error;
+pub mod jwt;
+pub mod mailer;
+pub mod password;
+mod rules;
+pub mod service;
+
+pub use error::AuthError;
+pub use jwt::{Claims, JwtKeys};
+pub use mailer::Mailer;
+pub use service::{AuthService, NewAccount, Role};

@@ -1,0 +1,489 @@
+//! The accounts service: registration, sign-in, sessions, profile, password
+//! change and reset. Handlers call one method each.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Duration, Utc};
+use rand::RngCore;
+use sea_orm::sea_query::Expr;
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, DatabaseConnection, EntityTrait, PaginatorTrait, QueryFilter,
+    Set, SqlErr, TransactionTrait,
+};
+use sha2::{Digest, Sha256};
+use validator::Validate;
+
+use ca_core::rate_limit::{Limit, RateLimiter};
+use ca_core::validation::{field_errors, first_message};
+
+use crate::dto::{
+    AuthResponse, ChangePasswordIn, ChangePasswordOut, ForgotPasswordIn, LoginIn, RegisterIn,
+    ResetPasswordIn, ResetPasswordOut, UpdateMeIn, UserOut,
+};
+use crate::entities::{password_reset_token, user};
+use crate::{AuthError, JwtKeys, Mailer, password};
+
+/// How long a trial started at registration lasts (seed 002 §9).
+pub const TRIAL_DAYS: i64 = 3;
+/// How long a password reset link works (seed 002 §9).
+pub const RESET_LINK_TTL_MINUTES: i64 = 60;
+
+/// Failed sign-ins allowed per email in the window.
+pub const LOGIN_FAILURES_PER_EMAIL: Limit = Limit::new(5, 15 * 60);
+/// Failed sign-ins allowed per client IP in the window.
+pub const LOGIN_FAILURES_PER_IP: Limit = Limit::new(20, 15 * 60);
+/// Reset requests allowed per email in the window.
+pub const RESET_REQUESTS_PER_EMAIL: Limit = Limit::new(3, 60 * 60);
+/// Reset requests allowed per client IP in the window.
+pub const RESET_REQUESTS_PER_IP: Limit = Limit::new(10, 60 * 60);
+/// Failed reset attempts (bad tokens) allowed per client IP in the window.
+pub const RESET_FAILURES_PER_IP: Limit = Limit::new(20, 60 * 60);
+/// Registrations allowed per client IP in the window.
+pub const REGISTRATIONS_PER_IP: Limit = Limit::new(30, 60 * 60);
+
+/// The three roles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    User,
+    Admin,
+    Superuser,
+}
+
+impl Role {
+    /// The stored and wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::User => "user",
+            Self::Admin => "admin",
+            Self::Superuser => "superuser",
+        }
+    }
+
+    /// Whether this role may use the admin area.
+    pub fn is_staff(role: &str) -> bool {
+        matches!(role, "admin" | "superuser")
+    }
+}
+
+/// An account created by an operator (CLI, demo data) rather than by sign-up.
+#[derive(Debug, Clone)]
+pub struct NewAccount {
+    pub name: String,
+    pub email: String,
+    pub phone: String,
+    pub password: String,
+    pub role: Role,
+}
+
+/// The accounts service.
+#[derive(Clone)]
+pub struct AuthService {
+    db: DatabaseConnection,
+    keys: JwtKeys,
+    mailer: Mailer,
+    limiter: Arc<RateLimiter>,
+    public_url: String,
+}
+
+fn validate<T: Validate>(input: &T) -> Result<(), AuthError> {
+    input.validate().map_err(|e| {
+        let errors = field_errors(&e);
+        AuthError::Validation {
+            message: first_message(&errors),
+            errors,
+        }
+    })
+}
+
+fn normalize_email(email: &str) -> String {
+    email.trim().to_lowercase()
+}
+
+fn token_hash(token: &str) -> String {
+    hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+fn random_token() -> String {
+    let mut bytes = [0u8; 32];
+    rand::thread_rng().fill_bytes(&mut bytes);
+    hex::encode(bytes)
+}
+
+fn rate_limited(result: Result<(), std::time::Duration>) -> Result<(), AuthError> {
+    result.map_err(AuthError::RateLimited)
+}
+
+impl AuthService {
+    /// A service over `db`, signing with `keys`, mailing through `mailer`;
+    /// links in emails start with `public_url`.
+    pub fn new(
+        db: DatabaseConnection,
+        keys: JwtKeys,
+        mailer: Mailer,
+        limiter: Arc<RateLimiter>,
+        public_url: &str,
+    ) -> Self {
+        Self {
+            db,
+            keys,
+            mailer,
+            limiter,
+            public_url: public_url.trim_end_matches('/').to_string(),
+        }
+    }
+
+    /// The database this service uses.
+    pub fn db(&self) -> &DatabaseConnection {
+        &self.db
+    }
+
+    fn session(&self, user: &user::Model, now: DateTime<Utc>) -> Result<AuthResponse, AuthError> {
+        Ok(AuthResponse {
+            success: true,
+            token: self.keys.issue(&user.id, user.token_version, now)?,
+            user: UserOut::from_model(user, now),
+        })
+    }
+
+    /// Signs a new owner up and starts their trial.
+    pub async fn register(&self, input: RegisterIn, ip: &str) -> Result<AuthResponse, AuthError> {
+        validate(&input)?;
+        rate_limited(
+            self.limiter
+                .hit(&format!("register:ip:{ip}"), REGISTRATIONS_PER_IP)
+                .await,
+        )?;
+        let now = Utc::now();
+        let user = self
+            .insert_user(
+                NewAccount {
+                    name: input.name,
+                    email: input.email,
+                    phone: input.phone,
+                    password: input.password,
+                    role: Role::User,
+                },
+                "trial",
+                Some(now + Duration::days(TRIAL_DAYS)),
+                now,
+            )
+            .await?;
+        tracing::info!(user_id = %user.id, "owner registered");
+        self.session(&user, now)
+    }
+
+    /// Creates an account for an operator; staff accounts start without a trial.
+    pub async fn create_account(&self, account: NewAccount) -> Result<user::Model, AuthError> {
+        let input = RegisterIn {
+            name: account.name.clone(),
+            email: account.email.clone(),
+            password: account.password.clone(),
+            phone: account.phone.clone(),
+        };
+        validate(&input)?;
+        let now = Utc::now();
+        let (status, trial_end) = match account.role {
+            Role::User => ("trial", Some(now + Duration::days(TRIAL_DAYS))),
+            Role::Admin | Role::Superuser => ("free", None),
+        };
+        self.insert_user(account, status, trial_end, now).await
+    }
+
+    async fn insert_user(
+        &self,
+        account: NewAccount,
+        status: &str,
+        trial_ends_at: Option<DateTime<Utc>>,
+        now: DateTime<Utc>,
+    ) -> Result<user::Model, AuthError> {
+        let email = normalize_email(&account.email);
+        let exists = user::Entity::find()
+            .filter(user::Column::Email.eq(&email))
+            .count(&self.db)
+            .await?;
+        if exists > 0 {
+            return Err(AuthError::EmailTaken);
+        }
+        let hash = password::hash(&account.password)?;
+        let model = user::ActiveModel {
+            id: Set(ca_core::ids::new_id().to_string()),
+            name: Set(account.name.trim().to_string()),
+            email: Set(email),
+            phone: Set(account.phone.trim().to_string()),
+            password_hash: Set(hash),
+            role: Set(account.role.as_str().to_string()),
+            plan_id: Set("free".to_string()),
+            subscription_status: Set(status.to_string()),
+            trial_ends_at: Set(trial_ends_at),
+            subscription_ends_at: Set(None),
+            token_version: Set(0),
+            email_notifications: Set(true),
+            push_notifications: Set(false),
+            last_login_at: Set(None),
+            created_at: Set(now),
+            updated_at: Set(now),
+        };
+        model.insert(&self.db).await.map_err(|err| {
+            // Two sign-ups racing for one email: the unique index decides.
+            if matches!(err.sql_err(), Some(SqlErr::UniqueConstraintViolation(_))) {
+                AuthError::EmailTaken
+            } else {
+                AuthError::from(err)
+            }
+        })
+    }
+
+    /// Signs in with email and password.
+    pub async fn login(&self, input: LoginIn, ip: &str) -> Result<AuthResponse, AuthError> {
+        let email = normalize_email(&input.email);
+        if email.is_empty() || input.password.is_empty() {
+            let mut errors = ca_core::FieldErrors::new();
+            if email.is_empty() {
+                errors.insert("email".into(), vec!["Email is required".into()]);
+            }
+            if input.password.is_empty() {
+                errors.insert("password".into(), vec!["Password is required".into()]);
+            }
+            return Err(AuthError::Validation {
+                message: "Email and password are required".into(),
+                errors,
+            });
+        }
+        let email_key = format!("login:email:{email}");
+        let ip_key = format!("login:ip:{ip}");
+        rate_limited(
+            self.limiter
+                .check(&email_key, LOGIN_FAILURES_PER_EMAIL)
+                .await,
+        )?;
+        rate_limited(self.limiter.check(&ip_key, LOGIN_FAILURES_PER_IP).await)?;
+
+        let found = user::Entity::find()
+            .filter(user::Column::Email.eq(&email))
+            .one(&self.db)
+            .await?;
+        let verified = match &found {
+            Some(u) => password::verify(&input.password, &u.password_hash),
+            None => {
+                password::burn_time(&input.password);
+                false
+            }
+        };
+        let Some(user) = found.filter(|_| verified) else {
+            // The attempt that reaches the limit is refused like the ones after it.
+            rate_limited(self.limiter.hit(&email_key, LOGIN_FAILURES_PER_EMAIL).await)?;
+            rate_limited(self.limiter.hit(&ip_key, LOGIN_FAILURES_PER_IP).await)?;
+            tracing::info!("failed sign-in");
+            return Err(AuthError::InvalidCredentials);
+        };
+        self.limiter.reset(&email_key).await;
+        let now = Utc::now();
+        let mut active: user::ActiveModel = user.clone().into();
+        active.last_login_at = Set(Some(now));
+        let user = active.update(&self.db).await?;
+        self.session(&user, now)
+    }
+
+    /// The user a bearer token belongs to, if the token is valid and not revoked.
+    pub async fn authenticate(&self, token: &str) -> Result<user::Model, AuthError> {
+        let claims = self.keys.verify(token)?;
+        let user = user::Entity::find_by_id(claims.sub)
+            .one(&self.db)
+            .await?
+            .ok_or(AuthError::InvalidToken)?;
+        if user.token_version != claims.ver {
+            return Err(AuthError::InvalidToken);
+        }
+        Ok(user)
+    }
+
+    /// Changes the caller's name, phone or notification choices.
+    pub async fn update_me(
+        &self,
+        user: user::Model,
+        input: UpdateMeIn,
+    ) -> Result<UserOut, AuthError> {
+        validate(&input)?;
+        let mut active: user::ActiveModel = user.into();
+        if let Some(name) = input.name {
+            active.name = Set(name.trim().to_string());
+        }
+        if let Some(phone) = input.phone {
+            active.phone = Set(phone.trim().to_string());
+        }
+        if let Some(v) = input.email_notifications {
+            active.email_notifications = Set(v);
+        }
+        if let Some(v) = input.push_notifications {
+            active.push_notifications = Set(v);
+        }
+        let now = Utc::now();
+        active.updated_at = Set(now);
+        let user = active.update(&self.db).await?;
+        Ok(UserOut::from_model(&user, now))
+    }
+
+    /// Changes the caller's password, revokes every older token and returns a new one.
+    pub async fn change_password(
+        &self,
+        user: user::Model,
+        input: ChangePasswordIn,
+    ) -> Result<ChangePasswordOut, AuthError> {
+        if !password::verify(&input.current_password, &user.password_hash) {
+            return Err(AuthError::WrongCurrentPassword);
+        }
+        validate(&input)?;
+        let now = Utc::now();
+        let user = self
+            .set_password(&self.db, user, &input.new_password, now)
+            .await?;
+        Ok(ChangePasswordOut {
+            success: true,
+            message: "Password changed successfully".into(),
+            token: self.keys.issue(&user.id, user.token_version, now)?,
+        })
+    }
+
+    async fn set_password<C: sea_orm::ConnectionTrait>(
+        &self,
+        conn: &C,
+        user: user::Model,
+        new_password: &str,
+        now: DateTime<Utc>,
+    ) -> Result<user::Model, AuthError> {
+        let version = user.token_version + 1;
+        let mut active: user::ActiveModel = user.into();
+        active.password_hash = Set(password::hash(new_password)?);
+        active.token_version = Set(version);
+        active.updated_at = Set(now);
+        Ok(active.update(conn).await?)
+    }
+
+    /// Revokes every token of the caller ("sign out of all devices").
+    pub async fn logout_all(&self, user: user::Model) -> Result<(), AuthError> {
+        let version = user.token_version + 1;
+        let mut active: user::ActiveModel = user.into();
+        active.token_version = Set(version);
+        active.updated_at = Set(Utc::now());
+        active.update(&self.db).await?;
+        Ok(())
+    }
+
+    /// Sends a reset link if the account exists; answers the same either way.
+    pub async fn forgot_password(
+        &self,
+        input: ForgotPasswordIn,
+        ip: &str,
+    ) -> Result<(), AuthError> {
+        let email = normalize_email(&input.email);
+        if email.is_empty() {
+            return Err(AuthError::field("email", "Email is required"));
+        }
+        if crate::rules::email(&email).is_err() {
+            return Err(AuthError::field(
+                "email",
+                "Please enter a valid email address",
+            ));
+        }
+        rate_limited(
+            self.limiter
+                .hit(&format!("reset:ip:{ip}"), RESET_REQUESTS_PER_IP)
+                .await,
+        )?;
+        rate_limited(
+            self.limiter
+                .hit(&format!("reset:email:{email}"), RESET_REQUESTS_PER_EMAIL)
+                .await,
+        )?;
+        let Some(user) = user::Entity::find()
+            .filter(user::Column::Email.eq(&email))
+            .one(&self.db)
+            .await?
+        else {
+            tracing::info!("password reset asked for an unknown email");
+            return Ok(());
+        };
+        let token = random_token();
+        let now = Utc::now();
+        password_reset_token::ActiveModel {
+            id: Set(ca_core::ids::new_id().to_string()),
+            user_id: Set(user.id.clone()),
+            token_hash: Set(token_hash(&token)),
+            expires_at: Set(now + Duration::minutes(RESET_LINK_TTL_MINUTES)),
+            used_at: Set(None),
+            created_at: Set(now),
+        }
+        .insert(&self.db)
+        .await?;
+        let link = format!("{}/reset-password?token={token}", self.public_url);
+        let body = format!(
+            "Hi {name},\n\nSomeone asked to reset the password of your ConvertAssist account.\n\
+             Open this link to choose a new password (it works once and expires in 1 hour):\n\n\
+             {link}\n\nIf you did not ask for this, you can ignore this email; your password stays as it is.\n\n\
+             — ConvertAssist",
+            name = user.name
+        );
+        self.mailer
+            .send(
+                &self.db,
+                &user.email,
+                "Reset your ConvertAssist password",
+                &body,
+            )
+            .await
+    }
+
+    /// Sets a new password from a reset link, revokes older tokens and every
+    /// other outstanding link, and signs the user in.
+    pub async fn reset_password(
+        &self,
+        input: ResetPasswordIn,
+        ip: &str,
+    ) -> Result<ResetPasswordOut, AuthError> {
+        if input.token.trim().is_empty() {
+            return Err(AuthError::field("token", "Invalid reset token"));
+        }
+        validate(&input)?;
+        let ip_key = format!("reset-fail:ip:{ip}");
+        rate_limited(self.limiter.check(&ip_key, RESET_FAILURES_PER_IP).await)?;
+        let now = Utc::now();
+        let txn = self.db.begin().await?;
+        let found = password_reset_token::Entity::find()
+            .filter(password_reset_token::Column::TokenHash.eq(token_hash(input.token.trim())))
+            .one(&txn)
+            .await?;
+        let Some(link) = found.filter(|t| t.used_at.is_none() && t.expires_at > now) else {
+            txn.rollback().await?;
+            rate_limited(self.limiter.hit(&ip_key, RESET_FAILURES_PER_IP).await)?;
+            return Err(AuthError::InvalidResetToken);
+        };
+        // Claim the link atomically so two concurrent resets cannot both use it.
+        let claimed = password_reset_token::Entity::update_many()
+            .col_expr(password_reset_token::Column::UsedAt, Expr::value(now))
+            .filter(password_reset_token::Column::UserId.eq(&link.user_id))
+            .filter(password_reset_token::Column::UsedAt.is_null())
+            .exec(&txn)
+            .await?;
+        let user = user::Entity::find_by_id(link.user_id.clone())
+            .one(&txn)
+            .await?;
+        let (Some(user), true) = (user, claimed.rows_affected > 0) else {
+            txn.rollback().await?;
+            return Err(AuthError::InvalidResetToken);
+        };
+        let user = self.set_password(&txn, user, &input.password, now).await?;
+        txn.commit().await?;
+        tracing::info!(user_id = %user.id, "password reset");
+        Ok(ResetPasswordOut {
+            success: true,
+            message: "Your password has been reset and you are now signed in.".into(),
+            token: self.keys.issue(&user.id, user.token_version, now)?,
+            user: UserOut::from_model(&user, now),
+        })
+    }
+
+    /// Whether any account exists (the demo setup runs only on a new database).
+    pub async fn has_users(&self) -> Result<bool, AuthError> {
+        Ok(user::Entity::find().count(&self.db).await? > 0)
+    }
+}

@@ -1,0 +1,189 @@
+//! Typed configuration: defaults, then an optional `ca.toml`, then `CA_*`
+//! environment variables, read once at start.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use figment::Figment;
+use figment::providers::{Env, Format, Serialized, Toml};
+use rand::RngCore;
+use serde::{Deserialize, Serialize};
+
+/// Everything the server reads from its environment.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Config {
+    /// `sqlite://…` (embedded default) or `postgres://…` (production).
+    pub database_url: String,
+    /// Address the HTTP server listens on.
+    pub bind: String,
+    /// The URL visitors and owners reach this server at (links in emails, embed tags).
+    pub public_url: Option<String>,
+    /// Local state: the SQLite file, the generated JWT secret, demo credentials.
+    pub data_dir: PathBuf,
+    /// HS256 secret; generated once into `data_dir` when unset.
+    pub jwt_secret: Option<String>,
+    /// Lifetime of a session token, in hours.
+    pub jwt_ttl_hours: i64,
+    /// The built dashboard (`frontend/app/dist`).
+    pub static_dir: PathBuf,
+    /// `smtp://user:pass@host:587` or `smtps://…`; unset means the email outbox table.
+    pub smtp_url: Option<String>,
+    /// Sender of outgoing email.
+    pub smtp_from: String,
+    /// Shared rate-limit counters; unset means in-process counters.
+    pub redis_url: Option<String>,
+    /// Tracing filter, e.g. `info` or `ca_server=debug,info`.
+    pub log: String,
+    /// `text` or `json`.
+    pub log_format: String,
+    /// Take the client IP from `Forwarded`/`X-Forwarded-For` (only behind a trusted proxy).
+    pub trust_proxy: bool,
+    /// Largest accepted JSON body, in bytes.
+    pub body_limit: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            database_url: "sqlite://data/convertassist.db?mode=rwc".into(),
+            bind: "127.0.0.1:8080".into(),
+            public_url: None,
+            data_dir: PathBuf::from("data"),
+            jwt_secret: None,
+            jwt_ttl_hours: 24 * 7,
+            static_dir: PathBuf::from("frontend/app/dist"),
+            smtp_url: None,
+            smtp_from: "ConvertAssist <no-reply@convertassist.local>".into(),
+            redis_url: None,
+            log: "info".into(),
+            log_format: "text".into(),
+            trust_proxy: false,
+            body_limit: 256 * 1024,
+        }
+    }
+}
+
+impl Config {
+    /// Reads defaults, `ca.toml` (or the file in `CA_CONFIG`) and `CA_*` variables.
+    pub fn load() -> anyhow::Result<Self> {
+        let file = std::env::var("CA_CONFIG").unwrap_or_else(|_| "ca.toml".into());
+        let config: Config = Figment::from(Serialized::defaults(Config::default()))
+            .merge(Toml::file(file))
+            .merge(Env::prefixed("CA_").ignore(&["config"]))
+            .extract()
+            .context("invalid configuration")?;
+        config.check()?;
+        Ok(config)
+    }
+
+    fn check(&self) -> anyhow::Result<()> {
+        if !(self.database_url.starts_with("sqlite:")
+            || self.database_url.starts_with("postgres://")
+            || self.database_url.starts_with("postgresql://"))
+        {
+            bail!("CA_DATABASE_URL must start with sqlite:, postgres:// or postgresql://");
+        }
+        if !matches!(self.log_format.as_str(), "text" | "json") {
+            bail!("CA_LOG_FORMAT must be text or json");
+        }
+        if self.jwt_ttl_hours < 1 {
+            bail!("CA_JWT_TTL_HOURS must be at least 1");
+        }
+        if let Some(secret) = &self.jwt_secret
+            && secret.len() < 32
+        {
+            bail!("CA_JWT_SECRET must be at least 32 characters");
+        }
+        Ok(())
+    }
+
+    /// The public base URL without a trailing slash.
+    pub fn public_url(&self) -> String {
+        match &self.public_url {
+            Some(url) => url.trim_end_matches('/').to_string(),
+            None => format!("http://{}", self.bind),
+        }
+    }
+
+    /// The JWT secret: the configured one, or one generated once and kept in
+    /// `data_dir/jwt-secret` so sessions survive restarts.
+    pub fn jwt_secret(&self) -> anyhow::Result<String> {
+        if let Some(secret) = &self.jwt_secret {
+            return Ok(secret.clone());
+        }
+        load_or_create_secret(&self.data_dir.join("jwt-secret"))
+    }
+}
+
+fn load_or_create_secret(path: &Path) -> anyhow::Result<String> {
+    if let Ok(existing) = std::fs::read_to_string(path) {
+        let existing = existing.trim().to_string();
+        if existing.len() >= 32 {
+            return Ok(existing);
+        }
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let mut bytes = [0u8; 48];
+    rand::thread_rng().fill_bytes(&mut bytes);
+    let secret: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    std::fs::write(path, &secret).with_context(|| format!("writing {}", path.display()))?;
+    restrict_permissions(path);
+    tracing::info!(path = %path.display(), "generated a new JWT secret");
+    Ok(secret)
+}
+
+#[cfg(unix)]
+fn restrict_permissions(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    if let Err(err) = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)) {
+        tracing::warn!(%err, "could not restrict the JWT secret file's permissions");
+    }
+}
+
+#[cfg(not(unix))]
+fn restrict_permissions(_path: &Path) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generated_secret_is_kept() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let config = Config {
+            data_dir: dir.path().to_path_buf(),
+            ..Config::default()
+        };
+        let first = config.jwt_secret().expect("secret");
+        let second = config.jwt_secret().expect("secret");
+        assert_eq!(first, second);
+        assert_eq!(first.len(), 96);
+    }
+
+    #[test]
+    fn rejects_short_secret_and_bad_url() {
+        let short = Config {
+            jwt_secret: Some("short".into()),
+            ..Config::default()
+        };
+        assert!(short.check().is_err());
+        let bad = Config {
+            database_url: "mysql://x".into(),
+            ..Config::default()
+        };
+        assert!(bad.check().is_err());
+        assert!(Config::default().check().is_ok());
+    }
+
+    #[test]
+    fn public_url_defaults_to_bind() {
+        assert_eq!(Config::default().public_url(), "http://127.0.0.1:8080");
+        let c = Config {
+            public_url: Some("https://app.example.in/".into()),
+            ..Config::default()
+        };
+        assert_eq!(c.public_url(), "https://app.example.in");
+    }
+}

@@ -1,0 +1,97 @@
+//! The database pool: SQLite (WAL, foreign keys on) or PostgreSQL.
+
+use std::time::Duration;
+
+use anyhow::Context;
+use sea_orm::{ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbBackend};
+
+/// Opens a pool on `url`, creating the SQLite file's folder when needed.
+pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
+    let is_sqlite = url.starts_with("sqlite:");
+    if is_sqlite {
+        ensure_sqlite_dir(url)?;
+    }
+    let mut options = ConnectOptions::new(url.to_string());
+    options
+        .max_connections(if is_sqlite { 8 } else { 20 })
+        .min_connections(1)
+        .connect_timeout(Duration::from_secs(10))
+        .acquire_timeout(Duration::from_secs(10))
+        .sqlx_logging(false);
+    if is_sqlite {
+        // Each pooled connection must get the pragmas, so set them on connect.
+        options.map_sqlx_sqlite_opts(|opts| {
+            opts.journal_mode(sea_orm::sqlx::sqlite::SqliteJournalMode::Wal)
+                .foreign_keys(true)
+                .busy_timeout(Duration::from_secs(5))
+                .synchronous(sea_orm::sqlx::sqlite::SqliteSynchronous::Normal)
+        });
+    }
+    let db = Database::connect(options)
+        .await
+        .with_context(|| format!("connecting to {}", redact(url)))?;
+    Ok(db)
+}
+
+/// Whether the database answers a trivial query (for `/readyz`).
+pub async fn ping(db: &DatabaseConnection) -> bool {
+    db.execute_unprepared("SELECT 1").await.is_ok()
+}
+
+/// True for PostgreSQL, false for SQLite.
+pub fn is_postgres(db: &DatabaseConnection) -> bool {
+    db.get_database_backend() == DbBackend::Postgres
+}
+
+fn ensure_sqlite_dir(url: &str) -> anyhow::Result<()> {
+    let path = url
+        .trim_start_matches("sqlite://")
+        .trim_start_matches("sqlite:")
+        .split('?')
+        .next()
+        .unwrap_or_default();
+    if path.is_empty() || path == ":memory:" {
+        return Ok(());
+    }
+    if let Some(parent) = std::path::Path::new(path).parent()
+        && !parent.as_os_str().is_empty()
+    {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("creating the database folder {}", parent.display()))?;
+    }
+    Ok(())
+}
+
+/// A database URL with any password replaced, for logs and errors.
+pub fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme_end), Some(at)) if at > scheme_end => {
+            let creds = &url[scheme_end + 3..at];
+            match creds.find(':') {
+                Some(colon) => format!(
+                    "{}{}:***{}",
+                    &url[..scheme_end + 3],
+                    &creds[..colon],
+                    &url[at..]
+                ),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redacts_passwords() {
+        assert_eq!(
+            redact("postgres://ca:secret@db:5432/ca"),
+            "postgres://ca:***@db:5432/ca"
+        );
+        assert_eq!(redact("postgres://ca@db/ca"), "postgres://ca@db/ca");
+        assert_eq!(redact("sqlite://data/x.db"), "sqlite://data/x.db");
+    }
+}

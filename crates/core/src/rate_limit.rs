@@ -1,0 +1,230 @@
+//! Fixed-window rate limits, counted in process or, when `CA_REDIS_URL` is set,
+//! in Redis so that every server instance shares the counters.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use redis::AsyncCommands;
+use redis::aio::ConnectionManager;
+
+/// At most `max` counted events per `window`.
+#[derive(Debug, Clone, Copy)]
+pub struct Limit {
+    pub max: u32,
+    pub window: Duration,
+}
+
+impl Limit {
+    pub const fn new(max: u32, window_secs: u64) -> Self {
+        Self {
+            max,
+            window: Duration::from_secs(window_secs),
+        }
+    }
+}
+
+/// Where the counters live.
+pub enum RateLimiter {
+    /// Counters in this process only.
+    Memory(Mutex<HashMap<String, (Instant, u32)>>),
+    /// Counters in Redis, shared by every instance.
+    Redis(ConnectionManager),
+}
+
+const PRUNE_ABOVE: usize = 50_000;
+
+impl RateLimiter {
+    /// In-process counters.
+    pub fn memory() -> Self {
+        Self::Memory(Mutex::new(HashMap::new()))
+    }
+
+    /// Counters in Redis at `url`.
+    pub async fn redis(url: &str) -> anyhow::Result<Self> {
+        let client = redis::Client::open(url)?;
+        let manager = ConnectionManager::new(client).await?;
+        Ok(Self::Redis(manager))
+    }
+
+    /// From configuration: Redis when a URL is given, else in process.
+    pub async fn from_config(redis_url: Option<&str>) -> anyhow::Result<Self> {
+        match redis_url {
+            Some(url) => Self::redis(url).await,
+            None => Ok(Self::memory()),
+        }
+    }
+
+    /// `Err(retry_after)` when `key` has already used up `limit`; counts nothing.
+    pub async fn check(&self, key: &str, limit: Limit) -> Result<(), Duration> {
+        let (count, remaining) = self.current(key, limit).await;
+        if count >= limit.max {
+            Err(remaining)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Counts one event for `key`; `Err(retry_after)` when this event goes over `limit`.
+    pub async fn hit(&self, key: &str, limit: Limit) -> Result<(), Duration> {
+        let (count, remaining) = self.increment(key, limit).await;
+        if count > limit.max {
+            Err(remaining)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Forgets `key`'s count (after a successful login, say).
+    pub async fn reset(&self, key: &str) {
+        match self {
+            Self::Memory(map) => {
+                if let Ok(mut map) = map.lock() {
+                    map.remove(key);
+                }
+            }
+            Self::Redis(manager) => {
+                let mut conn = manager.clone();
+                let result: redis::RedisResult<()> = conn.del(redis_key(key)).await;
+                if let Err(err) = result {
+                    tracing::warn!(%err, "rate limit reset failed");
+                }
+            }
+        }
+    }
+
+    async fn current(&self, key: &str, limit: Limit) -> (u32, Duration) {
+        match self {
+            Self::Memory(map) => {
+                let Ok(map) = map.lock() else {
+                    return (0, limit.window);
+                };
+                match map.get(key) {
+                    Some((start, count)) if start.elapsed() < limit.window => {
+                        (*count, limit.window.saturating_sub(start.elapsed()))
+                    }
+                    _ => (0, limit.window),
+                }
+            }
+            Self::Redis(manager) => {
+                let mut conn = manager.clone();
+                let key = redis_key(key);
+                let result: redis::RedisResult<(Option<u32>, i64)> = redis::pipe()
+                    .get(&key)
+                    .ttl(&key)
+                    .query_async(&mut conn)
+                    .await;
+                match result {
+                    Ok((count, ttl)) => (count.unwrap_or(0), ttl_or_window(ttl, limit)),
+                    Err(err) => {
+                        // Fail open: an unreachable cache must not lock everyone out.
+                        tracing::warn!(%err, "rate limit check failed; allowing");
+                        (0, limit.window)
+                    }
+                }
+            }
+        }
+    }
+
+    async fn increment(&self, key: &str, limit: Limit) -> (u32, Duration) {
+        match self {
+            Self::Memory(map) => {
+                let Ok(mut map) = map.lock() else {
+                    return (0, limit.window);
+                };
+                if map.len() > PRUNE_ABOVE {
+                    map.retain(|_, (start, _)| start.elapsed() < Duration::from_secs(24 * 3600));
+                }
+                let entry = map.entry(key.to_string()).or_insert((Instant::now(), 0));
+                if entry.0.elapsed() >= limit.window {
+                    *entry = (Instant::now(), 0);
+                }
+                entry.1 += 1;
+                (entry.1, limit.window.saturating_sub(entry.0.elapsed()))
+            }
+            Self::Redis(manager) => {
+                let mut conn = manager.clone();
+                let key = redis_key(key);
+                let window = limit.window.as_secs().max(1);
+                // SET NX starts the window once; INCR counts within it.
+                let result: redis::RedisResult<((), u32, i64)> = redis::pipe()
+                    .cmd("SET")
+                    .arg(&key)
+                    .arg(0)
+                    .arg("EX")
+                    .arg(window)
+                    .arg("NX")
+                    .incr(&key, 1)
+                    .ttl(&key)
+                    .query_async(&mut conn)
+                    .await;
+                match result {
+                    Ok(((), count, ttl)) => (count, ttl_or_window(ttl, limit)),
+                    Err(err) => {
+                        tracing::warn!(%err, "rate limit count failed; allowing");
+                        (0, limit.window)
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn redis_key(key: &str) -> String {
+    format!("ca:rl:{key}")
+}
+
+fn ttl_or_window(ttl: i64, limit: Limit) -> Duration {
+    if ttl > 0 {
+        Duration::from_secs(ttl as u64)
+    } else {
+        limit.window
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn exercise(limiter: &RateLimiter, key: &str) {
+        let limit = Limit::new(3, 60);
+        for _ in 0..3 {
+            assert!(limiter.check(key, limit).await.is_ok());
+            assert!(limiter.hit(key, limit).await.is_ok());
+        }
+        let retry = limiter.check(key, limit).await.expect_err("limit reached");
+        assert!(retry <= Duration::from_secs(60) && retry > Duration::from_secs(50));
+        assert!(limiter.hit(key, limit).await.is_err());
+        limiter.reset(key).await;
+        assert!(limiter.check(key, limit).await.is_ok());
+    }
+
+    #[tokio::test]
+    async fn memory_counts_and_resets() {
+        exercise(&RateLimiter::memory(), "test:memory").await;
+    }
+
+    #[tokio::test]
+    async fn memory_window_expires() {
+        let limiter = RateLimiter::memory();
+        let limit = Limit {
+            max: 1,
+            window: Duration::from_millis(50),
+        };
+        assert!(limiter.hit("k", limit).await.is_ok());
+        assert!(limiter.hit("k", limit).await.is_err());
+        tokio::time::sleep(Duration::from_millis(60)).await;
+        assert!(limiter.hit("k", limit).await.is_ok());
+    }
+
+    /// Runs against the machine's Redis (`CA_TEST_REDIS_URL`, default the local server).
+    #[tokio::test]
+    async fn redis_counts_and_resets() {
+        let url = std::env::var("CA_TEST_REDIS_URL")
+            .unwrap_or_else(|_| "redis://127.0.0.1:6379".to_string());
+        let limiter = RateLimiter::redis(&url).await.expect("redis reachable");
+        let key = format!("test:{}", crate::ids::new_id());
+        exercise(&limiter, &key).await;
+        limiter.reset(&key).await;
+    }
+}

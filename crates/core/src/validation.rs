@@ -1,0 +1,79 @@
+//! Helpers that turn `validator` results into the API's field-error map, and
+//! small reusable rules.
+
+use crate::FieldErrors;
+use validator::{ValidationError, ValidationErrors};
+
+/// Flattens `validator`'s errors into `{field: [messages]}`, using each rule's
+/// message (every rule in this codebase carries one).
+pub fn field_errors(errors: &ValidationErrors) -> FieldErrors {
+    let mut out = FieldErrors::new();
+    for (field, errs) in errors.field_errors() {
+        let messages = errs
+            .iter()
+            .map(|e| {
+                e.message
+                    .as_ref()
+                    .map(|m| m.to_string())
+                    .unwrap_or_else(|| format!("{field} is invalid"))
+            })
+            .collect();
+        out.insert(field.to_string(), messages);
+    }
+    out
+}
+
+/// The first message of a field-error map, used as the response's `message`.
+pub fn first_message(errors: &FieldErrors) -> String {
+    errors
+        .values()
+        .flat_map(|v| v.iter())
+        .next()
+        .cloned()
+        .unwrap_or_else(|| "The request is invalid".to_string())
+}
+
+/// Rejects strings that are empty once trimmed.
+pub fn not_blank(value: &str) -> Result<(), ValidationError> {
+    if value.trim().is_empty() {
+        return Err(ValidationError::new("blank"));
+    }
+    Ok(())
+}
+
+/// A phone number as the register form sends it: a `+` country code and the
+/// number, digits with optional spaces, dashes or parentheses, 6 to 15 digits.
+pub fn phone(value: &str) -> Result<(), ValidationError> {
+    let v = value.trim();
+    let allowed = v
+        .chars()
+        .all(|c| c.is_ascii_digit() || matches!(c, '+' | ' ' | '-' | '(' | ')'));
+    let digits = v.chars().filter(char::is_ascii_digit).count();
+    let plus_ok = v.rfind('+').is_none_or(|i| i == 0);
+    if allowed && plus_ok && (6..=15).contains(&digits) {
+        Ok(())
+    } else {
+        Err(ValidationError::new("phone"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phone_rules() {
+        assert!(phone("+91 9876543210").is_ok());
+        assert!(phone("+1 (415) 555-0100").is_ok());
+        assert!(phone("12345").is_err());
+        assert!(phone("+91 98765abc10").is_err());
+        assert!(phone("91+9876543210").is_err());
+        assert!(phone("+91 1234567890123456").is_err());
+    }
+
+    #[test]
+    fn blank_rule() {
+        assert!(not_blank("  ").is_err());
+        assert!(not_blank(" a ").is_ok());
+    }
+}

@@ -1,0 +1,26 @@
+//! Database migrations. One file per change; every migration runs on SQLite
+//! and PostgreSQL (SQLite rules: one change per `ALTER TABLE`, foreign keys in
+//! `Table::create`, no native enums, JSON as text).
+
+pub use sea_orm_migration::prelude::*;
+
+mod m20261122_000001_users;
+mod m20261122_000002_password_reset_tokens;
+mod m20261122_000003_email_outbox;
+
+#[cfg(feature = "testing")]
+pub mod testing;
+
+/// All migrations in order.
+pub struct Migrator;
+
+#[async_trait::async_trait]
+impl MigratorTrait for Migrator {
+    fn migrations() -> Vec<Box<dyn MigrationTrait>> {
+        vec![
+            Box::new(m20261122_000001_users::Migration),
+            Box::new(m20261122_000002_password_reset_tokens::Migration),
+            Box::new(m20261122_000003_email_outbox::Migration),
+        ]
+    }
+}

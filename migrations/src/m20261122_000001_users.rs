@@ -1,0 +1,147 @@
+use sea_orm_migration::prelude::*;
+
+#[derive(DeriveMigrationName)]
+pub struct Migration;
+
+#[derive(DeriveIden)]
+pub enum Users {
+    Table,
+    Id,
+    Name,
+    Email,
+    Phone,
+    PasswordHash,
+    Role,
+    PlanId,
+    SubscriptionStatus,
+    TrialEndsAt,
+    SubscriptionEndsAt,
+    TokenVersion,
+    EmailNotifications,
+    PushNotifications,
+    LastLoginAt,
+    CreatedAt,
+    UpdatedAt,
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for Migration {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .create_table(
+                Table::create()
+                    .table(Users::Table)
+                    .col(
+                        ColumnDef::new(Users::Id)
+                            .string_len(36)
+                            .not_null()
+                            .primary_key(),
+                    )
+                    .col(ColumnDef::new(Users::Name).string_len(100).not_null())
+                    .col(ColumnDef::new(Users::Email).string_len(254).not_null())
+                    .col(ColumnDef::new(Users::Phone).string_len(32).not_null())
+                    .col(
+                        ColumnDef::new(Users::PasswordHash)
+                            .string_len(255)
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(Users::Role)
+                            .string_len(16)
+                            .not_null()
+                            .default("user")
+                            .check(Expr::col(Users::Role).is_in(["user", "admin", "superuser"])),
+                    )
+                    .col(
+                        ColumnDef::new(Users::PlanId)
+                            .string_len(64)
+                            .not_null()
+                            .default("free"),
+                    )
+                    .col(
+                        ColumnDef::new(Users::SubscriptionStatus)
+                            .string_len(16)
+                            .not_null()
+                            .default("trial")
+                            .check(Expr::col(Users::SubscriptionStatus).is_in([
+                                "free",
+                                "trial",
+                                "active",
+                                "cancelled",
+                                "expired",
+                                "past_due",
+                            ])),
+                    )
+                    .col(
+                        ColumnDef::new(Users::TrialEndsAt)
+                            .timestamp_with_time_zone()
+                            .null(),
+                    )
+                    .col(
+                        ColumnDef::new(Users::SubscriptionEndsAt)
+                            .timestamp_with_time_zone()
+                            .null(),
+                    )
+                    .col(
+                        ColumnDef::new(Users::TokenVersion)
+                            .integer()
+                            .not_null()
+                            .default(0),
+                    )
+                    .col(
+                        ColumnDef::new(Users::EmailNotifications)
+                            .boolean()
+                            .not_null()
+                            .default(true),
+                    )
+                    .col(
+                        ColumnDef::new(Users::PushNotifications)
+                            .boolean()
+                            .not_null()
+                            .default(false),
+                    )
+                    .col(
+                        ColumnDef::new(Users::LastLoginAt)
+                            .timestamp_with_time_zone()
+                            .null(),
+                    )
+                    .col(
+                        ColumnDef::new(Users::CreatedAt)
+                            .timestamp_with_time_zone()
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(Users::UpdatedAt)
+                            .timestamp_with_time_zone()
+                            .not_null(),
+                    )
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_index(
+                Index::create()
+                    .name("ux_users_email")
+                    .table(Users::Table)
+                    .col(Users::Email)
+                    .unique()
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_index(
+                Index::create()
+                    .name("ix_users_created_at")
+                    .table(Users::Table)
+                    .col(Users::CreatedAt)
+                    .to_owned(),
+            )
+            .await
+    }
+
+    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .drop_table(Table::drop().table(Users::Table).to_owned())
+            .await
+    }
+}
