@@ -1,0 +1,160 @@
+//! Cross-cutting HTTP behaviour: probes, metrics, the OpenAPI document,
+//! security headers, CORS, body errors and unknown routes.
+
+use serde_json::json;
+
+use crate::helpers::{Reply, spawn_app};
+
+#[tokio::test]
+async fn probes_metrics_and_docs() {
+    let app = spawn_app().await;
+    let health = app.get("/healthz", None).await;
+    assert_eq!(health.status, 200);
+    assert_eq!(health.body["status"], "ok");
+    let ready = app.get("/readyz", None).await;
+    assert_eq!(ready.status, 200);
+
+    app.login("nobody@example.in", "whatever").await;
+    let metrics = app
+        .client
+        .get(app.url("/metrics"))
+        .send()
+        .await
+        .expect("metrics");
+    assert_eq!(metrics.status(), 200);
+    let text = metrics.text().await.expect("text");
+    assert!(text.contains("convertassist_http_requests_total"), "{text}");
+    assert!(text.contains("endpoint=\"/api/auth/login\""));
+
+    let doc = app.get("/api/openapi.json", None).await;
+    assert_eq!(doc.status, 200);
+    assert_eq!(doc.body["openapi"], "3.1.0");
+    assert!(doc.body["paths"]["/api/auth/login"]["post"].is_object());
+    let docs = app
+        .client
+        .get(app.url("/api/docs"))
+        .send()
+        .await
+        .expect("docs");
+    assert_eq!(docs.status(), 200);
+    let html = docs.text().await.expect("html");
+    assert!(
+        html.contains("<html") && html.contains("ConvertAssist API"),
+        "{html}"
+    );
+}
+
+#[tokio::test]
+async fn the_checked_in_openapi_document_matches_the_code() {
+    let generated =
+        ca_server::openapi::to_pretty_json(&ca_server::openapi_document()).expect("json");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../openapi/openapi.json");
+    let checked_in = std::fs::read_to_string(path).expect("openapi/openapi.json");
+    assert!(
+        generated == checked_in,
+        "openapi/openapi.json is stale: run `cargo xtask openapi`"
+    );
+}
+
+#[tokio::test]
+async fn every_answer_carries_security_headers_and_a_request_id() {
+    let app = spawn_app().await;
+    for path in ["/healthz", "/api/auth/me", "/api/nothing-here"] {
+        let reply = app.get(path, None).await;
+        let h = &reply.headers;
+        let csp = h["content-security-policy"].to_str().expect("csp");
+        assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
+        assert!(csp.contains("default-src 'self'"));
+        assert_eq!(h["x-content-type-options"], "nosniff");
+        assert_eq!(h["referrer-policy"], "strict-origin-when-cross-origin");
+        let id = h["x-request-id"].to_str().expect("request id");
+        assert_eq!(id.len(), 36, "{id}");
+    }
+}
+
+#[tokio::test]
+async fn unknown_api_routes_are_json_404s() {
+    let app = spawn_app().await;
+    let reply = app.get("/api/nothing-here", None).await;
+    assert_eq!(reply.error(404, "not_found"), "Not found");
+}
+
+#[tokio::test]
+async fn malformed_json_and_oversized_bodies_are_refused() {
+    let app = spawn_app().await;
+    let malformed = Reply::from(
+        app.client
+            .post(app.url("/api/auth/login"))
+            .header("content-type", "application/json")
+            .body("{\"email\": ")
+            .send()
+            .await
+            .expect("send"),
+    )
+    .await;
+    malformed.error(400, "malformed_json");
+
+    let wrong_type = Reply::from(
+        app.client
+            .post(app.url("/api/auth/login"))
+            .header("content-type", "text/plain")
+            .body("email=a")
+            .send()
+            .await
+            .expect("send"),
+    )
+    .await;
+    wrong_type.error(400, "unsupported_content_type");
+
+    let huge = "x".repeat(64 * 1024);
+    let big = app
+        .post(
+            "/api/auth/register",
+            json!({"name": huge, "email": "big@example.in", "password": "secret1", "phone": "+91 9876543210"}),
+        )
+        .await;
+    assert_eq!(
+        big.error(413, "payload_too_large"),
+        "The request body is too large"
+    );
+    app.login("big@example.in", "secret1")
+        .await
+        .error(401, "invalid_credentials");
+}
+
+#[tokio::test]
+async fn the_api_grants_cors_only_to_its_own_origin() {
+    let app = spawn_app().await;
+    let preflight = |origin: &str| {
+        app.client
+            .request(reqwest::Method::OPTIONS, app.url("/api/auth/login"))
+            .header("Origin", origin)
+            .header("Access-Control-Request-Method", "POST")
+            .header("Access-Control-Request-Headers", "content-type")
+            .send()
+    };
+    let own = preflight(&app.base).await.expect("send");
+    assert_eq!(
+        own.headers()
+            .get("access-control-allow-origin")
+            .and_then(|v| v.to_str().ok()),
+        Some(app.base.as_str())
+    );
+    let foreign = preflight("https://evil.example").await.expect("send");
+    assert!(
+        foreign
+            .headers()
+            .get("access-control-allow-origin")
+            .is_none()
+    );
+
+    let cross = app
+        .client
+        .post(app.url("/api/auth/login"))
+        .header("Origin", "https://evil.example")
+        .json(&json!({"email": "a@example.in", "password": "x"}))
+        .send()
+        .await
+        .expect("send");
+    assert!(cross.headers().get("access-control-allow-origin").is_none());
+}

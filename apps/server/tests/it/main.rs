@@ -1,0 +1,8 @@
+//! The one integration test binary: starts the whole app on a random port
+//! against a fresh database (SQLite, or PostgreSQL when CA_TEST_POSTGRES_URL
+//! is set) and speaks HTTP to it.
+
+mod auth;
+mod helpers;
+mod http;
+mod tokens;
