@@ -1,8 +1,8 @@
 //! Fresh, migrated databases for tests: a temporary SQLite file, or a new
 //! PostgreSQL database when `CA_TEST_POSTGRES_URL` is set.
 
-use sea_orm_migration::MigratorTrait;
 use sea_orm::{ConnectionTrait, DatabaseConnection};
+use sea_orm_migration::MigratorTrait;
 
 use crate::Migrator;
 

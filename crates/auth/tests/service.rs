@@ -1,3 +1,4 @@
+#![allow(clippy::expect_used, clippy::unwrap_used)]
 //! Accounts service against a real database (SQLite, or PostgreSQL when
 //! CA_TEST_POSTGRES_URL is set).
 

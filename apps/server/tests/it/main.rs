@@ -1,3 +1,4 @@
+#![allow(clippy::expect_used, clippy::unwrap_used)]
 //! The one integration test binary: starts the whole app on a random port
 //! against a fresh database (SQLite, or PostgreSQL when CA_TEST_POSTGRES_URL
 //! is set) and speaks HTTP to it.
