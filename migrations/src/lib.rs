@@ -7,6 +7,8 @@ pub use sea_orm_migration::prelude::*;
 mod m20261122_000001_users;
 mod m20261122_000002_password_reset_tokens;
 mod m20261122_000003_email_outbox;
+mod m20261122_000004_plans;
+mod m20261122_000005_campaigns;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -21,6 +23,8 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000001_users::Migration),
             Box::new(m20261122_000002_password_reset_tokens::Migration),
             Box::new(m20261122_000003_email_outbox::Migration),
+            Box::new(m20261122_000004_plans::Migration),
+            Box::new(m20261122_000005_campaigns::Migration),
         ]
     }
 }

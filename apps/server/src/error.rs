@@ -20,6 +20,9 @@ pub struct ErrorBody {
     /// Per-field messages for validation errors.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub errors: Option<FieldErrors>,
+    /// Call-specific fields, e.g. `upgradeRequired` and `isFreePlan` on a plan limit.
+    #[serde(flatten)]
+    pub details: serde_json::Map<String, serde_json::Value>,
 }
 
 /// An error on its way to the client.
@@ -29,6 +32,7 @@ pub struct ApiError {
     code: &'static str,
     message: String,
     errors: Option<FieldErrors>,
+    details: serde_json::Map<String, serde_json::Value>,
 }
 
 const INTERNAL_MESSAGE: &str = "Something went wrong on our side. Please try again.";
@@ -41,6 +45,7 @@ impl ApiError {
             code,
             message: message.into(),
             errors: None,
+            details: serde_json::Map::new(),
         }
     }
 
@@ -72,6 +77,7 @@ impl<E: DomainError> From<E> for ApiError {
             code: err.code(),
             message: err.to_string(),
             errors: err.field_errors().cloned(),
+            details: err.details(),
         }
     }
 }
@@ -109,6 +115,7 @@ impl ResponseError for ApiError {
             message: self.message.clone(),
             code: self.code.to_string(),
             errors: self.errors.clone(),
+            details: self.details.clone(),
         })
     }
 }

@@ -73,7 +73,7 @@ fn api_app(
         .service(routes::health::readyz)
         .service(
             scope::scope("/api/auth")
-                .wrap(web::same_origin_cors(public_url))
+                .wrap(web::same_origin_cors(public_url.clone()))
                 .service(routes::auth::register)
                 .service(routes::auth::login)
                 .service(routes::auth::me)
@@ -82,6 +82,33 @@ fn api_app(
                 .service(routes::auth::logout_all)
                 .service(routes::auth::forgot_password)
                 .service(routes::auth::reset_password),
+        )
+        .service(
+            scope::scope("/api/plans")
+                .wrap(web::same_origin_cors(public_url.clone()))
+                .service(routes::billing::list_plans)
+                .service(routes::billing::get_plan),
+        )
+        .service(
+            scope::scope("/api/billing")
+                .wrap(web::same_origin_cors(public_url.clone()))
+                .service(routes::billing::billing_plans)
+                .service(routes::billing::usage)
+                .service(routes::billing::checkout)
+                .service(routes::billing::mock_payment_success),
+        )
+        .service(
+            scope::scope("/api/campaigns")
+                .wrap(web::same_origin_cors(public_url.clone()))
+                .service(routes::campaigns::list)
+                .service(routes::campaigns::create)
+                .service(routes::campaigns::get_one)
+                .service(routes::campaigns::update)
+                .service(routes::campaigns::remove)
+                .service(routes::campaigns::toggle)
+                .service(routes::campaigns::analytics)
+                .service(routes::campaigns::widget_script)
+                .service(routes::campaigns::conversion_script),
         )
         .split_for_parts()
 }

@@ -17,6 +17,9 @@ use crate::error::ErrorBody;
     modifiers(&BearerAuth),
     tags(
         (name = "auth", description = "Accounts and sessions"),
+        (name = "plans", description = "Plans owners can buy"),
+        (name = "billing", description = "Usage, checkout and payments"),
+        (name = "campaigns", description = "Exit-intent campaigns"),
         (name = "health", description = "Probes"),
     )
 )]

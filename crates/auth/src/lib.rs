@@ -9,6 +9,7 @@ pub mod mailer;
 pub mod password;
 mod rules;
 pub mod service;
+pub mod subscription;
 
 pub use error::AuthError;
 pub use jwt::{Claims, JwtKeys};

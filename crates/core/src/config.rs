@@ -40,6 +40,12 @@ pub struct Config {
     pub trust_proxy: bool,
     /// Largest accepted JSON body, in bytes.
     pub body_limit: usize,
+    /// PayU merchant key; unset means the demo payment page stands in.
+    pub payu_key: Option<String>,
+    /// PayU salt (with the key).
+    pub payu_salt: Option<String>,
+    /// `test` or `live`.
+    pub payu_mode: String,
 }
 
 impl Default for Config {
@@ -59,6 +65,9 @@ impl Default for Config {
             log_format: "text".into(),
             trust_proxy: false,
             body_limit: 256 * 1024,
+            payu_key: None,
+            payu_salt: None,
+            payu_mode: "test".into(),
         }
     }
 }
@@ -95,6 +104,12 @@ impl Config {
             bail!("CA_JWT_SECRET must be at least 32 characters");
         }
         Ok(())
+    }
+
+    /// Whether the demo payment page may activate plans: only while no real
+    /// payment provider is configured.
+    pub fn demo_payments_enabled(&self) -> bool {
+        self.payu_key.is_none()
     }
 
     /// The public base URL without a trailing slash.

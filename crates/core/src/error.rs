@@ -41,6 +41,10 @@ pub trait DomainError: std::error::Error {
     fn field_errors(&self) -> Option<&FieldErrors> {
         None
     }
+    /// Extra top-level fields of the error body (e.g. `upgradeRequired`).
+    fn details(&self) -> serde_json::Map<String, serde_json::Value> {
+        serde_json::Map::new()
+    }
 }
 
 /// Failures of the shared infrastructure (database, cache) that domain crates wrap.

@@ -2,6 +2,8 @@
 //! and returns a DTO.
 
 pub mod auth;
+pub mod billing;
+pub mod campaigns;
 pub mod health;
 
 use serde::Serialize;

@@ -4,6 +4,8 @@
 //! is set) and speaks HTTP to it.
 
 mod auth;
+mod billing;
+mod campaigns;
 mod helpers;
 mod http;
 mod tokens;

@@ -1,0 +1,155 @@
+//! `/api/plans/*` and `/api/billing/*`: plans, usage, checkout and the demo payment.
+
+use actix_web::{get, post, web};
+use ca_auth::dto::UserOut;
+use ca_billing::dto::{CheckoutData, CheckoutResponse, PlanChoiceIn, PlanResponse, PlansResponse};
+use ca_billing::service as billing;
+use ca_campaigns::dto::UsageResponse;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::error::{ApiError, ErrorBody};
+use crate::extract::CurrentUser;
+use crate::state::AppState;
+
+/// Active plans in display order (no sign-in needed).
+#[utoipa::path(tag = "plans", responses((status = 200, description = "Plans", body = PlansResponse)))]
+#[get("")]
+pub async fn list_plans(state: web::Data<AppState>) -> Result<web::Json<PlansResponse>, ApiError> {
+    active_plans(&state).await
+}
+
+async fn active_plans(state: &AppState) -> Result<web::Json<PlansResponse>, ApiError> {
+    Ok(web::Json(PlansResponse {
+        success: true,
+        data: billing::list_plans(&state.db).await?,
+    }))
+}
+
+/// One plan.
+#[utoipa::path(
+    tag = "plans",
+    params(("id" = String, Path, description = "Plan id (its slug, e.g. basic)")),
+    responses(
+        (status = 200, description = "The plan", body = PlanResponse),
+        (status = 404, description = "No such plan", body = ErrorBody),
+    )
+)]
+#[get("/{id}")]
+pub async fn get_plan(
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> Result<web::Json<PlanResponse>, ApiError> {
+    Ok(web::Json(PlanResponse {
+        success: true,
+        data: billing::get_plan(&state.db, &id).await?,
+    }))
+}
+
+/// Active plans, for the billing screens (no sign-in needed).
+#[utoipa::path(tag = "billing", responses((status = 200, description = "Plans", body = PlansResponse)))]
+#[get("/plans")]
+pub async fn billing_plans(
+    state: web::Data<AppState>,
+) -> Result<web::Json<PlansResponse>, ApiError> {
+    active_plans(&state).await
+}
+
+/// The signed-in owner's plan usage (the creation gate reads it).
+#[utoipa::path(
+    tag = "billing",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Usage", body = UsageResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+    )
+)]
+#[get("/usage")]
+pub async fn usage(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+) -> Result<web::Json<UsageResponse>, ApiError> {
+    Ok(web::Json(UsageResponse {
+        success: true,
+        data: ca_campaigns::service::usage(&state.db, &user.0, chrono::Utc::now()).await?,
+    }))
+}
+
+/// Start buying a plan: answers where to send the browser.
+#[utoipa::path(
+    tag = "billing",
+    security(("bearer" = [])),
+    request_body = PlanChoiceIn,
+    responses(
+        (status = 200, description = "Checkout started", body = CheckoutResponse),
+        (status = 400, description = "No plan chosen", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Invite-only plan without an invitation", body = ErrorBody),
+        (status = 404, description = "No such plan", body = ErrorBody),
+        (status = 409, description = "Already on this plan", body = ErrorBody),
+        (status = 422, description = "Free or contact-sales plan", body = ErrorBody),
+    )
+)]
+#[post("/checkout")]
+pub async fn checkout(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    body: web::Json<PlanChoiceIn>,
+) -> Result<web::Json<CheckoutResponse>, ApiError> {
+    let url = billing::checkout(&state.db, &user.0, &body.plan_id).await?;
+    Ok(web::Json(CheckoutResponse {
+        success: true,
+        data: CheckoutData { checkout_url: url },
+    }))
+}
+
+/// The user after a completed payment.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PaidUserData {
+    pub user: UserOut,
+}
+
+/// `{success, message, data: {user}}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MockPaymentResponse {
+    pub success: bool,
+    pub message: String,
+    pub data: PaidUserData,
+}
+
+/// Complete a demo payment (only while no payment provider is configured):
+/// the plan becomes active for one billing interval.
+#[utoipa::path(
+    tag = "billing",
+    security(("bearer" = [])),
+    request_body = PlanChoiceIn,
+    responses(
+        (status = 200, description = "Plan active", body = MockPaymentResponse),
+        (status = 400, description = "No plan chosen", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Invite-only plan, or demo payments turned off", body = ErrorBody),
+        (status = 404, description = "No such plan", body = ErrorBody),
+        (status = 409, description = "Already on this plan", body = ErrorBody),
+        (status = 422, description = "Free or contact-sales plan", body = ErrorBody),
+    )
+)]
+#[post("/mock-payment-success")]
+pub async fn mock_payment_success(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    body: web::Json<PlanChoiceIn>,
+) -> Result<web::Json<MockPaymentResponse>, ApiError> {
+    let demo = state.config.demo_payments_enabled();
+    let updated = billing::complete_demo_payment(&state.db, &user.0, &body.plan_id, demo).await?;
+    let plan = billing::get_plan(&state.db, &updated.plan_id).await?;
+    Ok(web::Json(MockPaymentResponse {
+        success: true,
+        message: format!(
+            "Payment successful. Your {} plan is active.",
+            plan.display_name
+        ),
+        data: PaidUserData {
+            user: UserOut::from_model(&updated, chrono::Utc::now()),
+        },
+    }))
+}

@@ -1,0 +1,28 @@
+//! The subscription fields kept on the user row. Billing decides; this crate
+//! owns the table, so billing changes them only through this function.
+
+use chrono::{DateTime, Utc};
+use sea_orm::{ActiveModelTrait, ConnectionTrait, EntityTrait, Set};
+
+use crate::AuthError;
+use crate::entities::user;
+
+/// Puts `user_id` on `plan_id` with `status` until `ends_at`.
+pub async fn set_subscription<C: ConnectionTrait>(
+    conn: &C,
+    user_id: &str,
+    plan_id: &str,
+    status: &str,
+    ends_at: Option<DateTime<Utc>>,
+) -> Result<user::Model, AuthError> {
+    let found = user::Entity::find_by_id(user_id.to_string())
+        .one(conn)
+        .await?
+        .ok_or(AuthError::InvalidToken)?;
+    let mut active: user::ActiveModel = found.into();
+    active.plan_id = Set(plan_id.to_string());
+    active.subscription_status = Set(status.to_string());
+    active.subscription_ends_at = Set(ends_at);
+    active.updated_at = Set(Utc::now());
+    Ok(active.update(conn).await?)
+}

@@ -1,0 +1,187 @@
+//! Wire types of the campaigns API (seed 000 §3, §7).
+
+use chrono::{DateTime, Utc};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::entities::campaign;
+use crate::settings::CampaignSettings;
+
+/// `POST /api/campaigns` and `PUT /api/campaigns/{id}`. PUT sends the whole
+/// merged campaign; fields the server owns (`_id`, `analytics`, dates) are ignored.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CampaignIn {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub website_url: String,
+    /// Defaults to true on create; unchanged on update when absent.
+    pub is_active: Option<bool>,
+    /// Missing parts take the defaults.
+    #[serde(default)]
+    pub settings: CampaignSettings,
+}
+
+/// A campaign's counters.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct CampaignAnalytics {
+    pub impressions: i64,
+    pub conversions: i64,
+    /// Conversions ÷ impressions × 100, to 2 decimals; 0 without impressions.
+    pub conversion_rate: f64,
+    /// Attributed revenue in rupees.
+    #[schema(value_type = f64)]
+    #[serde(with = "rust_decimal::serde::float")]
+    pub revenue: Decimal,
+}
+
+/// Conversions per 100 impressions, rounded to 2 decimals.
+pub fn conversion_rate(conversions: i64, impressions: i64) -> f64 {
+    if impressions <= 0 {
+        return 0.0;
+    }
+    let rate = conversions as f64 / impressions as f64 * 100.0;
+    (rate * 100.0).round() / 100.0
+}
+
+impl CampaignAnalytics {
+    pub fn of(m: &campaign::Model) -> Self {
+        Self {
+            impressions: m.impressions,
+            conversions: m.conversions,
+            conversion_rate: conversion_rate(m.conversions, m.impressions),
+            revenue: Decimal::new(m.revenue_paise, 2).normalize(),
+        }
+    }
+}
+
+/// A campaign as the dashboard reads it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CampaignOut {
+    #[serde(rename = "_id")]
+    pub underscore_id: String,
+    pub id: String,
+    pub name: String,
+    pub website_url: String,
+    pub is_active: bool,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub analytics: CampaignAnalytics,
+    pub settings: CampaignSettings,
+}
+
+impl CampaignOut {
+    pub fn of(m: &campaign::Model) -> Self {
+        let settings = serde_json::from_str(&m.settings).unwrap_or_else(|err| {
+            tracing::error!(campaign = %m.id, %err, "stored settings do not parse; showing defaults");
+            CampaignSettings::default()
+        });
+        Self {
+            underscore_id: m.id.clone(),
+            id: m.id.clone(),
+            name: m.name.clone(),
+            website_url: m.website_url.clone(),
+            is_active: m.is_active,
+            created_at: m.created_at,
+            updated_at: m.updated_at,
+            analytics: CampaignAnalytics::of(m),
+            settings,
+        }
+    }
+}
+
+/// `usage.plan`.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct UsagePlan {
+    pub plan_id: String,
+    /// `trial`, `active`, `free`, `expired`, …
+    pub status: String,
+}
+
+/// `usage.campaigns`.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
+pub struct UsageCount {
+    pub current: i64,
+    pub limit: i64,
+}
+
+/// `usage.visitors`.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct UsageVisitors {
+    pub current: i64,
+    pub limit: i64,
+    /// When the monthly count starts again.
+    pub reset_date: DateTime<Utc>,
+}
+
+/// What the owner uses of their plan.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
+pub struct Usage {
+    pub plan: UsagePlan,
+    pub campaigns: UsageCount,
+    pub visitors: UsageVisitors,
+}
+
+/// `GET /api/campaigns`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CampaignListResponse {
+    pub success: bool,
+    pub campaigns: Vec<CampaignOut>,
+    pub usage: Usage,
+}
+
+/// `{success, campaign}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CampaignResponse {
+    pub success: bool,
+    pub campaign: CampaignOut,
+}
+
+/// `{success, analytics}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AnalyticsResponse {
+    pub success: bool,
+    pub analytics: CampaignAnalytics,
+}
+
+/// `{success, data: usage}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct UsageResponse {
+    pub success: bool,
+    pub data: Usage,
+}
+
+/// The embed tag for the owner's site.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WidgetScriptResponse {
+    pub success: bool,
+    pub script: String,
+}
+
+/// The snippet for the owner's thank-you page.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConversionScriptResponse {
+    pub success: bool,
+    pub script_content: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rate_rounds_to_two_decimals() {
+        assert_eq!(conversion_rate(0, 0), 0.0);
+        assert_eq!(conversion_rate(1, 3), 33.33);
+        assert_eq!(conversion_rate(2, 3), 66.67);
+        assert_eq!(conversion_rate(5, 5), 100.0);
+    }
+}

@@ -1,0 +1,4 @@
+//! Tables owned by the campaigns crate.
+
+pub mod campaign;
+pub mod monthly_visitor;

@@ -1,0 +1,11 @@
+//! Exit-intent campaigns: their settings, the plan-limit check on creation,
+//! the owner's usage, analytics counters and the embed scripts.
+
+pub mod dto;
+pub mod entities;
+pub mod error;
+pub mod scripts;
+pub mod service;
+pub mod settings;
+
+pub use error::CampaignError;
