@@ -1,0 +1,128 @@
+//! `cargo xtask run | test | openapi`: the README's commands.
+
+mod counts;
+mod steps;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context, bail};
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "xtask", about = "ConvertAssist developer commands")]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Build the dashboard, migrate, create demo accounts on a new database, and serve on CA_BIND.
+    Run,
+    /// Every check and test; ends with `summary: N passed, M failed`.
+    Test,
+    /// Regenerate openapi/openapi.json and the dashboard's schema.d.ts.
+    Openapi,
+}
+
+fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    let root = repo_root()?;
+    match cli.command {
+        Cmd::Run => run(&root),
+        Cmd::Test => {
+            let ok = steps::test_all(&root)?;
+            std::process::exit(if ok { 0 } else { 1 });
+        }
+        Cmd::Openapi => openapi(&root),
+    }
+}
+
+/// The workspace root (this crate lives in apps/xtask).
+pub fn repo_root() -> anyhow::Result<PathBuf> {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest
+        .ancestors()
+        .nth(2)
+        .map(Path::to_path_buf)
+        .context("cannot find the repository root")
+}
+
+/// Runs a command with inherited output; fails on a non-zero exit.
+pub fn sh(cmd: &mut Command) -> anyhow::Result<()> {
+    let shown = format!("{cmd:?}");
+    let status = cmd.status().with_context(|| format!("starting {shown}"))?;
+    if !status.success() {
+        bail!("{shown} failed with {status}");
+    }
+    Ok(())
+}
+
+/// Installs the frontend's npm packages when they are missing or older than the lock file.
+pub fn ensure_npm(root: &Path) -> anyhow::Result<()> {
+    let frontend = root.join("frontend");
+    let stamp = frontend.join("node_modules/.package-lock.json");
+    let lock = frontend.join("package-lock.json");
+    let fresh = match (stamp.metadata(), lock.metadata()) {
+        (Ok(s), Ok(l)) => match (s.modified(), l.modified()) {
+            (Ok(s), Ok(l)) => s >= l,
+            _ => false,
+        },
+        _ => false,
+    };
+    if !fresh {
+        println!("==> installing the dashboard's npm packages (npm ci)");
+        sh(Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .current_dir(&frontend))?;
+    }
+    Ok(())
+}
+
+/// Builds ca-server and returns the binary's path.
+pub fn build_server(root: &Path) -> anyhow::Result<PathBuf> {
+    sh(Command::new("cargo")
+        .args(["build", "--quiet", "--package", "ca-server"])
+        .current_dir(root))?;
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .map(|p| if p.is_absolute() { p } else { root.join(p) })
+        .unwrap_or_else(|| root.join("target"));
+    let bin = target.join("debug").join("ca-server");
+    if !bin.exists() {
+        bail!("built ca-server but cannot find it at {}", bin.display());
+    }
+    Ok(bin)
+}
+
+fn build_dashboard(root: &Path) -> anyhow::Result<()> {
+    ensure_npm(root)?;
+    println!("==> building the dashboard");
+    sh(Command::new("npm")
+        .args(["run", "build", "--workspace", "app"])
+        .current_dir(root.join("frontend")))
+}
+
+fn run(root: &Path) -> anyhow::Result<()> {
+    build_dashboard(root)?;
+    println!("==> building the server");
+    let bin = build_server(root)?;
+    sh(Command::new(&bin).arg("demo").current_dir(root))?;
+    let bind = std::env::var("CA_BIND").unwrap_or_else(|_| "127.0.0.1:8080".into());
+    println!("\nDashboard: http://{bind}  (sign in with the owner account above; Ctrl-C stops)\n");
+    sh(Command::new(&bin).arg("serve").current_dir(root))
+}
+
+fn openapi(root: &Path) -> anyhow::Result<()> {
+    let bin = build_server(root)?;
+    sh(Command::new(&bin)
+        .args(["openapi", "--out", "openapi/openapi.json"])
+        .current_dir(root))?;
+    ensure_npm(root)?;
+    sh(Command::new("npm")
+        .args(["run", "gen:api", "--workspace", "app"])
+        .current_dir(root.join("frontend")))?;
+    println!("Wrote openapi/openapi.json and frontend/app/src/api/schema.d.ts");
+    Ok(())
+}
