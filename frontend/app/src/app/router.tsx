@@ -1,0 +1,42 @@
+import { createBrowserRouter } from "react-router";
+import { NotFound } from "../components/NotFound";
+import { ForgotPasswordPage } from "../features/auth/routes/ForgotPasswordPage";
+import { LoginPage } from "../features/auth/routes/LoginPage";
+import { RegisterPage } from "../features/auth/routes/RegisterPage";
+import { ResetPasswordPage } from "../features/auth/routes/ResetPasswordPage";
+import { SessionExpiredPage } from "../features/auth/routes/SessionExpiredPage";
+import { DashboardPage } from "../features/dashboard/routes/DashboardPage";
+import { LandingPage } from "../features/landing/routes/LandingPage";
+import { LegalPage } from "../features/legal/routes/LegalPage";
+import { SettingsPage } from "../features/settings/routes/SettingsPage";
+import { AppLayout } from "../features/shell/components/AppLayout";
+import { RequireAuth } from "../features/shell/components/RequireAuth";
+
+export const routes = [
+  { path: "/home", element: <LandingPage /> },
+  { path: "/login", element: <LoginPage /> },
+  { path: "/register", element: <RegisterPage /> },
+  { path: "/forgot-password", element: <ForgotPasswordPage /> },
+  { path: "/reset-password", element: <ResetPasswordPage /> },
+  { path: "/auth", element: <SessionExpiredPage /> },
+  { path: "/terms", element: <LegalPage kind="terms" /> },
+  { path: "/privacy", element: <LegalPage kind="privacy" /> },
+  {
+    element: <RequireAuth />,
+    children: [
+      {
+        element: <AppLayout />,
+        children: [
+          { index: true, element: <DashboardPage /> },
+          { path: "/dashboard", element: <DashboardPage /> },
+          { path: "/settings", element: <SettingsPage /> },
+          { path: "*", element: <NotFound home="/dashboard" /> },
+        ],
+      },
+    ],
+  },
+];
+
+export function createRouter() {
+  return createBrowserRouter(routes);
+}

@@ -1,0 +1,39 @@
+import { client, messageOf, type User } from "../../../lib/api-client";
+
+export const NETWORK_ERROR = "Network error. Please try again.";
+
+/** Asks for a reset link; resolves with the server's confirmation text. */
+export async function requestPasswordReset(email: string): Promise<string> {
+  let result;
+  try {
+    result = await client.POST("/api/auth/forgot-password", { body: { email } });
+  } catch {
+    throw new Error(NETWORK_ERROR);
+  }
+  if (!result.data) throw new Error(messageOf(result.error, "Failed to send reset email"));
+  return result.data.message;
+}
+
+/** Sets the new password; the server signs the user in. */
+export async function resetPassword(
+  token: string,
+  password: string,
+): Promise<{ token: string; user: User }> {
+  let result;
+  try {
+    result = await client.POST("/api/auth/reset-password", { body: { token, password } });
+  } catch {
+    throw new Error(NETWORK_ERROR);
+  }
+  if (!result.data) throw new Error(messageOf(result.error, "Failed to reset password"));
+  return { token: result.data.token, user: result.data.user };
+}
+
+/** The reset form's client checks (seed 002 §5); null when it may be sent. */
+export function resetFormError(token: string, password: string, confirm: string): string | null {
+  if (!token) return "Invalid reset token";
+  if (!password || !confirm) return "Both password fields are required";
+  if (password !== confirm) return "Passwords do not match";
+  if (password.length < 6) return "Password must be at least 6 characters long";
+  return null;
+}

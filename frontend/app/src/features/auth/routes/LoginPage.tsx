@@ -1,0 +1,82 @@
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
+import { useState } from "react";
+import type { FormEvent } from "react";
+import { Link, useNavigate } from "react-router";
+import { useAuth } from "../../../lib/auth";
+import { AuthLayout } from "../components/AuthLayout";
+
+export function LoginPage() {
+  const { login } = useAuth();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setError(null);
+    setSubmitting(true);
+    try {
+      await login(email, password);
+      navigate("/dashboard");
+    } catch (err) {
+      setError(err instanceof Error && err.message ? err.message : "Login failed");
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <AuthLayout
+      title="Welcome back"
+      subtitle={
+        <>
+          Sign in to see your campaigns and leads. New here?{" "}
+          <Anchor component={Link} to="/register" fz="sm">
+            Create an account
+          </Anchor>
+        </>
+      }
+    >
+      <form onSubmit={onSubmit} noValidate>
+        <Stack>
+          {error ? (
+            <Alert color="red" role="alert" title="Sign-in failed">
+              {error}
+            </Alert>
+          ) : null}
+          <TextInput
+            label="Email"
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            required
+          />
+          <PasswordInput
+            label="Password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+            required
+          />
+          <Group justify="flex-end">
+            <Anchor component={Link} to="/forgot-password" fz="sm">
+              Forgot password?
+            </Anchor>
+          </Group>
+          <Button type="submit" loading={submitting} fullWidth>
+            Sign in
+          </Button>
+          <Text fz="sm" ta="center" c="dimmed">
+            Don't have an account?{" "}
+            <Anchor component={Link} to="/register" fz="sm">
+              Sign up
+            </Anchor>
+          </Text>
+        </Stack>
+      </form>
+    </AuthLayout>
+  );
+}

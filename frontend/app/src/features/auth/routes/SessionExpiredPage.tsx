@@ -1,0 +1,21 @@
+import { Button, Stack, Text, ThemeIcon } from "@mantine/core";
+import { IconClockExclamation } from "@tabler/icons-react";
+import { Link } from "react-router";
+import { AuthLayout } from "../components/AuthLayout";
+
+/** Where a 401 lands (seed 000 §2.1: /auth). */
+export function SessionExpiredPage() {
+  return (
+    <AuthLayout title="Your session has expired">
+      <Stack align="flex-start">
+        <ThemeIcon size={48} radius="xl" color="orange" variant="light">
+          <IconClockExclamation size={28} />
+        </ThemeIcon>
+        <Text>For your security you were signed out. Please sign in again to continue.</Text>
+        <Button component={Link} to="/login" fullWidth>
+          Sign in again
+        </Button>
+      </Stack>
+    </AuthLayout>
+  );
+}

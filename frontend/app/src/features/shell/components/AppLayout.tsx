@@ -1,0 +1,67 @@
+import { AppShell, Box, Burger, Drawer, Group, Title } from "@mantine/core";
+import { useDisclosure, useMediaQuery } from "@mantine/hooks";
+import { Link, Outlet, useLocation } from "react-router";
+import { Logo } from "../../../components/Logo";
+import { titleForPath } from "../../../lib/titles";
+import { Navigation } from "./Navigation";
+
+/** Drawer width below the 768 px breakpoint (seed 000 §2.2). */
+const DRAWER_WIDTH = 280;
+
+/** The logged-in shell: sidebar, header title by path, and a drawer on small screens. */
+export function AppLayout() {
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const { pathname } = useLocation();
+  const mobile = useMediaQuery("(max-width: 767.98px)");
+
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 260, breakpoint: "sm", collapsed: { mobile: true } }}
+      padding="md"
+      bg="gray.0"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" gap="md">
+          <Burger
+            opened={opened}
+            onClick={toggle}
+            hiddenFrom="sm"
+            size="sm"
+            aria-label={opened ? "Close navigation" : "Open navigation"}
+          />
+          <Box
+            component={Link}
+            to="/dashboard"
+            visibleFrom="sm"
+            style={{ textDecoration: "none" }}
+            w={228}
+          >
+            <Logo size="sm" />
+          </Box>
+          <Title order={1} fz="h3">
+            {titleForPath(pathname)}
+          </Title>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="sm">
+        <Navigation />
+      </AppShell.Navbar>
+      <Drawer
+        opened={opened && Boolean(mobile)}
+        onClose={close}
+        size={DRAWER_WIDTH}
+        padding="sm"
+        title={<Logo size="sm" />}
+        aria-label="Navigation"
+      >
+        <Box h="calc(100vh - 90px)">
+          <Navigation onNavigate={close} />
+        </Box>
+      </Drawer>
+      <AppShell.Main>
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it, vi } from "vitest";
+import { messageOf, sessionExpiry } from "./api-client";
+
+function call(status: number, withToken: boolean) {
+  const navigate = vi.fn();
+  const request = new Request("http://localhost/api/campaigns", {
+    headers: withToken ? { Authorization: "Bearer t" } : {},
+  });
+  const response = new Response("{}", { status });
+  const middleware = sessionExpiry(navigate);
+  void middleware.onResponse?.({
+    request,
+    response,
+    schemaPath: "/api/campaigns",
+    params: {},
+    id: "1",
+    options: {} as never,
+  });
+  return navigate;
+}
+
+describe("session expiry", () => {
+  it("a 401 to a call with a token removes the token and goes to /auth", () => {
+    localStorage.setItem("token", "t");
+    const navigate = call(401, true);
+    expect(navigate).toHaveBeenCalledWith("/auth");
+    expect(localStorage.getItem("token")).toBeNull();
+  });
+
+  it("leaves other answers and token-less calls alone", () => {
+    localStorage.setItem("token", "t");
+    expect(call(403, true)).not.toHaveBeenCalled();
+    expect(call(401, false)).not.toHaveBeenCalled();
+    expect(localStorage.getItem("token")).toBe("t");
+  });
+});
+
+describe("messageOf", () => {
+  it("prefers the server's message", () => {
+    expect(messageOf({ message: "Invalid email or password" }, "Login failed")).toBe(
+      "Invalid email or password",
+    );
+    expect(messageOf({ message: "" }, "Login failed")).toBe("Login failed");
+    expect(messageOf(undefined, "Login failed")).toBe("Login failed");
+  });
+});

@@ -1,0 +1,59 @@
+import createClient, { type Middleware } from "openapi-fetch";
+import createQueryHooks from "openapi-react-query";
+import type { components, paths } from "../api/schema";
+import { clearToken, getToken } from "./storage";
+
+export type User = components["schemas"]["UserOut"];
+export type ErrorBody = components["schemas"]["ErrorBody"];
+
+/** Sends the stored token as a bearer header. */
+const authHeader: Middleware = {
+  onRequest({ request }) {
+    const token = getToken();
+    if (token) request.headers.set("Authorization", `Bearer ${token}`);
+    return request;
+  },
+};
+
+/** Where a 401 sends the browser (seed 000 §4: session expiry). */
+export const SESSION_EXPIRED_PATH = "/auth";
+
+/**
+ * A 401 answer to a call that carried a token means the session is over:
+ * forget the token and go to the session-expired page.
+ */
+export function sessionExpiry(navigate: (path: string) => void): Middleware {
+  return {
+    onResponse({ request, response }) {
+      if (response.status === 401 && request.headers.has("Authorization")) {
+        clearToken();
+        navigate(SESSION_EXPIRED_PATH);
+      }
+      return response;
+    },
+  };
+}
+
+/** The shared client: every feature's calls go through it. */
+/** Same origin: the server serves the dashboard and the API. */
+const baseUrl = window.location.origin;
+
+export const client = createClient<paths>({ baseUrl });
+client.use(authHeader);
+client.use(sessionExpiry((path) => window.location.assign(path)));
+
+/** For the start-up session check only: a 401 there silently discards the token. */
+export const quietClient = createClient<paths>({ baseUrl });
+quietClient.use(authHeader);
+
+/** TanStack Query hooks over the shared client. */
+export const $api = createQueryHooks(client);
+
+/** The message to show for a failed call: the server's, else the screen's fallback. */
+export function messageOf(error: unknown, fallback: string): string {
+  if (error && typeof error === "object" && "message" in error) {
+    const message = (error as { message?: unknown }).message;
+    if (typeof message === "string" && message.trim() !== "") return message;
+  }
+  return fallback;
+}

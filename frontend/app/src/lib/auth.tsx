@@ -1,0 +1,109 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { createContext, useCallback, useContext, useEffect, useMemo, useState } from "react";
+import type { ReactNode } from "react";
+import { client, messageOf, quietClient, type User } from "./api-client";
+import { clearToken, getToken, setToken } from "./storage";
+
+export interface RegisterInput {
+  name: string;
+  email: string;
+  password: string;
+  phone: string;
+}
+
+export interface AuthContextValue {
+  user: User | null;
+  loading: boolean;
+  login(email: string, password: string): Promise<User>;
+  register(input: RegisterInput): Promise<User>;
+  logout(): void;
+  /** Re-reads the current user; keeps the old state when that fails. */
+  refreshUser(): Promise<void>;
+  /** Stores a session the server handed out (password reset, password change). */
+  setSession(token: string, user?: User): void;
+}
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [user, setUser] = useState<User | null>(null);
+  const [loading, setLoading] = useState(true);
+  const queryClient = useQueryClient();
+
+  useEffect(() => {
+    let cancelled = false;
+    async function check() {
+      if (!getToken()) {
+        setLoading(false);
+        return;
+      }
+      try {
+        const { data } = await quietClient.GET("/api/auth/me");
+        if (cancelled) return;
+        if (data) setUser(data.user);
+        else clearToken();
+      } catch {
+        if (!cancelled) clearToken();
+      } finally {
+        if (!cancelled) setLoading(false);
+      }
+    }
+    void check();
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  const login = useCallback(async (email: string, password: string) => {
+    const { data, error } = await client.POST("/api/auth/login", { body: { email, password } });
+    if (!data) throw new Error(messageOf(error, "Login failed"));
+    setToken(data.token);
+    setUser(data.user);
+    return data.user;
+  }, []);
+
+  const register = useCallback(async (input: RegisterInput) => {
+    const { data, error } = await client.POST("/api/auth/register", { body: input });
+    if (!data) throw new Error(messageOf(error, "Registration failed"));
+    setToken(data.token);
+    setUser(data.user);
+    return data.user;
+  }, []);
+
+  const logout = useCallback(() => {
+    clearToken();
+    setUser(null);
+    queryClient.clear();
+  }, [queryClient]);
+
+  const refreshUser = useCallback(async () => {
+    try {
+      const { data } = await client.GET("/api/auth/me");
+      if (data) setUser(data.user);
+    } catch {
+      // Keep the current state on a network failure.
+    }
+  }, []);
+
+  const setSession = useCallback((token: string, next?: User) => {
+    setToken(token);
+    if (next) setUser(next);
+  }, []);
+
+  const value = useMemo<AuthContextValue>(
+    () => ({ user, loading, login, register, logout, refreshUser, setSession }),
+    [user, loading, login, register, logout, refreshUser, setSession],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthContextValue {
+  const ctx = useContext(AuthContext);
+  if (!ctx) throw new Error("useAuth must be used within an AuthProvider");
+  return ctx;
+}
+
+/** Roles that may open the admin area. */
+export function isStaff(user: User | null): boolean {
+  return user?.role === "admin" || user?.role === "superuser";
+}
