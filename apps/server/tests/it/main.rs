@@ -6,6 +6,7 @@
 mod auth;
 mod billing;
 mod campaigns;
+mod cli;
 mod helpers;
 mod http;
 mod tokens;
