@@ -1,33 +1,16 @@
-import { client, messageOf, type User } from "../../../lib/api-client";
+import { $api } from "../../../lib/api-client";
 
-export interface AccountChanges {
-  name?: string;
-  phone?: string;
-  emailNotifications?: boolean;
-  pushNotifications?: boolean;
+/** Saves profile fields (name, phone, notification choices); answers `{user}`. */
+export function useSaveAccount() {
+  return $api.useMutation("put", "/api/auth/me");
 }
 
-/** Saves profile fields; resolves with the saved user. */
-export async function saveAccount(changes: AccountChanges): Promise<User> {
-  const { data, error } = await client.PUT("/api/auth/me", { body: changes });
-  if (!data) throw new Error(messageOf(error, "Failed to save your changes"));
-  return data.user;
-}
-
-/** Changes the password; resolves with the new session token. */
-export async function changePassword(
-  currentPassword: string,
-  newPassword: string,
-): Promise<string> {
-  const { data, error } = await client.POST("/api/auth/change-password", {
-    body: { currentPassword, newPassword },
-  });
-  if (!data) throw new Error(messageOf(error, "Failed to change your password"));
-  return data.token;
+/** Changes the password; answers the new session token (older ones are revoked). */
+export function useChangePassword() {
+  return $api.useMutation("post", "/api/auth/change-password");
 }
 
 /** Signs every device out, this one included. */
-export async function logoutEverywhere(): Promise<void> {
-  const { data, error } = await client.POST("/api/auth/logout-all");
-  if (!data) throw new Error(messageOf(error, "Failed to sign out of all devices"));
+export function useLogoutEverywhere() {
+  return $api.useMutation("post", "/api/auth/logout-all");
 }

@@ -2,34 +2,28 @@ import { Alert, Button, Group, Stack, TextInput } from "@mantine/core";
 import { useState } from "react";
 import type { FormEvent } from "react";
 import { useAuth } from "../../../lib/auth";
-import type { User } from "../../../lib/api-client";
-import { saveAccount } from "../api/account";
+import { messageOf, type User } from "../../../lib/api-client";
+import { useSaveAccount } from "../api/account";
 
 export function AccountTab({ user }: { user: User }) {
   const { refreshUser } = useAuth();
   const [name, setName] = useState(user.name);
   const [phone, setPhone] = useState(user.phone);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
-  const [saving, setSaving] = useState(false);
+  const save = useSaveAccount();
   const changed = name !== user.name || phone !== user.phone;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
-    setSaving(true);
     setStatus(null);
     try {
-      const saved = await saveAccount({ name, phone });
-      setName(saved.name);
-      setPhone(saved.phone);
+      const saved = await save.mutateAsync({ body: { name, phone } });
+      setName(saved.user.name);
+      setPhone(saved.user.phone);
       await refreshUser();
       setStatus({ ok: true, text: "Your changes have been saved." });
     } catch (err) {
-      setStatus({
-        ok: false,
-        text: err instanceof Error ? err.message : "Failed to save your changes",
-      });
-    } finally {
-      setSaving(false);
+      setStatus({ ok: false, text: messageOf(err, "Failed to save your changes") });
     }
   }
 
@@ -55,7 +49,7 @@ export function AccountTab({ user }: { user: User }) {
           onChange={(e) => setPhone(e.currentTarget.value)}
         />
         <Group>
-          <Button type="submit" loading={saving} disabled={!changed}>
+          <Button type="submit" loading={save.isPending} disabled={!changed}>
             Save changes
           </Button>
         </Group>

@@ -1,22 +1,25 @@
 import { Alert, Stack, Switch, Text } from "@mantine/core";
 import { useState } from "react";
 import { useAuth } from "../../../lib/auth";
-import type { User } from "../../../lib/api-client";
-import { saveAccount, type AccountChanges } from "../api/account";
+import { messageOf, type User } from "../../../lib/api-client";
+import { useSaveAccount } from "../api/account";
+
+type Toggle = "emailNotifications" | "pushNotifications";
 
 export function NotificationsTab({ user }: { user: User }) {
   const { refreshUser } = useAuth();
   const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState<keyof AccountChanges | null>(null);
+  const [saving, setSaving] = useState<Toggle | null>(null);
+  const save = useSaveAccount();
 
-  async function toggle(key: "emailNotifications" | "pushNotifications", value: boolean) {
+  async function toggle(key: Toggle, value: boolean) {
     setSaving(key);
     setError(null);
     try {
-      await saveAccount({ [key]: value });
+      await save.mutateAsync({ body: { [key]: value } });
       await refreshUser();
     } catch (err) {
-      setError(err instanceof Error ? err.message : "Failed to save your changes");
+      setError(messageOf(err, "Failed to save your changes"));
     } finally {
       setSaving(null);
     }

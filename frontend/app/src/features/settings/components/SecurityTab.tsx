@@ -3,7 +3,8 @@ import { useState } from "react";
 import type { FormEvent } from "react";
 import { useNavigate } from "react-router";
 import { useAuth } from "../../../lib/auth";
-import { changePassword, logoutEverywhere } from "../api/account";
+import { messageOf } from "../../../lib/api-client";
+import { useChangePassword, useLogoutEverywhere } from "../api/account";
 
 export function SecurityTab() {
   const { setSession, logout } = useAuth();
@@ -12,8 +13,8 @@ export function SecurityTab() {
   const [next, setNext] = useState("");
   const [confirm, setConfirm] = useState("");
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
-  const [saving, setSaving] = useState(false);
-  const [signingOut, setSigningOut] = useState(false);
+  const change = useChangePassword();
+  const signOut = useLogoutEverywhere();
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -29,36 +30,28 @@ export function SecurityTab() {
       setStatus({ ok: false, text: "Password must be at least 6 characters long" });
       return;
     }
-    setSaving(true);
     setStatus(null);
     try {
-      setSession(await changePassword(current, next));
+      const changed = await change.mutateAsync({
+        body: { currentPassword: current, newPassword: next },
+      });
+      setSession(changed.token);
       setCurrent("");
       setNext("");
       setConfirm("");
       setStatus({ ok: true, text: "Password changed. Other devices have been signed out." });
     } catch (err) {
-      setStatus({
-        ok: false,
-        text: err instanceof Error ? err.message : "Failed to change your password",
-      });
-    } finally {
-      setSaving(false);
+      setStatus({ ok: false, text: messageOf(err, "Failed to change your password") });
     }
   }
 
   async function signOutEverywhere() {
-    setSigningOut(true);
     try {
-      await logoutEverywhere();
+      await signOut.mutateAsync({});
       logout();
       navigate("/login");
     } catch (err) {
-      setStatus({
-        ok: false,
-        text: err instanceof Error ? err.message : "Failed to sign out of all devices",
-      });
-      setSigningOut(false);
+      setStatus({ ok: false, text: messageOf(err, "Failed to sign out of all devices") });
     }
   }
 
@@ -93,7 +86,7 @@ export function SecurityTab() {
             value={confirm}
             onChange={(e) => setConfirm(e.currentTarget.value)}
           />
-          <Button type="submit" loading={saving} w="fit-content">
+          <Button type="submit" loading={change.isPending} w="fit-content">
             Change password
           </Button>
         </Stack>
@@ -108,7 +101,7 @@ export function SecurityTab() {
       <Button
         variant="light"
         color="red"
-        loading={signingOut}
+        loading={signOut.isPending}
         onClick={() => void signOutEverywhere()}
         w="fit-content"
       >
