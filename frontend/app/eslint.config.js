@@ -3,7 +3,16 @@ import globals from "globals";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
-const features = ["auth", "dashboard", "landing", "legal", "settings", "shell"];
+const features = [
+  "auth",
+  "billing",
+  "campaigns",
+  "dashboard",
+  "landing",
+  "legal",
+  "settings",
+  "shell",
+];
 
 export default tseslint.config(
   { ignores: ["dist", "src/api/schema.d.ts", "test-results", "playwright-report"] },

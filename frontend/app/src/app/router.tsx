@@ -5,6 +5,8 @@ import { LoginPage } from "../features/auth/routes/LoginPage";
 import { RegisterPage } from "../features/auth/routes/RegisterPage";
 import { ResetPasswordPage } from "../features/auth/routes/ResetPasswordPage";
 import { SessionExpiredPage } from "../features/auth/routes/SessionExpiredPage";
+import { BillingSettingsPage } from "../features/billing/routes/BillingSettingsPage";
+import { MockPaymentPage } from "../features/billing/routes/MockPaymentPage";
 import { DashboardPage } from "../features/dashboard/routes/DashboardPage";
 import { LandingPage } from "../features/landing/routes/LandingPage";
 import { LegalPage } from "../features/legal/routes/LegalPage";
@@ -24,12 +26,14 @@ export const routes = [
   {
     element: <RequireAuth />,
     children: [
+      { path: "/mock-payment", element: <MockPaymentPage /> },
       {
         element: <AppLayout />,
         children: [
           { index: true, element: <DashboardPage /> },
           { path: "/dashboard", element: <DashboardPage /> },
           { path: "/settings", element: <SettingsPage /> },
+          { path: "/settings/billing", element: <BillingSettingsPage /> },
           { path: "*", element: <NotFound home="/dashboard" /> },
         ],
       },

@@ -25,6 +25,8 @@ const ENTRIES = [
 
 function isActive(pathname: string, to: string): boolean {
   if (to === "/dashboard") return pathname === "/" || pathname.startsWith("/dashboard");
+  // The billing view under settings belongs to Billing.
+  if (pathname.startsWith("/settings/billing")) return to === "/billing";
   return pathname === to || pathname.startsWith(`${to}/`);
 }
 
