@@ -102,6 +102,7 @@ fn api_app(
                 .wrap(web::same_origin_cors(public_url.clone()))
                 .service(routes::campaigns::list)
                 .service(routes::campaigns::create)
+                .service(routes::campaigns::defaults)
                 .service(routes::campaigns::get_one)
                 .service(routes::campaigns::update)
                 .service(routes::campaigns::remove)

@@ -5,7 +5,10 @@ use ca_campaigns::dto::{
     AnalyticsResponse, CampaignIn, CampaignListResponse, CampaignResponse,
     ConversionScriptResponse, WidgetScriptResponse,
 };
+use ca_campaigns::settings::CampaignSettings;
 use ca_campaigns::{scripts, service};
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::CurrentUser;
@@ -58,6 +61,31 @@ pub async fn create(
         success: true,
         campaign,
     }))
+}
+
+/// The settings a new campaign starts with (seed 000 §9, §2.11), so clients
+/// show the same defaults the server applies.
+#[utoipa::path(
+    tag = "campaigns",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Default settings", body = DefaultSettingsResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+    )
+)]
+#[get("/defaults")]
+pub async fn defaults(_user: CurrentUser) -> web::Json<DefaultSettingsResponse> {
+    web::Json(DefaultSettingsResponse {
+        success: true,
+        settings: CampaignSettings::default(),
+    })
+}
+
+/// `{success, settings}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DefaultSettingsResponse {
+    pub success: bool,
+    pub settings: CampaignSettings,
 }
 
 /// One campaign.

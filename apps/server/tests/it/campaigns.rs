@@ -143,6 +143,24 @@ async fn create_read_update_toggle_and_delete() {
 }
 
 #[tokio::test]
+async fn defaults_are_what_a_new_campaign_gets() {
+    let app = spawn_app().await;
+    let (token, _) = app.register("defaults@example.in", "secret1").await;
+    let defaults = app.get("/api/campaigns/defaults", Some(&token)).await;
+    assert_eq!(defaults.status, 200);
+    let created = app
+        .send("POST", "/api/campaigns", Some(&token), campaign("Plain"))
+        .await;
+    assert_eq!(
+        defaults.body["settings"],
+        created.body["campaign"]["settings"]
+    );
+    app.get("/api/campaigns/defaults", None)
+        .await
+        .error(401, "missing_token");
+}
+
+#[tokio::test]
 async fn analytics_are_real_sums_with_rounding() {
     use ca_campaigns::entities::campaign as c;
     let app = spawn_app().await;

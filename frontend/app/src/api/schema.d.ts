@@ -213,6 +213,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/campaigns/defaults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The settings a new campaign starts with (seed 000 §9, §2.11), so clients
+         *     show the same defaults the server applies.
+         */
+        get: operations["defaults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/campaigns/{id}": {
         parameters: {
             query?: never;
@@ -596,6 +616,11 @@ export interface components {
         /** @description The snippet for the owner's thank-you page. */
         ConversionScriptResponse: {
             scriptContent: string;
+            success: boolean;
+        };
+        /** @description `{success, settings}`. */
+        DefaultSettingsResponse: {
+            settings: components["schemas"]["CampaignSettings"];
             success: boolean;
         };
         /** @description The JSON body of every error answer. */
@@ -1635,6 +1660,35 @@ export interface operations {
             };
             /** @description Plan limit: `upgradeRequired`, `isFreePlan`, `limit` */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    defaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DefaultSettingsResponse"];
+                };
+            };
+            /** @description No valid session */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -7,6 +7,8 @@ import { ResetPasswordPage } from "../features/auth/routes/ResetPasswordPage";
 import { SessionExpiredPage } from "../features/auth/routes/SessionExpiredPage";
 import { BillingSettingsPage } from "../features/billing/routes/BillingSettingsPage";
 import { MockPaymentPage } from "../features/billing/routes/MockPaymentPage";
+import { CampaignsPage } from "../features/campaigns/routes/CampaignsPage";
+import { CreateCampaignPage } from "../features/campaigns/routes/CreateCampaignPage";
 import { DashboardPage } from "../features/dashboard/routes/DashboardPage";
 import { LandingPage } from "../features/landing/routes/LandingPage";
 import { LegalPage } from "../features/legal/routes/LegalPage";
@@ -32,6 +34,9 @@ export const routes = [
         children: [
           { index: true, element: <DashboardPage /> },
           { path: "/dashboard", element: <DashboardPage /> },
+          { path: "/campaigns", element: <CampaignsPage /> },
+          { path: "/campaigns/create", element: <CreateCampaignPage /> },
+          { path: "/billing", element: <BillingSettingsPage /> },
           { path: "/settings", element: <SettingsPage /> },
           { path: "/settings/billing", element: <BillingSettingsPage /> },
           { path: "*", element: <NotFound home="/dashboard" /> },

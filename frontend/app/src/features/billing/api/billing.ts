@@ -5,11 +5,6 @@ export function usePlans() {
   return $api.useQuery("get", "/api/billing/plans");
 }
 
-/** The owner's usage of their plan. */
-export function useUsage() {
-  return $api.useQuery("get", "/api/billing/usage");
-}
-
 /** Completes a demo payment. */
 export function useMockPayment() {
   return $api.useMutation("post", "/api/billing/mock-payment-success");

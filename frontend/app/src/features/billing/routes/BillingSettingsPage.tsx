@@ -19,7 +19,8 @@ import { messageOf } from "../../../lib/api-client";
 import { useAuth } from "../../../lib/auth";
 import { startCheckout } from "../../../lib/checkout";
 import { formatDate, formatInr } from "../../../lib/format";
-import { usePlans, useUsage } from "../api/billing";
+import { useUsage } from "../../../lib/usage";
+import { usePlans } from "../api/billing";
 import { UsageCard } from "../components/UsageCard";
 
 type Plan = components["schemas"]["PlanOut"];

@@ -1,0 +1,70 @@
+import { useQueryClient } from "@tanstack/react-query";
+import type { components } from "../../../api/schema";
+import { $api } from "../../../lib/api-client";
+
+export type Campaign = components["schemas"]["CampaignOut"];
+export type CampaignSettings = components["schemas"]["CampaignSettings"];
+
+/** The owner's campaigns with their usage. */
+export function useCampaigns() {
+  return $api.useQuery("get", "/api/campaigns");
+}
+
+/** The settings a new campaign starts with, as the server applies them. */
+export function useDefaultSettings() {
+  return $api.useQuery("get", "/api/campaigns/defaults", {}, { staleTime: Infinity });
+}
+
+/** Reloads the list and usage after a change. */
+function useInvalidateCampaigns() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: ["get", "/api/campaigns"] }),
+      queryClient.invalidateQueries({ queryKey: ["get", "/api/billing/usage"] }),
+    ]);
+}
+
+export function useToggleCampaign() {
+  const invalidate = useInvalidateCampaigns();
+  return $api.useMutation("patch", "/api/campaigns/{id}/toggle", { onSettled: invalidate });
+}
+
+export function useDeleteCampaign() {
+  const invalidate = useInvalidateCampaigns();
+  return $api.useMutation("delete", "/api/campaigns/{id}", { onSettled: invalidate });
+}
+
+export function useCreateCampaign() {
+  const invalidate = useInvalidateCampaigns();
+  return $api.useMutation("post", "/api/campaigns", { onSuccess: invalidate });
+}
+
+export function useWidgetScript(id: string, enabled: boolean) {
+  return $api.useQuery(
+    "get",
+    "/api/campaigns/{id}/widget-script",
+    { params: { path: { id } } },
+    { enabled },
+  );
+}
+
+export function useConversionScript(id: string, enabled: boolean) {
+  return $api.useQuery(
+    "get",
+    "/api/campaigns/{id}/conversion-script",
+    { params: { path: { id } } },
+    { enabled },
+  );
+}
+
+/** Conversions per 100 impressions (seed 000 §9). */
+export function conversionRate(c: Campaign): number {
+  const { impressions, conversions } = c.analytics;
+  return impressions > 0 ? (conversions / impressions) * 100 : 0;
+}
+
+/** The performance bar: the rate times 10, capped at 100 (seed 000 §9). */
+export function performanceBar(rate: number): number {
+  return Math.min(100, rate * 10);
+}

@@ -1,0 +1,119 @@
+import { Alert, Button, Card, Group, Skeleton, Stack, Text, ThemeIcon, Title } from "@mantine/core";
+import { IconPlus, IconRocket, IconSparkles } from "@tabler/icons-react";
+import { useNavigate } from "react-router";
+import { canCreate, type Usage } from "../../../lib/usage";
+import { useCampaigns } from "../api/campaigns";
+import { CampaignCard } from "../components/CampaignCard";
+
+/** Delay before opening the wizard (seed 000 §9). */
+const CREATE_NAVIGATION_MS = 150;
+
+/** The header button by plan state (seed 000 §4). */
+export function creationButton(usage: Usage): { label: string; to: string } {
+  const { status } = usage.plan;
+  const below = usage.campaigns.current < usage.campaigns.limit;
+  if (status === "free" || status === "expired" || status === "cancelled") {
+    return { label: "Upgrade to Create", to: "/billing" };
+  }
+  if (below) return { label: "New Campaign", to: "/campaigns/create" };
+  return { label: "Upgrade for More", to: "/billing" };
+}
+
+function UpgradeBanner({ usage }: { usage: Usage }) {
+  const navigate = useNavigate();
+  const { current, limit } = usage.campaigns;
+  if (usage.plan.status === "active" && current < limit) return null;
+  const free = usage.plan.status !== "active";
+  const text =
+    usage.plan.status === "trial"
+      ? `Your trial includes ${limit} campaign${limit === 1 ? "" : "s"} (${current} used). Upgrade to keep your campaigns running after the trial.`
+      : free
+        ? "The free plan cannot run campaigns. Upgrade to create your first one."
+        : `You are using ${current} of ${limit} campaign${limit === 1 ? "" : "s"} on your plan. Upgrade for more.`;
+  return (
+    <Alert color="indigo" icon={<IconSparkles size={18} />} title="Upgrade your plan" role="note">
+      <Group justify="space-between" gap="sm">
+        <Text fz="sm">{text}</Text>
+        <Button size="xs" onClick={() => navigate("/billing")}>
+          See plans
+        </Button>
+      </Group>
+    </Alert>
+  );
+}
+
+export function CampaignsPage() {
+  const navigate = useNavigate();
+  const campaigns = useCampaigns();
+
+  function go(to: string) {
+    if (to === "/campaigns/create") window.setTimeout(() => navigate(to), CREATE_NAVIGATION_MS);
+    else navigate(to);
+  }
+
+  if (campaigns.isLoading) {
+    return (
+      <Stack maw={1100} aria-busy="true">
+        <Skeleton h={36} w={240} />
+        {[1, 2].map((i) => (
+          <Skeleton key={i} h={220} radius="md" />
+        ))}
+      </Stack>
+    );
+  }
+
+  if (campaigns.isError || !campaigns.data) {
+    return (
+      <Card withBorder radius="md" p="xl" maw={640}>
+        <Stack align="flex-start">
+          <Title order={3}>Error Loading Campaigns</Title>
+          <Text c="dimmed">Failed to fetch campaigns</Text>
+          <Button onClick={() => void campaigns.refetch()}>Try Again</Button>
+        </Stack>
+      </Card>
+    );
+  }
+
+  const { usage } = campaigns.data;
+  const list = campaigns.data.campaigns;
+  const button = creationButton(usage);
+
+  return (
+    <Stack maw={1100} gap="lg">
+      <Group justify="space-between">
+        <div>
+          <Title order={2}>Your campaigns</Title>
+          <Text c="dimmed" fz="sm">
+            {usage.campaigns.current} of {usage.campaigns.limit} campaign
+            {usage.campaigns.limit === 1 ? "" : "s"} used
+          </Text>
+        </div>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => go(button.to)}>
+          {button.label}
+        </Button>
+      </Group>
+      <UpgradeBanner usage={usage} />
+      {list.length === 0 ? (
+        <Card withBorder radius="md" p="xl">
+          <Stack align="center" ta="center" gap="sm">
+            <ThemeIcon size={56} radius="xl" variant="light">
+              <IconRocket size={28} />
+            </ThemeIcon>
+            <Title order={3}>No campaigns yet</Title>
+            <Text c="dimmed" maw={460}>
+              A campaign watches for visitors about to leave your site and opens a popup with an AI
+              assistant and an offer.
+            </Text>
+            {canCreate(usage) ? (
+              <Button onClick={() => go("/campaigns/create")}>Create Your First Campaign</Button>
+            ) : (
+              <Button onClick={() => navigate("/billing")}>Upgrade to Create</Button>
+            )}
+          </Stack>
+        </Card>
+      ) : (
+        list.map((c) => <CampaignCard key={c._id} campaign={c} />)
+      )}
+    </Stack>
+  );
+}
