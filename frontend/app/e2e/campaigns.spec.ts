@@ -1,16 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { registerThroughForm, shot, uniqueEmail } from "./support";
-
-async function createThroughWizard(page: Page, name: string) {
-  await page.goto("/campaigns/create");
-  await expect(page.getByText("Step 1 of 4: Basic Info")).toBeVisible();
-  await page.getByLabel(/^Campaign Name/).fill(name);
-  await page.getByLabel(/^Website URL/).fill("https://kesar-handlooms.example.in");
-  await page.getByRole("button", { name: "Next" }).click();
-  await page.getByRole("button", { name: "Next" }).click();
-  await page.getByRole("button", { name: "Next" }).click();
-  await page.getByRole("button", { name: "Create Campaign" }).click();
-}
+import { expect, test } from "@playwright/test";
+import { createThroughWizard, registerThroughForm, shot, uniqueEmail } from "./support";
 
 test("create a campaign through the wizard, watch the preview, then manage it", async ({
   page,

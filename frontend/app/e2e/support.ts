@@ -76,3 +76,33 @@ export function expiredToken(userId: string): string {
   const signature = createHmac("sha256", secret).update(`${header}.${payload}`).digest("base64url");
   return `${header}.${payload}.${signature}`;
 }
+
+/** Creates a campaign with the wizard's defaults and waits for the list. */
+export async function createThroughWizard(page: Page, name: string) {
+  await page.goto("/campaigns/create");
+  await page.getByLabel(/^Campaign Name/).fill(name);
+  await page.getByLabel(/^Website URL/).fill("https://kesar-handlooms.example.in");
+  for (let i = 0; i < 3; i += 1) await page.getByRole("button", { name: "Next" }).click();
+  await page.getByRole("button", { name: "Create Campaign" }).click();
+}
+
+/** Writes a campaign's counters straight into the test database, as the widget will. */
+export function seedCounters(
+  campaignName: string,
+  impressions: number,
+  conversions: number,
+  revenuePaise: number,
+) {
+  const url = process.env.E2E_DATABASE_URL ?? "";
+  const path = url.replace(/^sqlite:\/\//, "").split("?")[0];
+  if (!path) throw new Error("E2E_DATABASE_URL must name the SQLite test database");
+  execFileSync("python3", [
+    "-c",
+    "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('UPDATE campaigns SET impressions=?, conversions=?, revenue_paise=? WHERE name=?', (int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])); c.commit()",
+    path,
+    String(impressions),
+    String(conversions),
+    String(revenuePaise),
+    campaignName,
+  ]);
+}

@@ -1,0 +1,64 @@
+import type { components } from "../../../api/schema";
+
+type Campaign = components["schemas"]["CampaignOut"];
+
+export interface DashboardSummary {
+  totalRevenue: number;
+  conversions: number;
+  activeCampaigns: number;
+  totalImpressions: number;
+  /** Conversions ÷ impressions × 100, to 2 decimals (seed 000 §9). */
+  conversionRate: number;
+}
+
+export function summarize(campaigns: Campaign[]): DashboardSummary {
+  const totalRevenue = campaigns.reduce((s, c) => s + c.analytics.revenue, 0);
+  const conversions = campaigns.reduce((s, c) => s + c.analytics.conversions, 0);
+  const totalImpressions = campaigns.reduce((s, c) => s + c.analytics.impressions, 0);
+  const rate = totalImpressions > 0 ? (conversions / totalImpressions) * 100 : 0;
+  return {
+    totalRevenue,
+    conversions,
+    activeCampaigns: campaigns.filter((c) => c.isActive).length,
+    totalImpressions,
+    conversionRate: Math.round(rate * 100) / 100,
+  };
+}
+
+export interface ActivityItem {
+  id: string;
+  type: "campaign" | "conversion";
+  title: string;
+  description: string;
+  timestamp: string;
+  user: { name: string; avatar: string };
+}
+
+/** At most 3 items: the 2 newest campaigns and one conversion summary (seed 000 §9). */
+export function recentActivity(campaigns: Campaign[], userName: string): ActivityItem[] {
+  const avatar = userName.slice(0, 1).toUpperCase();
+  const items: ActivityItem[] = [...campaigns]
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+    .slice(0, 2)
+    .map((c) => ({
+      id: `campaign-${c._id}`,
+      type: "campaign",
+      title: "Campaign created",
+      description: c.name,
+      timestamp: c.createdAt,
+      user: { name: userName, avatar },
+    }));
+  const conversions = campaigns.reduce((s, c) => s + c.analytics.conversions, 0);
+  if (conversions > 0) {
+    const latest = [...campaigns].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
+    items.push({
+      id: "conversions",
+      type: "conversion",
+      title: `${conversions.toLocaleString("en-IN")} conversion${conversions === 1 ? "" : "s"}`,
+      description: `Across ${campaigns.length} campaign${campaigns.length === 1 ? "" : "s"}`,
+      timestamp: latest?.updatedAt ?? new Date().toISOString(),
+      user: { name: userName, avatar },
+    });
+  }
+  return items.slice(0, 3);
+}
