@@ -9,6 +9,7 @@ import { BillingSettingsPage } from "../features/billing/routes/BillingSettingsP
 import { MockPaymentPage } from "../features/billing/routes/MockPaymentPage";
 import { CampaignsPage } from "../features/campaigns/routes/CampaignsPage";
 import { CreateCampaignPage } from "../features/campaigns/routes/CreateCampaignPage";
+import { EditCampaignPage } from "../features/campaigns/routes/EditCampaignPage";
 import { DashboardPage } from "../features/dashboard/routes/DashboardPage";
 import { LandingPage } from "../features/landing/routes/LandingPage";
 import { LegalPage } from "../features/legal/routes/LegalPage";
@@ -36,6 +37,7 @@ export const routes = [
           { path: "/dashboard", element: <DashboardPage /> },
           { path: "/campaigns", element: <CampaignsPage /> },
           { path: "/campaigns/create", element: <CreateCampaignPage /> },
+          { path: "/campaigns/:id/edit", element: <EditCampaignPage /> },
           { path: "/billing", element: <BillingSettingsPage /> },
           { path: "/settings", element: <SettingsPage /> },
           { path: "/settings/billing", element: <BillingSettingsPage /> },

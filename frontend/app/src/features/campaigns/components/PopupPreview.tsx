@@ -29,9 +29,12 @@ export function previewTexts(settings: CampaignSettings) {
 export function PopupPreview({
   settings,
   scale = 0.62,
+  sample = false,
 }: {
   settings: CampaignSettings;
   scale?: number;
+  /** Show a sample exchange under the greeting. */
+  sample?: boolean;
 }) {
   const d = settings.popup.design;
   const size = POPUP_SIZES[d.popupSize] ?? { width: 560, height: 680 };
@@ -96,6 +99,20 @@ export function PopupPreview({
               {t.greeting}
             </Text>
           </Paper>
+          {sample ? (
+            <>
+              <Paper p="sm" radius="md" maw="80%" ml="auto" style={{ background: t.primary }}>
+                <Text fz="sm" c="white" style={{ fontFamily: "inherit" }}>
+                  Do you deliver to Pune? What does shipping cost?
+                </Text>
+              </Paper>
+              <Paper bg="gray.1" p="sm" radius="md" maw="85%">
+                <Text fz="sm" style={{ fontFamily: "inherit" }}>
+                  Yes! Delivery to Pune takes 3–5 days and is free above ₹999.
+                </Text>
+              </Paper>
+            </>
+          ) : null}
           <Box style={{ flex: 1 }} />
           <Paper withBorder p="md" radius="md">
             <Text fw={700} style={{ fontFamily: "inherit" }}>

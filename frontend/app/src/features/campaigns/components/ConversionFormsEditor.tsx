@@ -1,0 +1,282 @@
+import {
+  DndContext,
+  KeyboardSensor,
+  PointerSensor,
+  TouchSensor,
+  closestCenter,
+  useSensor,
+  useSensors,
+  type DragEndEvent,
+} from "@dnd-kit/core";
+import {
+  SortableContext,
+  arrayMove,
+  sortableKeyboardCoordinates,
+  useSortable,
+  verticalListSortingStrategy,
+} from "@dnd-kit/sortable";
+import { CSS } from "@dnd-kit/utilities";
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  Card,
+  Collapse,
+  Group,
+  Menu,
+  NumberInput,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from "@mantine/core";
+import { IconCopy, IconGripVertical, IconPencil, IconPlus, IconTrash } from "@tabler/icons-react";
+import { useState } from "react";
+import type { CampaignSettings } from "../api/campaigns";
+import {
+  TEMPLATES,
+  addFromTemplate,
+  duplicate,
+  keywordsText,
+  makeDefault,
+  parseKeywords,
+  remove,
+  type ConversionForm,
+} from "../api/forms";
+import { intInput } from "../api/wizard";
+
+type Forms = CampaignSettings["forms"];
+
+function FormRow({
+  form,
+  onChange,
+  onDuplicate,
+  onDelete,
+  onDefault,
+}: {
+  form: ConversionForm;
+  onChange: (f: ConversionForm) => void;
+  onDuplicate: () => void;
+  onDelete: () => void;
+  onDefault: (on: boolean) => void;
+}) {
+  const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({
+    id: form.id,
+  });
+  const [editing, setEditing] = useState(false);
+  const [keywords, setKeywords] = useState(keywordsText(form));
+  const text = (
+    label: string,
+    key: "name" | "title" | "subtitle" | "buttonText" | "successMessage" | "followUpMessage",
+  ) => (
+    <TextInput
+      label={label}
+      value={form[key]}
+      onChange={(e) => onChange({ ...form, [key]: e.currentTarget.value })}
+    />
+  );
+  return (
+    <Card
+      ref={setNodeRef}
+      withBorder
+      radius="md"
+      p="sm"
+      data-testid="conversion-form"
+      style={{
+        transform: CSS.Transform.toString(transform),
+        transition,
+        opacity: isDragging ? 0.6 : 1,
+      }}
+    >
+      <Group justify="space-between" wrap="nowrap">
+        <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            aria-label={`Drag ${form.name}`}
+            {...attributes}
+            {...listeners}
+            style={{ cursor: "grab", touchAction: "none" }}
+          >
+            <IconGripVertical size={16} />
+          </ActionIcon>
+          <Text fw={600} truncate>
+            {form.name}
+          </Text>
+          <Badge variant="light" color="gray" size="sm">
+            {TEMPLATES[form.type]?.label ?? form.type}
+          </Badge>
+          {form.isDefault ? (
+            <Badge variant="light" size="sm">
+              Default
+            </Badge>
+          ) : null}
+        </Group>
+        <Group gap={4} wrap="nowrap">
+          <Switch
+            aria-label={`${form.name} active`}
+            checked={form.active}
+            onChange={(e) => onChange({ ...form, active: e.currentTarget.checked })}
+          />
+          <Tooltip label="Edit">
+            <ActionIcon
+              variant="light"
+              aria-label={`Edit ${form.name}`}
+              onClick={() => setEditing((v) => !v)}
+            >
+              <IconPencil size={16} />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label="Duplicate">
+            <ActionIcon variant="light" aria-label={`Duplicate ${form.name}`} onClick={onDuplicate}>
+              <IconCopy size={16} />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label="Delete">
+            <ActionIcon
+              variant="light"
+              color="red"
+              aria-label={`Delete ${form.name}`}
+              onClick={onDelete}
+            >
+              <IconTrash size={16} />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+      </Group>
+      <Collapse in={editing}>
+        <Stack gap="sm" mt="sm">
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            {text("Form name", "name")}
+            {text("Title", "title")}
+            {text("Subtitle", "subtitle")}
+            {text("Button text", "buttonText")}
+            {text("Success message", "successMessage")}
+            {text("Follow-up message", "followUpMessage")}
+          </SimpleGrid>
+          <TextInput
+            label="Trigger keywords"
+            description="Comma-separated; the assistant offers this form when a visitor mentions one."
+            value={keywords}
+            onChange={(e) => {
+              const value = e.currentTarget.value;
+              setKeywords(value);
+              onChange({ ...form, triggerKeywords: parseKeywords(value) });
+            }}
+          />
+          <Text fz="sm" c="dimmed">
+            Fields:{" "}
+            {form.fields
+              .map((f) => `${f.label || f.name}${f.required ? " (required)" : ""}`)
+              .join(", ")}
+          </Text>
+          <Switch
+            label="Default form"
+            checked={form.isDefault}
+            onChange={(e) => onDefault(e.currentTarget.checked)}
+          />
+        </Stack>
+      </Collapse>
+    </Card>
+  );
+}
+
+/** The Conversion Forms tab: forms from templates, edit, toggle, duplicate, delete, drag to reorder, and the display rules. */
+export function ConversionFormsEditor({
+  value,
+  onChange,
+}: {
+  value: Forms;
+  onChange: (v: Forms) => void;
+}) {
+  // Drag starts after 5 px, or a 120 ms long-press on touch (seed 000 §9).
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
+    useSensor(TouchSensor, { activationConstraint: { delay: 120, tolerance: 5 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
+  const forms = value.conversionForms;
+  const setForms = (conversionForms: ConversionForm[]) => onChange({ ...value, conversionForms });
+  const rules = value.formDisplayRules;
+  const setRules = (patch: Partial<Forms["formDisplayRules"]>) =>
+    onChange({ ...value, formDisplayRules: { ...rules, ...patch } });
+
+  function onDragEnd(event: DragEndEvent) {
+    const { active, over } = event;
+    if (!over || active.id === over.id) return;
+    const from = forms.findIndex((f) => f.id === active.id);
+    const to = forms.findIndex((f) => f.id === over.id);
+    if (from >= 0 && to >= 0) setForms(arrayMove(forms, from, to));
+  }
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={4}>Conversion forms</Title>
+        <Menu position="bottom-end">
+          <Menu.Target>
+            <Button leftSection={<IconPlus size={16} />} size="sm">
+              Add form
+            </Button>
+          </Menu.Target>
+          <Menu.Dropdown>
+            {Object.entries(TEMPLATES).map(([key, t]) => (
+              <Menu.Item key={key} onClick={() => setForms(addFromTemplate(forms, key))}>
+                {t.label}
+              </Menu.Item>
+            ))}
+          </Menu.Dropdown>
+        </Menu>
+      </Group>
+      {forms.length === 0 ? (
+        <Text c="dimmed">No conversion forms yet. Add one from a template.</Text>
+      ) : (
+        <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
+          <SortableContext items={forms.map((f) => f.id)} strategy={verticalListSortingStrategy}>
+            <Stack gap="xs">
+              {forms.map((f) => (
+                <FormRow
+                  key={f.id}
+                  form={f}
+                  onChange={(next) => setForms(forms.map((x) => (x.id === f.id ? next : x)))}
+                  onDuplicate={() => setForms(duplicate(forms, f.id))}
+                  onDelete={() => setForms(remove(forms, f.id))}
+                  onDefault={(on) => setForms(makeDefault(forms, f.id, on))}
+                />
+              ))}
+            </Stack>
+          </SortableContext>
+        </DndContext>
+      )}
+      <Title order={4} mt="md">
+        Form display rules
+      </Title>
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <NumberInput
+          label="Messages before a form"
+          min={0}
+          allowDecimal={false}
+          value={rules.minMessagesBeforeForm}
+          onChange={(v) => setRules({ minMessagesBeforeForm: intInput(v, 0, 0) })}
+        />
+        <NumberInput
+          label="Forms per conversation"
+          min={1}
+          allowDecimal={false}
+          value={rules.maxFormsPerConversation}
+          onChange={(v) => setRules({ maxFormsPerConversation: intInput(v, 1, 1) })}
+        />
+        <NumberInput
+          label="Messages between forms"
+          min={0}
+          allowDecimal={false}
+          value={rules.cooldownBetweenForms}
+          onChange={(v) => setRules({ cooldownBetweenForms: intInput(v, 0, 0) })}
+        />
+      </SimpleGrid>
+    </Stack>
+  );
+}

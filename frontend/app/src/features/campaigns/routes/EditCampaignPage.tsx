@@ -1,0 +1,412 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Center,
+  Checkbox,
+  Group,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Switch,
+  Tabs,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+} from "@mantine/core";
+import { useQueryClient } from "@tanstack/react-query";
+import { IconExternalLink } from "@tabler/icons-react";
+import { useState } from "react";
+import { Link, useParams } from "react-router";
+import { $api, messageOf } from "../../../lib/api-client";
+import { formatInr } from "../../../lib/format";
+import {
+  conversionRate,
+  useDefaultSettings,
+  type Campaign,
+  type CampaignSettings,
+} from "../api/campaigns";
+import { fromDesigner, toDesigner } from "../api/designer";
+import { intInput } from "../api/wizard";
+import { ConversionFormsEditor } from "../components/ConversionFormsEditor";
+import { PopupDesigner } from "../components/PopupDesigner";
+
+interface Draft {
+  name: string;
+  websiteUrl: string;
+  isActive: boolean;
+  settings: CampaignSettings;
+}
+
+const AI_LIMITS = [
+  { key: "initialMessage", label: "Initial message", max: 1000, warn: null, rows: 2 },
+  { key: "knowledgeBase", label: "Knowledge base", max: 10000, warn: 9000, rows: 8 },
+  { key: "businessInfo", label: "Business information", max: 2000, warn: 1800, rows: 4 },
+  { key: "customInstructions", label: "Custom instructions", max: 1000, warn: null, rows: 3 },
+] as const;
+
+/** One URL per line; blank lines dropped (seed 000 §2.11). */
+export function parsePages(text: string): string[] {
+  return text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
+}
+
+function Editor({ campaign }: { campaign: Campaign }) {
+  const queryClient = useQueryClient();
+  const defaults = useDefaultSettings();
+  const save = $api.useMutation("put", "/api/campaigns/{id}");
+  const [saved, setSaved] = useState<Campaign>(campaign);
+  const [draft, setDraft] = useState<Draft>({
+    name: campaign.name,
+    websiteUrl: campaign.websiteUrl,
+    isActive: campaign.isActive,
+    settings: campaign.settings,
+  });
+  const [include, setInclude] = useState(campaign.settings.targeting.includePages.join("\n"));
+  const [exclude, setExclude] = useState(campaign.settings.targeting.excludePages.join("\n"));
+  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  const s = draft.settings;
+  const setSettings = (settings: CampaignSettings) => setDraft((d) => ({ ...d, settings }));
+  const setExit = (patch: Partial<CampaignSettings["exitIntent"]>) =>
+    setSettings({ ...s, exitIntent: { ...s.exitIntent, ...patch } });
+  const setTargeting = (patch: Partial<CampaignSettings["targeting"]>) =>
+    setSettings({ ...s, targeting: { ...s.targeting, ...patch } });
+
+  async function saveAll(settings: CampaignSettings = draft.settings) {
+    setStatus(null);
+    const merged = {
+      ...saved,
+      ...draft,
+      settings: {
+        ...settings,
+        targeting: {
+          ...settings.targeting,
+          includePages: parsePages(include),
+          excludePages: parsePages(exclude),
+        },
+      },
+    };
+    try {
+      const result = await save.mutateAsync({
+        params: { path: { id: campaign._id } },
+        body: merged,
+      });
+      setSaved(result.campaign);
+      setDraft({
+        name: result.campaign.name,
+        websiteUrl: result.campaign.websiteUrl,
+        isActive: result.campaign.isActive,
+        settings: result.campaign.settings,
+      });
+      queryClient.setQueryData(
+        ["get", "/api/campaigns/{id}", { params: { path: { id: campaign._id } } }],
+        result,
+      );
+      void queryClient.invalidateQueries({ queryKey: ["get", "/api/campaigns"] });
+      setStatus({ ok: true, text: "Campaign updated successfully!" });
+    } catch (err) {
+      setStatus({ ok: false, text: messageOf(err, "Failed to update campaign") });
+    }
+  }
+
+  const rate = conversionRate(saved);
+  return (
+    <Stack maw={1280} gap="lg">
+      <Group justify="space-between">
+        <Group gap="sm">
+          <Title order={2}>{saved.name}</Title>
+          <Badge color={saved.isActive ? "green" : "gray"} variant="light">
+            {saved.isActive ? "Active" : "Inactive"}
+          </Badge>
+        </Group>
+        <Group>
+          <Button
+            variant="default"
+            leftSection={<IconExternalLink size={16} />}
+            component="a"
+            href={`/test-widget?campaign=${campaign._id}`}
+            target="_blank"
+            rel="noopener"
+          >
+            Preview
+          </Button>
+          <Button onClick={() => void saveAll()} loading={save.isPending}>
+            Save changes
+          </Button>
+        </Group>
+      </Group>
+      {status ? (
+        <Alert color={status.ok ? "teal" : "red"} role={status.ok ? "status" : "alert"}>
+          {status.text}
+        </Alert>
+      ) : null}
+      <Card withBorder radius="md" p="lg">
+        <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md">
+          <div>
+            <Text fz="xs" c="dimmed">
+              Website
+            </Text>
+            <Text fw={600} truncate>
+              {saved.websiteUrl}
+            </Text>
+          </div>
+          <div>
+            <Text fz="xs" c="dimmed">
+              Campaign ID
+            </Text>
+            <Text fw={600} ff="monospace" fz="xs">
+              {saved._id}
+            </Text>
+          </div>
+          <div>
+            <Text fz="xs" c="dimmed">
+              Impressions / Conversions
+            </Text>
+            <Text fw={600}>
+              {saved.analytics.impressions.toLocaleString("en-IN")} /{" "}
+              {saved.analytics.conversions.toLocaleString("en-IN")}
+            </Text>
+          </div>
+          <div>
+            <Text fz="xs" c="dimmed">
+              Conversion rate · Revenue
+            </Text>
+            <Text fw={600}>
+              {rate.toFixed(1)}% · {formatInr(saved.analytics.revenue)}
+            </Text>
+          </div>
+        </SimpleGrid>
+      </Card>
+      <Card withBorder radius="md" p="lg">
+        <Tabs defaultValue="basic">
+          <Tabs.List mb="lg">
+            <Tabs.Tab value="basic">Basic Settings</Tabs.Tab>
+            <Tabs.Tab value="design">Popup Design</Tabs.Tab>
+            <Tabs.Tab value="targeting">Targeting</Tabs.Tab>
+            <Tabs.Tab value="ai">AI Settings</Tabs.Tab>
+            <Tabs.Tab value="forms">Conversion Forms</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="basic">
+            <Stack maw={640}>
+              <TextInput
+                label="Campaign name"
+                value={draft.name}
+                onChange={(e) => {
+                  const name = e.currentTarget.value;
+                  setDraft((d) => ({ ...d, name }));
+                }}
+              />
+              <TextInput
+                label="Website URL"
+                type="url"
+                value={draft.websiteUrl}
+                onChange={(e) => {
+                  const websiteUrl = e.currentTarget.value;
+                  setDraft((d) => ({ ...d, websiteUrl }));
+                }}
+              />
+              <Switch
+                label="Campaign active"
+                checked={draft.isActive}
+                onChange={(e) => {
+                  const isActive = e.currentTarget.checked;
+                  setDraft((d) => ({ ...d, isActive }));
+                }}
+              />
+              <Switch
+                label="Exit intent enabled"
+                checked={s.exitIntent.enabled}
+                onChange={(e) => setExit({ enabled: e.currentTarget.checked })}
+              />
+              <SimpleGrid cols={{ base: 1, sm: 3 }}>
+                <Select
+                  label="Sensitivity"
+                  data={[
+                    { value: "low", label: "Low" },
+                    { value: "medium", label: "Medium" },
+                    { value: "high", label: "High" },
+                  ]}
+                  value={s.exitIntent.sensitivity}
+                  allowDeselect={false}
+                  onChange={(v) => setExit({ sensitivity: v ?? "medium" })}
+                />
+                <NumberInput
+                  label="Delay (ms)"
+                  min={0}
+                  allowDecimal={false}
+                  value={s.exitIntent.delay}
+                  onChange={(v) => setExit({ delay: intInput(v, 0, 0) })}
+                />
+                <NumberInput
+                  label="Cooldown (min)"
+                  min={1}
+                  allowDecimal={false}
+                  value={s.exitIntent.cooldown}
+                  onChange={(v) => setExit({ cooldown: intInput(v, 1, 1) })}
+                />
+              </SimpleGrid>
+            </Stack>
+          </Tabs.Panel>
+          <Tabs.Panel value="design">
+            {defaults.data ? (
+              <PopupDesigner
+                settings={toDesigner(s)}
+                defaults={toDesigner(defaults.data.settings)}
+                base={s}
+                onChange={(v) => setSettings(fromDesigner(s, v))}
+                onSave={(v) => void saveAll(fromDesigner(s, v))}
+              />
+            ) : (
+              <Skeleton h={300} />
+            )}
+          </Tabs.Panel>
+          <Tabs.Panel value="targeting">
+            <Stack maw={720}>
+              <Checkbox.Group
+                label="Devices"
+                value={s.targeting.devices}
+                onChange={(devices) => setTargeting({ devices })}
+              >
+                <Group mt="xs">
+                  <Checkbox value="desktop" label="Desktop" />
+                  <Checkbox value="mobile" label="Mobile" />
+                  <Checkbox value="tablet" label="Tablet" />
+                </Group>
+              </Checkbox.Group>
+              <SimpleGrid cols={{ base: 1, sm: 3 }}>
+                <NumberInput
+                  label="Min time on page (seconds)"
+                  min={0}
+                  allowDecimal={false}
+                  value={s.targeting.minTimeOnPage}
+                  onChange={(v) => setTargeting({ minTimeOnPage: intInput(v, 0, 0) })}
+                />
+                <NumberInput
+                  label="Max displays per session"
+                  min={1}
+                  allowDecimal={false}
+                  value={s.targeting.maxDisplaysPerSession}
+                  onChange={(v) => setTargeting({ maxDisplaysPerSession: intInput(v, 1, 1) })}
+                />
+                <NumberInput
+                  label="Cooldown between displays (minutes)"
+                  min={1}
+                  allowDecimal={false}
+                  value={s.targeting.cooldownMinutes}
+                  onChange={(v) => setTargeting({ cooldownMinutes: intInput(v, 1440, 1) })}
+                />
+              </SimpleGrid>
+              <Textarea
+                label="Include pages"
+                description="One URL or path per line (use * as a wildcard). Leave empty to show on every page."
+                autosize
+                minRows={3}
+                value={include}
+                onChange={(e) => setInclude(e.currentTarget.value)}
+              />
+              <Textarea
+                label="Exclude pages"
+                description="One URL or path per line."
+                autosize
+                minRows={3}
+                value={exclude}
+                onChange={(e) => setExclude(e.currentTarget.value)}
+              />
+            </Stack>
+          </Tabs.Panel>
+          <Tabs.Panel value="ai">
+            <Stack maw={820}>
+              {AI_LIMITS.map((f) => {
+                const value = s.aiSettings[f.key];
+                return (
+                  <Stack key={f.key} gap={4}>
+                    <Textarea
+                      label={f.label}
+                      autosize
+                      minRows={f.rows}
+                      maxLength={f.max}
+                      value={value}
+                      onChange={(e) => {
+                        const v = e.currentTarget.value.slice(0, f.max);
+                        setSettings({ ...s, aiSettings: { ...s.aiSettings, [f.key]: v } });
+                      }}
+                    />
+                    <Group justify="space-between">
+                      {f.warn !== null && value.length > f.warn ? (
+                        <Text fz="xs" c="orange">
+                          You are close to the {f.max.toLocaleString("en-IN")}-character limit.
+                        </Text>
+                      ) : (
+                        <span />
+                      )}
+                      <Text fz="xs" c="dimmed">
+                        {value.length}/{f.max}
+                      </Text>
+                    </Group>
+                  </Stack>
+                );
+              })}
+            </Stack>
+          </Tabs.Panel>
+          <Tabs.Panel value="forms">
+            <ConversionFormsEditor
+              value={s.forms}
+              onChange={(forms) => setSettings({ ...s, forms })}
+            />
+          </Tabs.Panel>
+        </Tabs>
+      </Card>
+    </Stack>
+  );
+}
+
+/** /campaigns/:id/edit (seed 000 §2.11). */
+export function EditCampaignPage() {
+  const { id = "" } = useParams();
+  const query = $api.useQuery(
+    "get",
+    "/api/campaigns/{id}",
+    { params: { path: { id } } },
+    { retry: false },
+  );
+  if (query.isLoading) {
+    return (
+      <Stack maw={1280} aria-busy="true">
+        <Skeleton h={40} w={320} />
+        <Skeleton h={100} />
+        <Skeleton h={360} />
+      </Stack>
+    );
+  }
+  if (query.isError || !query.data) {
+    const notFound = (query.error as { code?: string } | null)?.code === "campaign_not_found";
+    return (
+      <Center mih="50vh">
+        <Card withBorder radius="md" p="xl" maw={520}>
+          <Stack align="center" ta="center">
+            <Title order={2}>{notFound ? "Campaign Not Found" : "Failed to load campaign"}</Title>
+            <Text c="dimmed">
+              {notFound
+                ? "This campaign doesn't exist or was deleted."
+                : messageOf(query.error, "Failed to fetch campaign")}
+            </Text>
+            {notFound ? (
+              <Button component={Link} to="/campaigns">
+                Back to Campaigns
+              </Button>
+            ) : (
+              <Button onClick={() => void query.refetch()}>Try Again</Button>
+            )}
+          </Stack>
+        </Card>
+      </Center>
+    );
+  }
+  return <Editor key={query.data.campaign._id} campaign={query.data.campaign} />;
+}
