@@ -57,6 +57,13 @@ test("edit every tab, reorder forms by drag, save, and find it all after a reloa
   await expect(names).toHaveCount(3);
   await expect(names.nth(1)).toContainText("Discount coupon (Copy)");
   await expect(names.nth(0)).toContainText("Default");
+  await page.getByRole("button", { name: "Edit Book a demo" }).click();
+  await page.getByRole("button", { name: "Add field" }).click();
+  await page.getByLabel("Book a demo field 5 label").fill("City");
+  await page.getByRole("button", { name: "Edit Book a demo" }).click();
+  // Let the editor finish folding away before measuring where to drag.
+  await expect(page.getByLabel("Book a demo field 5 label")).toBeHidden();
+  await page.waitForTimeout(300);
 
   // Drag "Book a demo" (third) above the first form.
   const handle = page.getByRole("button", { name: "Drag Book a demo" });
@@ -88,6 +95,8 @@ test("edit every tab, reorder forms by drag, save, and find it all after a reloa
   await expect(names.nth(0)).toContainText("Book a demo");
   await expect(names.nth(1)).toContainText("Discount coupon");
   await expect(names.nth(2)).toContainText("Discount coupon (Copy)");
+  await page.getByRole("button", { name: "Edit Book a demo" }).click();
+  await expect(page.getByLabel("Book a demo field 5 label")).toHaveValue("City");
   await page.getByRole("tab", { name: "Popup Design" }).click();
   await expect(page.getByLabel("Primary")).toHaveValue("#3742fa");
   await expect(page.getByText("Border radius: 24px")).toBeVisible();

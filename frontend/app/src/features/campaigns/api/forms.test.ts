@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addFromTemplate, duplicate, makeDefault, parseKeywords, remove } from "./forms";
+import { addFromTemplate, duplicate, makeDefault, newField, parseKeywords, remove } from "./forms";
 
 describe("conversion forms editor rules", () => {
   it("makes the first added form the default and keeps one default", () => {
@@ -33,6 +33,14 @@ describe("conversion forms editor rules", () => {
     expect(forms[1]?.isDefault).toBe(false);
     expect(forms[1]?.id).not.toBe(id);
     expect(remove(forms, id).map((f) => f.name)).toEqual(["Giveaway entry (Copy)"]);
+  });
+
+  it("names new fields uniquely", () => {
+    const forms = addFromTemplate([], "coupon");
+    const fields = forms[0]?.fields ?? [];
+    const added = newField(fields);
+    expect(added.name).toBe("field_3");
+    expect(newField([...fields, added]).name).toBe("field_4");
   });
 
   it("reads keywords from comma text", () => {

@@ -132,3 +132,10 @@ export function parseKeywords(text: string): string[] {
     .map((k) => k.trim())
     .filter((k) => k !== "");
 }
+
+/** A new text field with a name no other field of the form uses (the server requires unique names). */
+export function newField(fields: FormField[]): FormField {
+  let n = fields.length + 1;
+  while (fields.some((f) => f.name === `field_${n}`)) n += 1;
+  return { name: `field_${n}`, label: "New field", type: "text", required: false, placeholder: "" };
+}

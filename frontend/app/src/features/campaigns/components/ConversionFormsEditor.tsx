@@ -21,10 +21,12 @@ import {
   Badge,
   Button,
   Card,
+  Checkbox,
   Collapse,
   Group,
   Menu,
   NumberInput,
+  Select,
   SimpleGrid,
   Stack,
   Switch,
@@ -44,7 +46,9 @@ import {
   makeDefault,
   parseKeywords,
   remove,
+  newField,
   type ConversionForm,
+  type FormField,
 } from "../api/forms";
 import { intInput } from "../api/wizard";
 
@@ -167,12 +171,11 @@ function FormRow({
               onChange({ ...form, triggerKeywords: parseKeywords(value) });
             }}
           />
-          <Text fz="sm" c="dimmed">
-            Fields:{" "}
-            {form.fields
-              .map((f) => `${f.label || f.name}${f.required ? " (required)" : ""}`)
-              .join(", ")}
-          </Text>
+          <FieldsEditor
+            fields={form.fields}
+            formName={form.name}
+            onChange={(fields) => onChange({ ...form, fields })}
+          />
           <Switch
             label="Default form"
             checked={form.isDefault}
@@ -181,6 +184,85 @@ function FormRow({
         </Stack>
       </Collapse>
     </Card>
+  );
+}
+
+const FIELD_TYPES = [
+  { value: "email", label: "Email" },
+  { value: "text", label: "Text" },
+  { value: "phone", label: "Phone" },
+];
+
+/** A form's fields: label, type, required, placeholder; add and remove. */
+function FieldsEditor({
+  fields,
+  formName,
+  onChange,
+}: {
+  fields: FormField[];
+  formName: string;
+  onChange: (fields: FormField[]) => void;
+}) {
+  const set = (i: number, patch: Partial<FormField>) =>
+    onChange(fields.map((f, j) => (j === i ? { ...f, ...patch } : f)));
+  return (
+    <Stack gap={6}>
+      <Text fz="sm" fw={500}>
+        Fields
+      </Text>
+      {fields.map((f, i) => (
+        <Group key={`${f.name}-${i}`} gap="xs" wrap="nowrap" align="flex-end">
+          <TextInput
+            aria-label={`${formName} field ${i + 1} label`}
+            placeholder="Label"
+            value={f.label}
+            style={{ flex: 1 }}
+            onChange={(e) => set(i, { label: e.currentTarget.value })}
+          />
+          <Select
+            aria-label={`${formName} field ${i + 1} type`}
+            data={FIELD_TYPES}
+            value={f.type}
+            allowDeselect={false}
+            w={110}
+            onChange={(v) => set(i, { type: v ?? "text" })}
+          />
+          <TextInput
+            aria-label={`${formName} field ${i + 1} placeholder`}
+            placeholder="Placeholder"
+            value={f.placeholder}
+            style={{ flex: 1 }}
+            onChange={(e) => set(i, { placeholder: e.currentTarget.value })}
+          />
+          <Checkbox
+            label="Required"
+            checked={f.required}
+            mb={8}
+            onChange={(e) => set(i, { required: e.currentTarget.checked })}
+          />
+          <ActionIcon
+            variant="light"
+            color="red"
+            mb={4}
+            aria-label={`Remove ${formName} field ${i + 1}`}
+            disabled={fields.length === 1}
+            onClick={() => onChange(fields.filter((_, j) => j !== i))}
+          >
+            <IconTrash size={16} />
+          </ActionIcon>
+        </Group>
+      ))}
+      <Group>
+        <Button
+          size="compact-sm"
+          variant="subtle"
+          disabled={fields.length >= 10}
+          onClick={() => onChange([...fields, newField(fields)])}
+        >
+          Add field
+        </Button>
+      </Group>
+    </Stack>
   );
 }
 
