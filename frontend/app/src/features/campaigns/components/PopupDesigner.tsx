@@ -1,5 +1,4 @@
 import {
-  ActionIcon,
   Button,
   Card,
   ColorInput,
@@ -16,7 +15,6 @@ import {
   Title,
   UnstyledButton,
 } from "@mantine/core";
-import { IconTrash } from "@tabler/icons-react";
 import type { CampaignSettings } from "../api/campaigns";
 import {
   COLOR_PRESETS,
@@ -27,6 +25,7 @@ import {
   type DesignerSettings,
 } from "../api/designer";
 import { PopupPreview } from "./PopupPreview";
+import { TrustBadgeList } from "./SettingsFields";
 
 /**
  * The standalone popup designer (seed 000 §2.10): takes designer settings plus
@@ -191,48 +190,11 @@ export function PopupDesigner({
                 onChange={(e) => set({ showTrustBadges: e.currentTarget.checked })}
               />
             </Group>
-            <Stack gap="xs">
-              {settings.trustBadges.map((b, i) => (
-                <Group key={i} gap="xs" wrap="nowrap">
-                  <TextInput
-                    aria-label={`Designer badge ${i + 1} icon`}
-                    w={64}
-                    value={b.icon}
-                    onChange={(e) => {
-                      const icon = e.currentTarget.value;
-                      set({
-                        trustBadges: settings.trustBadges.map((x, j) =>
-                          j === i ? { ...x, icon } : x,
-                        ),
-                      });
-                    }}
-                  />
-                  <TextInput
-                    aria-label={`Designer badge ${i + 1} text`}
-                    style={{ flex: 1 }}
-                    value={b.text}
-                    onChange={(e) => {
-                      const text = e.currentTarget.value;
-                      set({
-                        trustBadges: settings.trustBadges.map((x, j) =>
-                          j === i ? { ...x, text } : x,
-                        ),
-                      });
-                    }}
-                  />
-                  <ActionIcon
-                    variant="light"
-                    color="red"
-                    aria-label={`Remove designer badge ${i + 1}`}
-                    onClick={() =>
-                      set({ trustBadges: settings.trustBadges.filter((_, j) => j !== i) })
-                    }
-                  >
-                    <IconTrash size={16} />
-                  </ActionIcon>
-                </Group>
-              ))}
-            </Stack>
+            <TrustBadgeList
+              label="Designer badge"
+              badges={settings.trustBadges}
+              onChange={(trustBadges) => set({ trustBadges })}
+            />
             <Text fz="xs" c="dimmed" mt="sm" mb={4}>
               Quick Add
             </Text>

@@ -1,22 +1,20 @@
 import {
-  ActionIcon,
   Alert,
   Button,
-  Checkbox,
   ColorInput,
   Group,
   NumberInput,
   SegmentedControl,
-  Select,
   SimpleGrid,
   Stack,
   Text,
   TextInput,
   Textarea,
 } from "@mantine/core";
-import { IconBulb, IconTrash } from "@tabler/icons-react";
+import { IconBulb } from "@tabler/icons-react";
 import type { CampaignSettings } from "../api/campaigns";
 import { intInput, type WizardDraft } from "../api/wizard";
+import { DevicesField, ExitIntentFields, TrustBadgeList } from "./SettingsFields";
 
 type Update = (change: (draft: WizardDraft) => WizardDraft) => void;
 
@@ -57,34 +55,7 @@ export function BasicStep({ draft, update }: { draft: WizardDraft; update: Updat
       <Text fw={600} mt="sm">
         Exit-Intent Settings
       </Text>
-      <SimpleGrid cols={{ base: 1, sm: 3 }}>
-        <Select
-          label="Sensitivity"
-          data={[
-            { value: "low", label: "Low" },
-            { value: "medium", label: "Medium" },
-            { value: "high", label: "High" },
-          ]}
-          value={exit.sensitivity}
-          onChange={(v) => setExit({ sensitivity: v ?? "medium" })}
-          allowDeselect={false}
-        />
-        <NumberInput
-          label="Delay (ms)"
-          min={0}
-          step={100}
-          allowDecimal={false}
-          value={exit.delay}
-          onChange={(v) => setExit({ delay: intInput(v, 0, 0) })}
-        />
-        <NumberInput
-          label="Cooldown (min)"
-          min={1}
-          allowDecimal={false}
-          value={exit.cooldown}
-          onChange={(v) => setExit({ cooldown: intInput(v, 1, 1) })}
-        />
-      </SimpleGrid>
+      <ExitIntentFields value={exit} onChange={setExit} />
     </Stack>
   );
 }
@@ -161,56 +132,14 @@ export function DesignStep({ draft, update }: { draft: WizardDraft; update: Upda
             Add Badge
           </Button>
         </Group>
-        <Stack gap="xs">
-          {design.trustBadges.map((b, i) => (
-            <Group key={i} gap="xs" wrap="nowrap">
-              <TextInput
-                aria-label={`Badge ${i + 1} icon`}
-                w={64}
-                value={b.icon}
-                onChange={(e) => {
-                  const icon = e.currentTarget.value;
-                  setDesign({
-                    trustBadges: design.trustBadges.map((x, j) => (j === i ? { ...x, icon } : x)),
-                  });
-                }}
-              />
-              <TextInput
-                aria-label={`Badge ${i + 1} text`}
-                style={{ flex: 1 }}
-                value={b.text}
-                onChange={(e) => {
-                  const t = e.currentTarget.value;
-                  setDesign({
-                    trustBadges: design.trustBadges.map((x, j) =>
-                      j === i ? { ...x, text: t } : x,
-                    ),
-                  });
-                }}
-              />
-              <ActionIcon
-                variant="light"
-                color="red"
-                aria-label={`Remove badge ${i + 1}`}
-                onClick={() =>
-                  setDesign({ trustBadges: design.trustBadges.filter((_, j) => j !== i) })
-                }
-              >
-                <IconTrash size={16} />
-              </ActionIcon>
-            </Group>
-          ))}
-        </Stack>
+        <TrustBadgeList
+          badges={design.trustBadges}
+          onChange={(trustBadges) => setDesign({ trustBadges })}
+        />
       </div>
     </Stack>
   );
 }
-
-const DEVICES = [
-  { value: "desktop", label: "Desktop" },
-  { value: "mobile", label: "Mobile" },
-  { value: "tablet", label: "Tablet" },
-];
 
 export function TargetingStep({ draft, update }: { draft: WizardDraft; update: Update }) {
   const t = draft.settings.targeting;
@@ -218,17 +147,7 @@ export function TargetingStep({ draft, update }: { draft: WizardDraft; update: U
     update((d) => withSettings(d, { targeting: { ...d.settings.targeting, ...patch } }));
   return (
     <Stack>
-      <Checkbox.Group
-        label="Devices"
-        value={t.devices}
-        onChange={(devices) => setTargeting({ devices })}
-      >
-        <Group mt="xs">
-          {DEVICES.map((d) => (
-            <Checkbox key={d.value} value={d.value} label={d.label} />
-          ))}
-        </Group>
-      </Checkbox.Group>
+      <DevicesField value={t.devices} onChange={(devices) => setTargeting({ devices })} />
       {t.devices.length === 0 ? (
         <Text c="red" fz="sm">
           Choose at least one device.

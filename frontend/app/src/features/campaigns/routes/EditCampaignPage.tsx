@@ -4,10 +4,8 @@ import {
   Button,
   Card,
   Center,
-  Checkbox,
   Group,
   NumberInput,
-  Select,
   SimpleGrid,
   Skeleton,
   Stack,
@@ -34,6 +32,7 @@ import { fromDesigner, toDesigner } from "../api/designer";
 import { intInput } from "../api/wizard";
 import { ConversionFormsEditor } from "../components/ConversionFormsEditor";
 import { PopupDesigner } from "../components/PopupDesigner";
+import { DevicesField, ExitIntentFields } from "../components/SettingsFields";
 
 interface Draft {
   name: string;
@@ -224,33 +223,7 @@ function Editor({ campaign }: { campaign: Campaign }) {
                 checked={s.exitIntent.enabled}
                 onChange={(e) => setExit({ enabled: e.currentTarget.checked })}
               />
-              <SimpleGrid cols={{ base: 1, sm: 3 }}>
-                <Select
-                  label="Sensitivity"
-                  data={[
-                    { value: "low", label: "Low" },
-                    { value: "medium", label: "Medium" },
-                    { value: "high", label: "High" },
-                  ]}
-                  value={s.exitIntent.sensitivity}
-                  allowDeselect={false}
-                  onChange={(v) => setExit({ sensitivity: v ?? "medium" })}
-                />
-                <NumberInput
-                  label="Delay (ms)"
-                  min={0}
-                  allowDecimal={false}
-                  value={s.exitIntent.delay}
-                  onChange={(v) => setExit({ delay: intInput(v, 0, 0) })}
-                />
-                <NumberInput
-                  label="Cooldown (min)"
-                  min={1}
-                  allowDecimal={false}
-                  value={s.exitIntent.cooldown}
-                  onChange={(v) => setExit({ cooldown: intInput(v, 1, 1) })}
-                />
-              </SimpleGrid>
+              <ExitIntentFields value={s.exitIntent} onChange={setExit} />
             </Stack>
           </Tabs.Panel>
           <Tabs.Panel value="design">
@@ -268,17 +241,10 @@ function Editor({ campaign }: { campaign: Campaign }) {
           </Tabs.Panel>
           <Tabs.Panel value="targeting">
             <Stack maw={720}>
-              <Checkbox.Group
-                label="Devices"
+              <DevicesField
                 value={s.targeting.devices}
                 onChange={(devices) => setTargeting({ devices })}
-              >
-                <Group mt="xs">
-                  <Checkbox value="desktop" label="Desktop" />
-                  <Checkbox value="mobile" label="Mobile" />
-                  <Checkbox value="tablet" label="Tablet" />
-                </Group>
-              </Checkbox.Group>
+              />
               <SimpleGrid cols={{ base: 1, sm: 3 }}>
                 <NumberInput
                   label="Min time on page (seconds)"
