@@ -23,13 +23,18 @@ impl Drop for DataDir {
 }
 
 pub async fn spawn_app() -> TestApp {
+    spawn_app_with(|_| {}).await
+}
+
+/// Like [`spawn_app`], with a change to the configuration.
+pub async fn spawn_app_with(change: impl FnOnce(&mut Config)) -> TestApp {
     let db = TestDb::new().await.expect("test database");
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let port = listener.local_addr().expect("addr").port();
     let base = format!("http://127.0.0.1:{port}");
     let data = std::env::temp_dir().join(format!("ca-it-{}", uuid::Uuid::now_v7()));
     std::fs::create_dir_all(&data).expect("data dir");
-    let config = Config {
+    let mut config = Config {
         database_url: db.url.clone(),
         bind: format!("127.0.0.1:{port}"),
         public_url: Some(base.clone()),
@@ -39,6 +44,7 @@ pub async fn spawn_app() -> TestApp {
         body_limit: 16 * 1024,
         ..Config::default()
     };
+    change(&mut config);
     let state = ca_server::prepare(config).await.expect("prepare");
     let server = ca_server::serve(state, listener).expect("serve");
     tokio::spawn(server);

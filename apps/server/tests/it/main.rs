@@ -9,4 +9,5 @@ mod campaigns;
 mod cli;
 mod helpers;
 mod http;
+mod smtp;
 mod tokens;
