@@ -1,0 +1,68 @@
+//! When the assistant offers a conversion form (seed 000 §3 formDisplayRules),
+//! decided on the server so every client obeys it.
+
+use ca_campaigns::settings::{ConversionForm, FormSettings};
+
+/// What has happened in a conversation so far.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FormState {
+    /// Visitor messages, counting the one being answered.
+    pub visitor_messages: i64,
+    /// Ids of the forms offered so far, in order.
+    pub offered: Vec<String>,
+    /// `visitor_messages` when the last form was offered.
+    pub last_offer_at: Option<i64>,
+}
+
+fn keyword_hit(form: &ConversionForm, message: &str) -> bool {
+    let words: Vec<String> = message
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect();
+    form.trigger_keywords.iter().any(|k| {
+        let k = k.to_lowercase();
+        if k.contains(' ') {
+            message.to_lowercase().contains(&k)
+        } else {
+            words
+                .iter()
+                .any(|w| *w == k || w.strip_suffix('s') == Some(k.as_str()))
+        }
+    })
+}
+
+/// The form to offer with this reply, if any: never past the cap, never within
+/// the cooldown, never the same form twice; a trigger keyword in `message`
+/// offers its form at once, otherwise a form comes after the minimum number of
+/// visitor messages; the default form first.
+pub fn next_offer<'a>(
+    settings: &'a FormSettings,
+    state: &FormState,
+    message: &str,
+) -> Option<&'a ConversionForm> {
+    let rules = &settings.form_display_rules;
+    if i64::try_from(state.offered.len()).unwrap_or(i64::MAX) >= rules.max_forms_per_conversation {
+        return None;
+    }
+    if let Some(at) = state.last_offer_at
+        && state.visitor_messages - at < rules.cooldown_between_forms
+    {
+        return None;
+    }
+    let mut candidates: Vec<&ConversionForm> = settings
+        .conversion_forms
+        .iter()
+        .filter(|f| f.active && !state.offered.contains(&f.id))
+        .collect();
+    // Stable: the default first, then the owner's order.
+    candidates.sort_by_key(|f| !f.is_default);
+    if let Some(form) = candidates.iter().find(|f| keyword_hit(f, message)) {
+        return Some(form);
+    }
+    if state.visitor_messages >= rules.min_messages_before_form {
+        return candidates.first().copied();
+    }
+    None
+}
