@@ -66,3 +66,80 @@ pub fn next_offer<'a>(
     }
     None
 }
+
+/// What a visitor told us through forms (seed 001 §3 `collectedData`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CollectedData {
+    pub name: Option<String>,
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub company: Option<String>,
+    /// Values of the owner's own fields, by field name.
+    pub other: Vec<(String, String)>,
+}
+
+/// Checks a submitted form against its field definitions (required, email,
+/// phone) and returns the collected data, or the field errors.
+pub fn validate_submission(
+    form: &ConversionForm,
+    values: &[(String, String)],
+) -> Result<CollectedData, ca_core::FieldErrors> {
+    let mut errors = ca_core::FieldErrors::new();
+    let mut data = CollectedData::default();
+    for field in &form.fields {
+        let value = values
+            .iter()
+            .find(|(k, _)| *k == field.name)
+            .map(|(_, v)| v.trim().to_string())
+            .unwrap_or_default();
+        let label = if field.label.is_empty() {
+            &field.name
+        } else {
+            &field.label
+        };
+        if value.is_empty() {
+            if field.required {
+                errors.insert(field.name.clone(), vec![format!("{label} is required")]);
+            }
+            continue;
+        }
+        if value.chars().count() > 500 {
+            errors.insert(field.name.clone(), vec![format!("{label} is too long")]);
+            continue;
+        }
+        let ok = match field.field_type.as_str() {
+            "email" => validator::ValidateEmail::validate_email(&value),
+            "phone" => ca_core::validation::phone(&value).is_ok(),
+            _ => true,
+        };
+        if !ok {
+            let what = if field.field_type == "email" {
+                "email address"
+            } else {
+                "phone number"
+            };
+            errors.insert(
+                field.name.clone(),
+                vec![format!("Please enter a valid {what}")],
+            );
+            continue;
+        }
+        let value = if field.field_type == "email" {
+            value.to_lowercase()
+        } else {
+            value
+        };
+        match field.name.as_str() {
+            "name" => data.name = Some(value),
+            "email" => data.email = Some(value),
+            "phone" => data.phone = Some(value),
+            "company" => data.company = Some(value),
+            other => data.other.push((other.to_string(), value)),
+        }
+    }
+    if errors.is_empty() {
+        Ok(data)
+    } else {
+        Err(errors)
+    }
+}

@@ -107,3 +107,49 @@ fn the_cap_the_cooldown_and_inactive_forms_are_respected() {
     let only_inactive = settings(vec![form("c", &["sale"], true, false)], 0, 5, 0);
     assert!(next_offer(&only_inactive, &state(3, &[], None), "sale").is_none());
 }
+
+#[test]
+fn submissions_are_checked_against_the_field_definitions() {
+    use ca_campaigns::settings::FormField;
+    use ca_conversations::forms::validate_submission;
+    let field = |name: &str, t: &str, required: bool| FormField {
+        name: name.into(),
+        label: name[..1].to_uppercase() + &name[1..],
+        field_type: t.into(),
+        required,
+        placeholder: String::new(),
+    };
+    let mut f = form("demo", &[], true, true);
+    f.fields = vec![
+        field("email", "email", true),
+        field("name", "text", true),
+        field("phone", "phone", false),
+        field("city", "text", false),
+    ];
+    let v = |pairs: &[(&str, &str)]| {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect::<Vec<_>>()
+    };
+
+    let ok = validate_submission(
+        &f,
+        &v(&[
+            ("email", " Asha@Example.IN "),
+            ("name", "Asha"),
+            ("city", "Pune"),
+        ]),
+    )
+    .expect("valid");
+    assert_eq!(ok.email.as_deref(), Some("asha@example.in"));
+    assert_eq!(ok.name.as_deref(), Some("Asha"));
+    assert_eq!(ok.phone, None);
+    assert_eq!(ok.other, vec![("city".to_string(), "Pune".to_string())]);
+
+    let bad = validate_submission(&f, &v(&[("email", "not-an-email"), ("phone", "12ab")]))
+        .expect_err("invalid");
+    assert_eq!(bad["email"], vec!["Please enter a valid email address"]);
+    assert_eq!(bad["name"], vec!["Name is required"]);
+    assert_eq!(bad["phone"], vec!["Please enter a valid phone number"]);
+}
