@@ -39,14 +39,15 @@ fn main() -> anyhow::Result<()> {
     }
 }
 
-/// The workspace root (this crate lives in apps/xtask).
+/// The checkout to work on: the nearest folder, from the current one upwards,
+/// that holds this workspace. Found at run time (not compiled in), so a target
+/// directory shared by several checkouts never points xtask at another one.
 pub fn repo_root() -> anyhow::Result<PathBuf> {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    manifest
-        .ancestors()
-        .nth(2)
+    let cwd = std::env::current_dir().context("reading the current folder")?;
+    cwd.ancestors()
+        .find(|dir| dir.join("apps/xtask/Cargo.toml").is_file() && dir.join("Cargo.toml").is_file())
         .map(Path::to_path_buf)
-        .context("cannot find the repository root")
+        .context("run cargo xtask from inside the ConvertAssist checkout")
 }
 
 /// Runs a command with inherited output; fails on a non-zero exit.
