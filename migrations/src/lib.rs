@@ -9,6 +9,9 @@ mod m20261122_000002_password_reset_tokens;
 mod m20261122_000003_email_outbox;
 mod m20261122_000004_plans;
 mod m20261122_000005_campaigns;
+mod m20261122_000006_conversations;
+mod m20261122_000007_customers_and_tracking;
+mod m20261122_000008_customer_owner_id_index;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -25,6 +28,9 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000003_email_outbox::Migration),
             Box::new(m20261122_000004_plans::Migration),
             Box::new(m20261122_000005_campaigns::Migration),
+            Box::new(m20261122_000006_conversations::Migration),
+            Box::new(m20261122_000007_customers_and_tracking::Migration),
+            Box::new(m20261122_000008_customer_owner_id_index::Migration),
         ]
     }
 }

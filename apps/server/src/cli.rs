@@ -141,11 +141,14 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     if !state.config.static_dir.join("index.html").exists() {
         tracing::warn!(dir = %state.config.static_dir.display(), "the dashboard is not built; only the API is served");
     }
+    let events = state.tracking.writer().clone();
     let server = crate::serve(state, listener)?;
     println!(
         "ConvertAssist listening on {url} (dashboard and API; API reference at {url}/api/docs)"
     );
     server.await?;
+    // Requests in flight have finished; write the events they queued.
+    events.flush().await;
     tracing::info!("server stopped");
     Ok(())
 }

@@ -54,6 +54,16 @@ impl ApiError {
         Self::new(ErrorKind::NotFound, "not_found", "Not found")
     }
 
+    /// The message shown to the caller.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The stable code.
+    pub fn code(&self) -> &'static str {
+        self.code
+    }
+
     /// A failure of ours; the details go to the log only.
     pub fn internal(err: impl std::fmt::Display) -> Self {
         tracing::error!(error = %err, "internal error");

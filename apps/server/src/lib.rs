@@ -10,6 +10,7 @@ pub mod web;
 
 use std::net::TcpListener;
 use std::sync::Arc;
+use std::time::Duration;
 
 use actix_web::dev::Server;
 use actix_web::middleware::{Compress, from_fn};
@@ -17,9 +18,13 @@ use actix_web::{App, HttpResponse, HttpServer, web as aweb};
 use actix_web_prom::{PrometheusMetrics, PrometheusMetricsBuilder};
 use anyhow::Context;
 use ca_auth::{AuthService, JwtKeys, Mailer};
+use ca_conversations::assistant::openai::ProviderConfig;
+use ca_conversations::{ConversationService, Limits};
 use ca_core::Config;
 use ca_core::rate_limit::RateLimiter;
 use ca_migrations::{Migrator, MigratorTrait};
+use ca_tracking::writer::{EventWriter, WriterConfig};
+use ca_tracking::{TrackingConfig, TrackingService};
 use tracing_actix_web::TracingLogger;
 use utoipa::OpenApi;
 use utoipa_actix_web::{AppExt, scope};
@@ -42,12 +47,79 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
         );
     }
     let limiter = Arc::new(RateLimiter::from_config(config.redis_url.as_deref()).await?);
-    let auth = AuthService::new(db.clone(), keys, mailer, limiter, &config.public_url());
+    let auth = AuthService::new(
+        db.clone(),
+        keys,
+        mailer,
+        limiter.clone(),
+        &config.public_url(),
+    );
+    let conversations = ConversationService::new(
+        db.clone(),
+        assistant(&config)?,
+        limiter.clone(),
+        Limits {
+            message_max_chars: config.widget_message_max_chars,
+            messages_per_conversation: config.widget_messages_per_conversation,
+            ip_per_minute: config.widget_ip_per_minute,
+            campaign_per_minute: config.widget_campaign_per_minute,
+            idle: Duration::from_secs(config.conversation_idle_minutes * 60),
+        },
+    );
+    tracing::info!(
+        assistant = conversations.assistant_name(),
+        "visitor assistant ready"
+    );
+    spawn_idle_sweep(conversations.clone());
+    let tracking = TrackingService::new(
+        db.clone(),
+        limiter,
+        EventWriter::start(db.clone(), WriterConfig::default()),
+        TrackingConfig {
+            public_url: config.public_url(),
+            config_cache: Duration::from_secs(config.widget_config_cache_secs),
+            attribution_days: config.attribution_days,
+            events_ip_per_minute: config.widget_events_ip_per_minute,
+            events_campaign_per_minute: config.widget_events_campaign_per_minute,
+        },
+    );
     Ok(aweb::Data::new(AppState {
         config: Arc::new(config),
         db,
         auth,
+        conversations,
+        tracking,
     }))
+}
+
+/// The assistant configuration asks for: the OpenAI-compatible provider when
+/// `CA_LLM_BASE_URL` is set, the builtin one otherwise.
+fn assistant(config: &Config) -> anyhow::Result<Arc<dyn ca_conversations::assistant::Assistant>> {
+    let provider = config.llm_base_url.as_ref().map(|base| ProviderConfig {
+        base_url: base.clone(),
+        api_key: config.llm_api_key.clone(),
+        model: config.llm_model.clone(),
+        idle_timeout: Duration::from_secs(config.llm_timeout_secs),
+        max_tokens: config.llm_max_tokens,
+        temperature: config.llm_temperature,
+    });
+    ca_conversations::assistant::from_config(provider, config.llm_history_tokens)
+        .map_err(|e| anyhow::anyhow!("assistant: {e}"))
+}
+
+/// Completes idle conversations once a minute.
+fn spawn_idle_sweep(conversations: ConversationService) {
+    tokio::spawn(async move {
+        let mut ticker = tokio::time::interval(Duration::from_secs(60));
+        loop {
+            ticker.tick().await;
+            match conversations.complete_idle(chrono::Utc::now()).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(completed = n, "idle conversations completed"),
+                Err(err) => tracing::warn!(%err, "idle conversation sweep failed"),
+            }
+        }
+    });
 }
 
 /// Registers every API route (each documented) and returns the app with the
@@ -111,6 +183,37 @@ fn api_app(
                 .service(routes::campaigns::widget_script)
                 .service(routes::campaigns::conversion_script),
         )
+        .service(
+            scope::scope("/api/conversations")
+                .wrap(web::same_origin_cors(public_url.clone()))
+                .service(routes::conversations::list)
+                .service(routes::conversations::by_campaign)
+                .service(routes::conversations::analytics)
+                .service(routes::conversations::campaign_analytics)
+                .service(routes::conversations::get_one)
+                .service(routes::conversations::remove),
+        )
+        .service(
+            scope::scope("/api/customers")
+                .wrap(web::same_origin_cors(public_url.clone()))
+                .service(routes::customers::list)
+                .service(routes::customers::overview)
+                .service(routes::customers::export)
+                .service(routes::customers::get_one)
+                .service(routes::customers::update)
+                .service(routes::customers::remove),
+        )
+        .service(
+            scope::scope("/api/widget")
+                .wrap(web::public_cors())
+                .service(routes::widget::config)
+                .service(routes::widget::record_event)
+                .service(routes::widget::purchase)
+                .service(routes::widget::start_conversation)
+                .service(routes::widget::send_message)
+                .service(routes::widget::submit_form)
+                .service(routes::widget::dismiss),
+        )
         .split_for_parts()
 }
 
@@ -128,6 +231,7 @@ pub fn serve(state: aweb::Data<AppState>, listener: TcpListener) -> anyhow::Resu
     let body_limit = state.config.body_limit;
     let public_url = state.config.public_url();
     let static_dir = state.config.static_dir.clone();
+    let widget_dir = state.config.widget_dir.clone();
     let server = HttpServer::new(move || {
         let (app, _) = api_app(public_url.clone());
         app.app_data(state.clone())
@@ -142,6 +246,8 @@ pub fn serve(state: aweb::Data<AppState>, listener: TcpListener) -> anyhow::Resu
             .route("/api/openapi.json", aweb::get().to(openapi_json))
             .service(Scalar::with_url("/api/docs", doc.clone()))
             .service(aweb::scope("/api").default_service(aweb::to(web::api_not_found)))
+            .route("/test-widget", aweb::get().to(routes::test_widget::page))
+            .service(web::widget_files(widget_dir.clone()))
             .service(web::dashboard_files(static_dir.clone()))
     })
     .listen(listener)?

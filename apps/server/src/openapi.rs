@@ -20,6 +20,9 @@ use crate::error::ErrorBody;
         (name = "plans", description = "Plans owners can buy"),
         (name = "billing", description = "Usage, checkout and payments"),
         (name = "campaigns", description = "Exit-intent campaigns"),
+        (name = "customers", description = "The leads and buyers campaigns produce"),
+        (name = "conversations", description = "Visitors' chats with the assistant, read-only"),
+        (name = "widget", description = "Public calls of the embedded widget (any origin, no credentials)"),
         (name = "health", description = "Probes"),
     )
 )]

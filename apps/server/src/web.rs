@@ -47,6 +47,8 @@ pub async fn response_headers(
 ) -> Result<ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
     let request_id = req.extensions().get::<RequestId>().copied();
     let is_asset = req.path().starts_with("/assets/");
+    let is_widget = req.path().starts_with("/widget/");
+    let is_widget_loader = req.path() == "/widget/ca-widget.js";
     let is_docs = req.path() == "/api/docs";
     let mut res = next.call(req).await?;
     let headers = res.headers_mut();
@@ -60,6 +62,28 @@ pub async fn response_headers(
             header::CONTENT_SECURITY_POLICY,
             HeaderValue::from_static(DOCS_CSP),
         );
+    }
+    if is_widget {
+        let headers = res.headers_mut();
+        headers.insert(
+            header::ACCESS_CONTROL_ALLOW_ORIGIN,
+            HeaderValue::from_static("*"),
+        );
+        headers.insert(
+            HeaderName::from_static("cross-origin-resource-policy"),
+            HeaderValue::from_static("cross-origin"),
+        );
+        if res.status().is_success() || res.status() == actix_web::http::StatusCode::NOT_MODIFIED {
+            // The loader's URL never changes: revalidate it often (ETag). Chunks
+            // carry a content hash in their names: keep them forever.
+            let cache = if is_widget_loader {
+                "public, max-age=300"
+            } else {
+                "public, max-age=31536000, immutable"
+            };
+            res.headers_mut()
+                .insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+        }
     }
     if is_asset && res.status().is_success() {
         res.headers_mut().insert(
@@ -127,6 +151,34 @@ pub fn same_origin_cors(public_url: String) -> Cors {
         .allowed_methods(["GET", "POST", "PUT", "PATCH", "DELETE"])
         .allowed_headers([header::AUTHORIZATION, header::CONTENT_TYPE, header::ACCEPT])
         .max_age(3600)
+}
+
+/// The widget's calls: any origin may call them, without credentials (the
+/// widget runs on the owners' own sites).
+pub fn public_cors() -> Cors {
+    Cors::default()
+        .allow_any_origin()
+        .send_wildcard()
+        .allowed_methods(["GET", "POST"])
+        .allowed_headers([header::CONTENT_TYPE, header::ACCEPT])
+        .expose_headers([header::RETRY_AFTER, HeaderName::from_static("x-request-id")])
+        .max_age(86_400)
+}
+
+/// The built widget at `/widget/`: the loader `ca-widget.js` and its chunks.
+pub fn widget_files(widget_dir: PathBuf) -> Files {
+    Files::new("/widget", widget_dir)
+        .use_etag(true)
+        .use_last_modified(true)
+        .default_handler(fn_service(|req: ServiceRequest| async move {
+            let (req, _) = req.into_parts();
+            let res = HttpResponse::NotFound()
+                .content_type("text/plain; charset=utf-8")
+                .body(
+                    "Not found. If this is ca-widget.js, build the widget: `cargo xtask run` does.",
+                );
+            Ok(ServiceResponse::new(req, res))
+        }))
 }
 
 /// The built dashboard, with every unknown non-API path answered by

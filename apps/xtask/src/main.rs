@@ -99,9 +99,9 @@ pub fn build_server(root: &Path) -> anyhow::Result<PathBuf> {
 
 fn build_dashboard(root: &Path) -> anyhow::Result<()> {
     ensure_npm(root)?;
-    println!("==> building the dashboard");
+    println!("==> building the dashboard and the widget");
     sh(Command::new("npm")
-        .args(["run", "build", "--workspace", "app"])
+        .args(["run", "build", "--workspaces"])
         .current_dir(root.join("frontend")))
 }
 

@@ -148,6 +148,20 @@ pub struct CampaignResponse {
 pub struct AnalyticsResponse {
     pub success: bool,
     pub analytics: CampaignAnalytics,
+    /// How fast the campaign's assistant answered.
+    pub assistant: ReplyStats,
+}
+
+/// Reply timing over a campaign's (or an owner's) assistant replies; the
+/// conversations crate computes it.
+#[derive(Debug, Clone, Copy, Default, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplyStats {
+    pub replies: i64,
+    /// Average time to first token, in milliseconds (0 without replies).
+    pub avg_first_token_ms: f64,
+    /// Average time to the whole reply, in milliseconds (0 without replies).
+    pub avg_total_ms: f64,
 }
 
 /// `{success, data: usage}`.

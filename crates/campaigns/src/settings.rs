@@ -252,7 +252,8 @@ pub struct FormField {
 }
 
 /// A form the assistant can offer (coupon, lead magnet, giveaway, demo, …).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+/// A form sent without `active` is active.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ConversionForm {
     pub id: String,
@@ -271,6 +272,25 @@ pub struct ConversionForm {
     pub trigger_keywords: Vec<String>,
     pub is_default: bool,
     pub active: bool,
+}
+
+impl Default for ConversionForm {
+    fn default() -> Self {
+        Self {
+            id: String::new(),
+            name: String::new(),
+            form_type: String::new(),
+            title: String::new(),
+            subtitle: String::new(),
+            button_text: String::new(),
+            success_message: String::new(),
+            follow_up_message: String::new(),
+            fields: Vec::new(),
+            trigger_keywords: Vec::new(),
+            is_default: false,
+            active: true,
+        }
+    }
 }
 
 fn keywords<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {

@@ -42,6 +42,22 @@ pub fn next_offer<'a>(
     state: &FormState,
     message: &str,
 ) -> Option<&'a ConversionForm> {
+    let candidates = open_candidates(settings, state)?;
+    if let Some(form) = candidates.iter().find(|f| keyword_hit(f, message)) {
+        return Some(form);
+    }
+    if state.visitor_messages >= settings.form_display_rules.min_messages_before_form {
+        return candidates.first().copied();
+    }
+    None
+}
+
+/// The forms that may still be offered now, the default first; `None` when
+/// the cap is reached or the cooldown since the last form is running.
+fn open_candidates<'a>(
+    settings: &'a FormSettings,
+    state: &FormState,
+) -> Option<Vec<&'a ConversionForm>> {
     let rules = &settings.form_display_rules;
     if i64::try_from(state.offered.len()).unwrap_or(i64::MAX) >= rules.max_forms_per_conversation {
         return None;
@@ -58,13 +74,7 @@ pub fn next_offer<'a>(
         .collect();
     // Stable: the default first, then the owner's order.
     candidates.sort_by_key(|f| !f.is_default);
-    if let Some(form) = candidates.iter().find(|f| keyword_hit(f, message)) {
-        return Some(form);
-    }
-    if state.visitor_messages >= rules.min_messages_before_form {
-        return candidates.first().copied();
-    }
-    None
+    Some(candidates)
 }
 
 /// What a visitor told us through forms (seed 001 §3 `collectedData`).
@@ -142,4 +152,10 @@ pub fn validate_submission(
     } else {
         Err(errors)
     }
+}
+
+/// The lead form to offer when the assistant asked for the visitor's email:
+/// the cap, the cooldown and "never twice" still hold, the message count does not.
+pub fn lead_offer<'a>(settings: &'a FormSettings, state: &FormState) -> Option<&'a ConversionForm> {
+    open_candidates(settings, state)?.first().copied()
 }

@@ -125,3 +125,16 @@ fn an_empty_knowledge_base_never_invents_an_answer() {
     assert!(!r.grounded);
     assert!(r.asks_for_email);
 }
+
+#[test]
+fn a_one_paragraph_knowledge_base_still_answers_what_it_covers() {
+    let knowledge = Knowledge {
+        knowledge_base: "Cash on delivery (COD) is available on orders up to ₹10,000.",
+        business_info: "",
+    };
+    let r = reply(&knowledge, "Do you have COD?");
+    assert!(r.grounded, "{}", r.text);
+    assert!(r.text.starts_with("Cash on delivery (COD)"), "{}", r.text);
+    let r = reply(&knowledge, "Do you sell laptops with warranty?");
+    assert!(!r.grounded, "{}", r.text);
+}

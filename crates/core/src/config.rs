@@ -46,6 +46,41 @@ pub struct Config {
     pub payu_salt: Option<String>,
     /// `test` or `live`.
     pub payu_mode: String,
+    /// OpenAI-compatible server for the assistant, e.g. `https://api.openai.com`
+    /// or `http://127.0.0.1:11434` (Ollama); unset means the builtin assistant.
+    pub llm_base_url: Option<String>,
+    /// Bearer key for the model server.
+    pub llm_api_key: Option<String>,
+    pub llm_model: String,
+    /// Longest wait for a reply to start, and between two streamed pieces, in seconds.
+    pub llm_timeout_secs: u64,
+    pub llm_max_tokens: u32,
+    pub llm_temperature: f32,
+    /// Conversation history sent to the model, in tokens (about 4 characters each).
+    pub llm_history_tokens: usize,
+    /// Widget calls per visitor IP per minute.
+    pub widget_ip_per_minute: u32,
+    /// Widget calls per campaign per minute, all visitors together.
+    pub widget_campaign_per_minute: u32,
+    /// Longest visitor chat message, in characters.
+    pub widget_message_max_chars: usize,
+    /// Visitor messages per conversation.
+    pub widget_messages_per_conversation: i64,
+    /// Minutes without activity after which a conversation is completed.
+    pub conversation_idle_minutes: u64,
+    /// Milliseconds between the comment heartbeats of a streamed reply.
+    pub sse_heartbeat_ms: u64,
+    /// The built widget (`frontend/widget/dist`), served at `/widget/`.
+    pub widget_dir: PathBuf,
+    /// Seconds a campaign's public configuration is reused before it is read again.
+    pub widget_config_cache_secs: u64,
+    /// Page views, impressions and purchases per visitor IP per minute.
+    pub widget_events_ip_per_minute: u32,
+    /// Page views, impressions and purchases per campaign per minute.
+    pub widget_events_campaign_per_minute: u32,
+    /// Days after a visitor's last interaction with a campaign in which their
+    /// purchases count as the campaign's revenue.
+    pub attribution_days: i64,
 }
 
 impl Default for Config {
@@ -68,6 +103,24 @@ impl Default for Config {
             payu_key: None,
             payu_salt: None,
             payu_mode: "test".into(),
+            llm_base_url: None,
+            llm_api_key: None,
+            llm_model: "gpt-4o-mini".into(),
+            llm_timeout_secs: 20,
+            llm_max_tokens: 300,
+            llm_temperature: 0.4,
+            llm_history_tokens: 2000,
+            widget_ip_per_minute: 60,
+            widget_campaign_per_minute: 1200,
+            widget_message_max_chars: 1000,
+            widget_messages_per_conversation: 40,
+            conversation_idle_minutes: 30,
+            sse_heartbeat_ms: 15_000,
+            widget_dir: PathBuf::from("frontend/widget/dist"),
+            widget_config_cache_secs: 10,
+            widget_events_ip_per_minute: 300,
+            widget_events_campaign_per_minute: 60_000,
+            attribution_days: 30,
         }
     }
 }
@@ -102,6 +155,30 @@ impl Config {
             && secret.len() < 32
         {
             bail!("CA_JWT_SECRET must be at least 32 characters");
+        }
+        if let Some(url) = &self.llm_base_url
+            && !(url.starts_with("http://") || url.starts_with("https://"))
+        {
+            bail!("CA_LLM_BASE_URL must start with http:// or https://");
+        }
+        if self.llm_timeout_secs == 0 || self.sse_heartbeat_ms == 0 {
+            bail!("CA_LLM_TIMEOUT_SECS and CA_SSE_HEARTBEAT_MS must be at least 1");
+        }
+        if self.widget_ip_per_minute == 0
+            || self.widget_campaign_per_minute == 0
+            || self.widget_message_max_chars == 0
+            || self.widget_messages_per_conversation < 1
+            || self.conversation_idle_minutes == 0
+        {
+            bail!("the CA_WIDGET_* limits and CA_CONVERSATION_IDLE_MINUTES must be at least 1");
+        }
+        if self.widget_events_ip_per_minute == 0
+            || self.widget_events_campaign_per_minute == 0
+            || !(1..=365).contains(&self.attribution_days)
+        {
+            bail!(
+                "CA_WIDGET_EVENTS_* must be at least 1 and CA_ATTRIBUTION_DAYS between 1 and 365"
+            );
         }
         Ok(())
     }

@@ -57,6 +57,15 @@ pub fn phone(value: &str) -> Result<(), ValidationError> {
     }
 }
 
+/// A client-made id (the widget's visitor and session ids): 8 to 64 ASCII
+/// letters, digits, `-` or `_`.
+pub fn client_token(value: &str) -> bool {
+    (8..=64).contains(&value.len())
+        && value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,5 +84,13 @@ mod tests {
     fn blank_rule() {
         assert!(not_blank("  ").is_err());
         assert!(not_blank(" a ").is_ok());
+    }
+
+    #[test]
+    fn client_tokens() {
+        assert!(client_token("v_0123abcd"));
+        assert!(!client_token("short"));
+        assert!(!client_token("has space here"));
+        assert!(!client_token(&"a".repeat(65)));
     }
 }

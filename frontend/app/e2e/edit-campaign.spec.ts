@@ -58,8 +58,15 @@ test("edit every tab, reorder forms by drag, save, and find it all after a reloa
   await expect(names.nth(1)).toContainText("Discount coupon (Copy)");
   await expect(names.nth(0)).toContainText("Default");
   await page.getByRole("button", { name: "Edit Book a demo" }).click();
-  await page.getByRole("button", { name: "Add field" }).click();
-  await page.getByLabel("Book a demo field 5 label").fill("City");
+  // Wait for the editor to finish opening before adding to it; a click that
+  // lands while it still unfolds is tried again (never twice once it worked).
+  await expect(page.getByLabel("Book a demo field 4 label")).toBeVisible();
+  const fifth = page.getByLabel("Book a demo field 5 label");
+  await expect(async () => {
+    if (!(await fifth.isVisible())) await page.getByRole("button", { name: "Add field" }).click();
+    await expect(fifth).toBeVisible({ timeout: 2000 });
+  }).toPass({ timeout: 15_000 });
+  await fifth.fill("City");
   await page.getByRole("button", { name: "Edit Book a demo" }).click();
   // Let the editor finish folding away before measuring where to drag.
   await expect(page.getByLabel("Book a demo field 5 label")).toBeHidden();

@@ -198,9 +198,13 @@ pub async fn analytics(
     user: CurrentUser,
     id: web::Path<String>,
 ) -> Result<web::Json<AnalyticsResponse>, ApiError> {
+    let analytics = service::analytics(&state.db, &user.0.id, &id).await?;
+    let assistant =
+        ca_conversations::service::reply_stats(&state.db, &user.0.id, Some(&id)).await?;
     Ok(web::Json(AnalyticsResponse {
         success: true,
-        analytics: service::analytics(&state.db, &user.0.id, &id).await?,
+        analytics,
+        assistant,
     }))
 }
 

@@ -4,7 +4,11 @@
 pub mod auth;
 pub mod billing;
 pub mod campaigns;
+pub mod conversations;
+pub mod customers;
 pub mod health;
+pub mod test_widget;
+pub mod widget;
 
 use serde::Serialize;
 use utoipa::ToSchema;

@@ -37,6 +37,8 @@ pub struct BuiltinReply {
 /// A passage must score at least this to count as an answer.
 const MIN_SCORE: f64 = 0.9;
 /// A second passage is added when it scores at least this share of the first.
+/// Share of the message's words a passage must hold to answer regardless of score.
+const MIN_COVERAGE: f64 = 0.5;
 const SECOND_PASSAGE_SHARE: f64 = 0.8;
 
 const GREETINGS: &[&str] = &[
@@ -172,7 +174,12 @@ pub fn reply(knowledge: &Knowledge<'_>, message: &str) -> BuiltinReply {
         }
         Intent::Pricing | Intent::Question => {
             let hits = index.search(message);
-            let best = hits.first().filter(|h| h.score >= MIN_SCORE);
+            // BM25 scores shrink with a small knowledge base (one paragraph
+            // gives every term a low idf), so a passage holding more than half
+            // of the visitor's words also counts as an answer.
+            let best = hits
+                .first()
+                .filter(|h| h.score >= MIN_SCORE || h.coverage > MIN_COVERAGE);
             match best {
                 Some(top) => {
                     let mut text = top.passage.to_string();

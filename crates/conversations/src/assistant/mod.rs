@@ -6,10 +6,12 @@ pub mod builtin;
 pub mod openai;
 pub mod retrieval;
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use builtin::{Knowledge, reply};
-use openai::{ChatMessage, OpenAiCompatible, ReplyTiming};
+use futures_util::future::BoxFuture;
+use openai::{ChatMessage, OpenAiCompatible, ProviderConfig, ProviderError, ReplyTiming};
 
 /// Who wrote an answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,6 +39,9 @@ pub struct Brief<'a> {
     pub custom_instructions: &'a str,
     /// A sentence about the form the server will show with this reply, if any.
     pub form_hint: Option<&'a str>,
+    /// The title of that form: the builtin assistant points to it instead of
+    /// admitting it does not know.
+    pub form_title: Option<&'a str>,
 }
 
 /// The system prompt: who the assistant speaks for, what it knows, how to behave.
@@ -139,13 +144,20 @@ pub async fn answer(
             }
         }
     }
-    let r = reply(
+    let mut r = reply(
         &Knowledge {
             knowledge_base: brief.knowledge_base,
             business_info: brief.business_info,
         },
         message,
     );
+    if let Some(title) = brief.form_title.map(str::trim).filter(|t| !t.is_empty())
+        && !r.grounded
+    {
+        // The visitor asked for what a form offers (its trigger keyword): point to it.
+        r.text = format!("Good news: {title}! Fill in the form below and it's yours.");
+        r.asks_for_email = true;
+    }
     on_token(&r.text);
     let elapsed = started.elapsed();
     Answer {
@@ -157,4 +169,98 @@ pub async fn answer(
         },
         asks_for_email: r.asks_for_email,
     }
+}
+
+/// One reply to produce.
+pub struct Request<'a> {
+    pub brief: Brief<'a>,
+    /// Earlier messages, oldest first (the message being answered excluded).
+    pub history: &'a [ChatMessage],
+    pub message: &'a str,
+}
+
+/// Something that answers a visitor, streaming the answer to `on_token`.
+pub trait Assistant: Send + Sync {
+    /// `builtin` or `openai-compatible`, for logs and the health page.
+    fn name(&self) -> &'static str;
+    fn reply<'a>(
+        &'a self,
+        request: &'a Request<'a>,
+        on_token: &'a mut (dyn FnMut(&str) + Send),
+    ) -> BoxFuture<'a, Answer>;
+}
+
+/// The builtin assistant: passage retrieval, no network, deterministic.
+pub struct Builtin;
+
+impl Assistant for Builtin {
+    fn name(&self) -> &'static str {
+        "builtin"
+    }
+
+    fn reply<'a>(
+        &'a self,
+        request: &'a Request<'a>,
+        on_token: &'a mut (dyn FnMut(&str) + Send),
+    ) -> BoxFuture<'a, Answer> {
+        Box::pin(answer(
+            None,
+            &request.brief,
+            request.history,
+            request.message,
+            0,
+            on_token,
+        ))
+    }
+}
+
+/// An OpenAI-compatible model server, with the builtin assistant as fallback.
+pub struct Provider {
+    client: OpenAiCompatible,
+    history_budget_tokens: usize,
+}
+
+impl Provider {
+    pub fn new(
+        config: ProviderConfig,
+        history_budget_tokens: usize,
+    ) -> Result<Self, ProviderError> {
+        Ok(Self {
+            client: OpenAiCompatible::new(config)?,
+            history_budget_tokens,
+        })
+    }
+}
+
+impl Assistant for Provider {
+    fn name(&self) -> &'static str {
+        "openai-compatible"
+    }
+
+    fn reply<'a>(
+        &'a self,
+        request: &'a Request<'a>,
+        on_token: &'a mut (dyn FnMut(&str) + Send),
+    ) -> BoxFuture<'a, Answer> {
+        Box::pin(answer(
+            Some(&self.client),
+            &request.brief,
+            request.history,
+            request.message,
+            self.history_budget_tokens,
+            on_token,
+        ))
+    }
+}
+
+/// The assistant configuration selects: the provider when a base URL is set,
+/// the builtin assistant otherwise.
+pub fn from_config(
+    provider: Option<ProviderConfig>,
+    history_budget_tokens: usize,
+) -> Result<Arc<dyn Assistant>, ProviderError> {
+    Ok(match provider {
+        Some(config) => Arc::new(Provider::new(config, history_budget_tokens)?),
+        None => Arc::new(Builtin),
+    })
 }

@@ -86,6 +86,8 @@ pub struct Index {
 pub struct Hit<'a> {
     pub passage: &'a str,
     pub score: f64,
+    /// Share of the query's distinct terms that occur in the passage (0–1).
+    pub coverage: f64,
 }
 
 impl Index {
@@ -132,6 +134,7 @@ impl Index {
             .enumerate()
             .filter_map(|(i, tf)| {
                 let len = self.lengths[i] as f64;
+                let matched = query_terms.iter().filter(|t| tf.contains_key(*t)).count();
                 let score: f64 = query_terms
                     .iter()
                     .filter_map(|term| {
@@ -146,6 +149,7 @@ impl Index {
                 (score > 0.0).then(|| Hit {
                     passage: &self.passages[i],
                     score,
+                    coverage: matched as f64 / query_terms.len().max(1) as f64,
                 })
             })
             .collect();

@@ -320,6 +320,174 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/conversations/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Conversation figures over a period, for all campaigns. */
+        get: operations["analytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/analytics/{campaignId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Conversation figures over a period, for one campaign. */
+        get: operations["campaign_analytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/campaign/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One campaign's conversations, newest first. */
+        get: operations["by_campaign"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The owner's conversations, newest first. */
+        get: operations["list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One conversation (by `_id` or `conversationId`) with the newest messages,
+         *     or those before `before`, oldest first.
+         */
+        get: operations["get_one"];
+        put?: never;
+        post?: never;
+        /** Delete a conversation and its messages. */
+        delete: operations["remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customers/analytics/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Headline figures, customers per status and the top campaigns over a
+         *     period, with the period before for change captions.
+         */
+        get: operations["overview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customers/export/data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every customer as `customers.csv`, streamed page by page (constant memory).
+         *     Cells a spreadsheet would run as a formula get a leading `'`.
+         */
+        get: operations["export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customers/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The owner's customers: search (name, email, phone, company), status
+         *     filter, sort and pages.
+         */
+        get: operations["list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One customer. */
+        get: operations["get_one"];
+        /** Change a customer's status, name, phone, company or notes. */
+        put: operations["update"];
+        post?: never;
+        /** Delete a customer. */
+        delete: operations["remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/plans": {
         parameters: {
             query?: never;
@@ -348,6 +516,156 @@ export interface paths {
         get: operations["get_plan"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/widget/campaigns/{id}/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A campaign's public configuration: what the widget needs to decide when
+         *     and how to show the popup. Cacheable: answers carry an ETag, and a matching
+         *     `If-None-Match` gets `304`.
+         */
+        get: operations["config"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/widget/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a conversation with a campaign's assistant; answers the greeting.
+         * @description When the owner's plan has no AI conversations left this month the
+         *     conversation still starts: `aiAvailable` is false and the answer carries a
+         *     `notice` and the lead `form` to show instead of the chat.
+         */
+        post: operations["start_conversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/widget/conversations/{conversationId}/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The visitor closed the popup: the conversation ends with the outcome
+         *     `dismissal` (unless it already converted).
+         */
+        post: operations["dismiss"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/widget/conversations/{conversationId}/forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a conversion form (or the popup's email field: `formId` absent or
+         *     `email-capture`). Fields are checked against the form's definitions.
+         */
+        post: operations["submit_form"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/widget/conversations/{conversationId}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a visitor message; the assistant's reply comes back as server-sent
+         *     events when the request accepts `text/event-stream`, as JSON otherwise.
+         * @description Events: `token` (`{text}`, pieces of the reply in order), then `done`
+         *     (the whole reply with the form to show, as in the JSON answer) or `error`
+         *     (`{message, code}`). A `: ping` comment line keeps the stream open every
+         *     15 seconds while the assistant is thinking.
+         */
+        post: operations["send_message"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/widget/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a page view (counts the owner's monthly unique visitors) or an
+         *     impression (the popup was shown). Accepted only from the campaign's website
+         *     (and its subdomains) or this server; written in batches.
+         */
+        post: operations["record_event"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/widget/purchases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a purchase from the owner's thank-you page (`caTrack('purchase',
+         *     {value, currency, orderId})`). Its value goes to the campaign the visitor
+         *     converted on or interacted with within the attribution window (30 days by
+         *     default); an order id already recorded counts nothing again.
+         */
+        post: operations["purchase"];
         delete?: never;
         options?: never;
         head?: never;
@@ -392,6 +710,10 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description `{success}` (events are accepted for the batched writer). */
+        AcceptedOut: {
+            success: boolean;
+        };
         /** @description What the assistant knows and how it greets. */
         AiSettings: {
             /** @default  */
@@ -406,10 +728,32 @@ export interface components {
             /** @default  */
             knowledgeBase: string;
         };
-        /** @description `{success, analytics}`. */
+        /** @description Conversation analytics over a period. */
         AnalyticsResponse: {
-            analytics: components["schemas"]["CampaignAnalytics"];
+            /** Format: int64 */
+            active: number;
+            /** @description The assistant's reply timing (all time). */
+            assistant: components["schemas"]["ReplyStats"];
+            /**
+             * Format: double
+             * @description Messages per conversation (1 decimal).
+             */
+            averageMessages: number;
+            /** Format: int64 */
+            completed: number;
+            /**
+             * Format: double
+             * @description Conversions per 100 conversations (2 decimals).
+             */
+            conversionRate: number;
+            /** Format: int64 */
+            conversions: number;
+            /** Format: int64 */
+            dismissals: number;
+            period: string;
             success: boolean;
+            /** Format: int64 */
+            totalConversations: number;
         };
         /** @description `{success, token, user}`: the answer to register, login and reset. */
         AuthResponse: {
@@ -468,6 +812,11 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             websiteUrl: string;
+        };
+        /** @description The campaign a conversation belongs to. */
+        CampaignRef: {
+            _id: string;
+            name: string;
         };
         /** @description `{success, campaign}`. */
         CampaignResponse: {
@@ -583,9 +932,65 @@ export interface components {
             data: components["schemas"]["CheckoutData"];
             success: boolean;
         };
-        /** @description A form the assistant can offer (coupon, lead magnet, giveaway, demo, …). */
+        /** @description Collected contact data (seed 001 §3 `collectedData`). */
+        CollectedDataOut: {
+            company?: string | null;
+            email?: string | null;
+            name?: string | null;
+            phone?: string | null;
+        } & {
+            [key: string]: string;
+        };
+        /** @description `analytics` of a conversation. */
+        ConversationCounts: {
+            /** Format: int64 */
+            totalMessages: number;
+            /** Format: int64 */
+            visitorMessages: number;
+        };
+        /** @description A conversation with one page of its messages. */
+        ConversationDetail: components["schemas"]["ConversationOut"] & {
+            /** @description Older messages remain (ask again with `before` = the first message's `_id`). */
+            hasMore: boolean;
+            /** @description Oldest first: the newest `limit` messages, or those before `before`. */
+            messages: components["schemas"]["MessageOut"][];
+        };
+        /** @description `{success, conversations, pagination}`. */
+        ConversationListResponse: {
+            conversations: components["schemas"]["ConversationOut"][];
+            pagination: components["schemas"]["Pagination"];
+            success: boolean;
+        };
+        /** @description A conversation in a list. */
+        ConversationOut: {
+            _id: string;
+            analytics: components["schemas"]["ConversationCounts"];
+            campaign: components["schemas"]["CampaignRef"];
+            collectedData: components["schemas"]["CollectedDataOut"];
+            conversationId: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The newest message (up to 500 characters). */
+            lastMessage: string;
+            /** @description `conversion`, `dismissal` or `none`. */
+            outcome: string;
+            /** @description `active` or `completed`. */
+            status: string;
+            /** Format: date-time */
+            updatedAt: string;
+            userContext: components["schemas"]["UserContext"];
+        };
+        /** @description `{success, conversation}`. */
+        ConversationResponse: {
+            conversation: components["schemas"]["ConversationDetail"];
+            success: boolean;
+        };
+        /**
+         * @description A form the assistant can offer (coupon, lead magnet, giveaway, demo, …).
+         *     A form sent without `active` is active.
+         */
         ConversionForm: {
-            /** @default false */
+            /** @default true */
             active: boolean;
             /** @default  */
             buttonText: string;
@@ -618,6 +1023,82 @@ export interface components {
             scriptContent: string;
             success: boolean;
         };
+        /** @description Customers per status. */
+        ConversionStats: {
+            /** Format: int64 */
+            churned: number;
+            /** Format: int64 */
+            customer: number;
+            /** Format: int64 */
+            lead: number;
+            /** Format: int64 */
+            prospect: number;
+        };
+        /** @description `{success, customers, pagination}`. */
+        CustomerListResponse: {
+            customers: components["schemas"]["CustomerOut"][];
+            pagination: components["schemas"]["Pagination"];
+            success: boolean;
+        };
+        /** @description One customer. */
+        CustomerOut: {
+            _id: string;
+            /**
+             * Format: int64
+             * @description Seconds.
+             */
+            averageSessionDuration: number;
+            company?: string | null;
+            /** @description `lead`, `prospect`, `customer` or `churned`. */
+            conversionStatus: string;
+            /** Format: date-time */
+            createdAt: string;
+            email: string;
+            /** Format: date-time */
+            lastConversationDate?: string | null;
+            /**
+             * Format: int32
+             * @description 0–100.
+             */
+            leadScore: number;
+            name?: string | null;
+            notes?: string | null;
+            phone?: string | null;
+            /** @description The source campaign's name; absent means Direct. */
+            sourceCampaign?: string | null;
+            /** Format: int64 */
+            totalConversations: number;
+            /** Format: int64 */
+            totalPageViews: number;
+            /** Format: int64 */
+            totalPurchases: number;
+            /**
+             * Format: double
+             * @description Rupees.
+             */
+            totalRevenue: number;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description `{success, customer}`. */
+        CustomerResponse: {
+            customer: components["schemas"]["CustomerOut"];
+            success: boolean;
+        };
+        /**
+         * @description `PUT /api/customers/{id}`: the fields an owner may change. Absent fields
+         *     stay as they are; an empty text clears it (not the status).
+         */
+        CustomerUpdate: {
+            company?: string | null;
+            /** @description `lead`, `prospect`, `customer` or `churned`. */
+            conversionStatus?: string | null;
+            name?: string | null;
+            notes?: string | null;
+            phone?: string | null;
+            /** @description Accepted as `status` too. */
+            status?: string | null;
+        };
         /** @description `{success, settings}`. */
         DefaultSettingsResponse: {
             settings: components["schemas"]["CampaignSettings"];
@@ -634,6 +1115,13 @@ export interface components {
             success: boolean;
         } & {
             [key: string]: unknown;
+        };
+        /** @description `POST /api/widget/events` (JSON, also sent as `text/plain` by `sendBeacon`). */
+        EventIn: {
+            campaignId?: string;
+            /** @description `pageview` or `impression`. */
+            type?: string;
+            visitorId?: string;
         };
         /** @description When the popup may open. */
         ExitIntentSettings: {
@@ -708,6 +1196,29 @@ export interface components {
              */
             formDisplayRules: components["schemas"]["FormDisplayRules"];
         };
+        /** @description The headline figures of one period. */
+        Headline: {
+            /**
+             * Format: int64
+             * @description Leads active (in a conversation) during the period.
+             */
+            activeLeads: number;
+            /**
+             * Format: double
+             * @description Customers with status `customer` among them, per 100 (2 decimals).
+             */
+            conversionRate: number;
+            /**
+             * Format: int64
+             * @description Customers created during the period.
+             */
+            newCustomers: number;
+            /**
+             * Format: int64
+             * @description Customers at the end of the period.
+             */
+            totalCustomers: number;
+        };
         /** @description A probe's answer. */
         HealthOut: {
             detail?: string | null;
@@ -724,6 +1235,11 @@ export interface components {
             success: boolean;
             user: components["schemas"]["UserOut"];
         };
+        /** @description `POST /api/widget/conversations/{conversationId}/messages`. */
+        MessageIn: {
+            /** @description The visitor's message (1–1,000 characters). */
+            message?: string;
+        };
         /** @description `{success, message}`. */
         MessageOut: {
             message: string;
@@ -734,6 +1250,42 @@ export interface components {
             data: components["schemas"]["PaidUserData"];
             message: string;
             success: boolean;
+        };
+        /** @description `{success}`. */
+        OkOut: {
+            success: boolean;
+        };
+        /** @description `GET /api/customers/analytics/overview`. */
+        OverviewResponse: {
+            /** Format: int64 */
+            activeLeads: number;
+            /** Format: double */
+            conversionRate: number;
+            conversionStats: components["schemas"]["ConversionStats"];
+            /** Format: int64 */
+            newCustomers: number;
+            period: string;
+            /**
+             * @description The same figures for the period before, for change captions. Statuses
+             *     are today's: the rate is that of the customers who existed then.
+             */
+            previous: components["schemas"]["Headline"];
+            success: boolean;
+            /** @description At most 5, most customers first. */
+            topCampaigns: components["schemas"]["TopCampaign"][];
+            /** Format: int64 */
+            totalCustomers: number;
+        };
+        /** @description Page information. */
+        Pagination: {
+            /** Format: int64 */
+            limit: number;
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            pages: number;
+            /** Format: int64 */
+            total: number;
         };
         /** @description The user after a completed payment. */
         PaidUserData: {
@@ -905,6 +1457,77 @@ export interface components {
             /** @default Wait! Before you go... */
             title: string;
         };
+        /**
+         * @description What the widget needs to run a campaign; never the knowledge base,
+         *     business info or custom instructions.
+         */
+        PublicCampaign: {
+            /** @description The popup's email field as a form (`id` = `email-capture`). */
+            emailCapture: components["schemas"]["PublicForm"];
+            exitIntent: components["schemas"]["ExitIntentSettings"];
+            /** @description The assistant's greeting. */
+            greeting: string;
+            id: string;
+            popup: components["schemas"]["PopupSettings"];
+            targeting: components["schemas"]["TargetingSettings"];
+        };
+        /** @description `GET /api/widget/campaigns/{id}/config`. */
+        PublicConfigOut: {
+            /** @description False: the widget does nothing on this page load. */
+            active: boolean;
+            campaign?: null | components["schemas"]["PublicCampaign"];
+            /**
+             * @description Why not active: `inactive` (switched off), `plan_inactive` (the owner's
+             *     plan does not cover campaigns), `visitor_limit` (the month's visitors are used up).
+             */
+            reason?: string | null;
+            success: boolean;
+        };
+        /** @description One field of a [`PublicForm`]. */
+        PublicField: {
+            label: string;
+            name: string;
+            placeholder: string;
+            required: boolean;
+            /** @description `text`, `email`, `phone`, … */
+            type: string;
+        };
+        /** @description A conversion form as the widget shows it. */
+        PublicForm: {
+            buttonText: string;
+            fields: components["schemas"]["PublicField"][];
+            id: string;
+            name: string;
+            subtitle: string;
+            successMessage: string;
+            title: string;
+            /** @description `lead`, `coupon`, … (the owner's form type). */
+            type: string;
+        };
+        /** @description `POST /api/widget/purchases`: what `caTrack('purchase', {value, currency, orderId})` sends. */
+        PurchaseIn: {
+            campaignId?: string;
+            /** @description `INR`. */
+            currency?: string | null;
+            orderId?: string;
+            /**
+             * Format: double
+             * @description The order total in rupees (up to 2 decimals).
+             */
+            value: number;
+            visitorId?: string;
+        };
+        /** @description The answer to a purchase. */
+        PurchaseOut: {
+            /**
+             * @description The campaign the revenue went to (a visitor who converted on or
+             *     interacted with it within the attribution window), if any.
+             */
+            attributedCampaignId?: string | null;
+            /** @description The order id was recorded before: nothing was counted again. */
+            duplicate: boolean;
+            success: boolean;
+        };
         /** @description `POST /api/auth/register`. */
         RegisterIn: {
             email?: string;
@@ -912,6 +1535,38 @@ export interface components {
             password?: string;
             /** @description Country code and number, e.g. `+91 9876543210`. */
             phone?: string;
+        };
+        /** @description The assistant's reply (the JSON answer, and the SSE `done` event's data). */
+        ReplyOut: {
+            form?: null | components["schemas"]["PublicForm"];
+            reply: string;
+            /** @description `builtin`, `provider` or `limit` (plan's AI conversations used up). */
+            source: string;
+            success: boolean;
+            timing: components["schemas"]["TimingOut"];
+            /**
+             * Format: int64
+             * @description Messages in the conversation after this reply.
+             */
+            totalMessages: number;
+        };
+        /**
+         * @description Reply timing over a campaign's (or an owner's) assistant replies; the
+         *     conversations crate computes it.
+         */
+        ReplyStats: {
+            /**
+             * Format: double
+             * @description Average time to first token, in milliseconds (0 without replies).
+             */
+            avgFirstTokenMs: number;
+            /**
+             * Format: double
+             * @description Average time to the whole reply, in milliseconds (0 without replies).
+             */
+            avgTotalMs: number;
+            /** Format: int64 */
+            replies: number;
         };
         /** @description `POST /api/auth/reset-password`. */
         ResetPasswordIn: {
@@ -924,6 +1579,53 @@ export interface components {
             success: boolean;
             token: string;
             user: components["schemas"]["UserOut"];
+        };
+        /** @description `POST /api/widget/conversations`. */
+        StartIn: {
+            campaignId?: string;
+            /** @description The widget's per-tab session id (same alphabet), optional. */
+            sessionId?: string | null;
+            userContext?: components["schemas"]["UserContext"];
+            /** @description The widget's first-party visitor id (8–64 letters, digits, `-` or `_`). */
+            visitorId?: string;
+        };
+        /** @description `201` answer of a started conversation. */
+        StartOut: {
+            /**
+             * @description False when the owner is past the plan's monthly AI conversations: the
+             *     widget shows `notice` and `form` instead of the chat.
+             */
+            aiAvailable: boolean;
+            conversationId: string;
+            form?: null | components["schemas"]["PublicForm"];
+            /** @description The campaign's initial message, or the default greeting. */
+            greeting: string;
+            /** @description Shown instead of the chat when the assistant is not available. */
+            notice?: string | null;
+            success: boolean;
+        };
+        /** @description `POST /api/widget/conversations/{conversationId}/forms`. */
+        SubmitIn: {
+            /** @description The form's id; absent or `email-capture` means the popup's email field. */
+            formId?: string | null;
+            /** @description Field name → value. */
+            values?: {
+                [key: string]: string;
+            };
+            /**
+             * @description Honeypot: hidden from people, filled by bots. A filled one is accepted
+             *     silently and stored nowhere.
+             */
+            website?: string | null;
+        };
+        /** @description Answer of an accepted form. */
+        SubmitOut: {
+            collectedData: components["schemas"]["CollectedDataOut"];
+            /** @description The form's follow-up message, shown in the chat after it. */
+            followUpMessage?: string | null;
+            /** @description The form's success message. */
+            message: string;
+            success: boolean;
         };
         /** @description Who sees the popup and how often. */
         TargetingSettings: {
@@ -962,6 +1664,20 @@ export interface components {
              * @default 30
              */
             minTimeOnPage: number;
+        };
+        /** @description How long a reply took. */
+        TimingOut: {
+            /** Format: int64 */
+            firstTokenMs: number;
+            /** Format: int64 */
+            totalMs: number;
+        };
+        /** @description A campaign and how many customers came from it. */
+        TopCampaign: {
+            /** Format: int64 */
+            customers: number;
+            /** @description The campaign's name (kept after the campaign is deleted). */
+            name: string;
         };
         /** @description A trust badge under the popup header. */
         TrustBadge: {
@@ -1014,6 +1730,13 @@ export interface components {
              * @description When the monthly count starts again.
              */
             resetDate: string;
+        };
+        /** @description Where the visitor is (seed 001 §3 `userContext`). */
+        UserContext: {
+            /** @description The page the visitor was on (http or https, at most 1,000 characters). */
+            currentUrl?: string | null;
+            /** @description `desktop`, `mobile` or `tablet`. */
+            deviceType?: string | null;
         };
         /** @description A user as the dashboard reads it. */
         UserOut: {
@@ -1998,6 +2721,575 @@ export interface operations {
             };
         };
     };
+    analytics: {
+        parameters: {
+            query?: {
+                /** @description `1d`, `7d` (default), `30d`, `90d` or `365d`. */
+                period?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsResponse"];
+                };
+            };
+            /** @description Unknown period */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    campaign_analytics: {
+        parameters: {
+            query?: {
+                /** @description `1d`, `7d` (default), `30d`, `90d` or `365d`. */
+                period?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Campaign id */
+                campaignId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnalyticsResponse"];
+                };
+            };
+            /** @description Unknown period */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Campaign absent or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    by_campaign: {
+        parameters: {
+            query?: {
+                /** @description From 1 (default 1). */
+                page?: string;
+                /** @description 1–100 (default 10). */
+                limit?: string;
+                /** @description `active` or `completed`. */
+                status?: string;
+                /** @description `conversion`, `dismissal` or `none`. */
+                outcome?: string;
+                /** @description Part of the last message or of the collected name, email, phone or company. */
+                search?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Campaign id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of conversations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationListResponse"];
+                };
+            };
+            /** @description A query parameter breaks a rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Campaign absent or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list: {
+        parameters: {
+            query?: {
+                /** @description From 1 (default 1). */
+                page?: string;
+                /** @description 1–100 (default 10). */
+                limit?: string;
+                /** @description `active` or `completed`. */
+                status?: string;
+                /** @description `conversion`, `dismissal` or `none`. */
+                outcome?: string;
+                /** @description Part of the last message or of the collected name, email, phone or company. */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of conversations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationListResponse"];
+                };
+            };
+            /** @description A query parameter breaks a rule; `errors` names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_one: {
+        parameters: {
+            query?: {
+                /** @description Only messages older than this message id. */
+                before?: string;
+                /** @description 1–100 (default 20). */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Conversation `_id` or `conversationId` */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationResponse"];
+                };
+            };
+            /** @description Bad `before` or `limit` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Absent or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Conversation `_id` or `conversationId` */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Absent or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    overview: {
+        parameters: {
+            query?: {
+                /** @description `7d`, `30d` (default), `90d` or `365d`. */
+                period?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The overview */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OverviewResponse"];
+                };
+            };
+            /** @description Unknown period */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export: {
+        parameters: {
+            query?: {
+                /** @description `csv` (the default and only format). */
+                format?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Unknown format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list: {
+        parameters: {
+            query?: {
+                /** @description From 1 (default 1). */
+                page?: string;
+                /** @description 1–100 (default 20). */
+                limit?: string;
+                /** @description Part of the name, email, phone or company. */
+                search?: string;
+                /** @description `lead`, `prospect`, `customer`, `churned`, or empty / `all`. */
+                status?: string;
+                /** @description `lastConversationDate` (default), `leadScore`, `totalConversations` or `createdAt`. */
+                sortBy?: string;
+                /** @description `desc` (default) or `asc`. */
+                sortOrder?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of customers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerListResponse"];
+                };
+            };
+            /** @description A query parameter breaks a rule; `errors` names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_one: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Customer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerResponse"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Absent or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Customer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerUpdate"];
+            };
+        };
+        responses: {
+            /** @description Updated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerResponse"];
+                };
+            };
+            /** @description A field breaks a rule; `errors` names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Absent or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Customer id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Absent or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_plans: {
         parameters: {
             query?: never;
@@ -2041,6 +3333,393 @@ export interface operations {
             };
             /** @description No such plan */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    config: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Campaign id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The configuration, or `active: false` with the reason */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicConfigOut"];
+                };
+            };
+            /** @description Unchanged since the ETag sent */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `campaign_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    start_conversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartIn"];
+            };
+        };
+        responses: {
+            /** @description Started */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StartOut"];
+                };
+            };
+            /** @description A field breaks a rule; `errors` names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `campaign_inactive`: the campaign is switched off */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `campaign_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many calls from this IP or for this campaign; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    dismiss: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The conversation's public id */
+                conversationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recorded */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OkOut"];
+                };
+            };
+            /** @description `conversation_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many calls; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    submit_form: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The conversation's public id */
+                conversationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmitIn"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubmitOut"];
+                };
+            };
+            /** @description A field breaks a rule; `errors` names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `conversation_not_found` or `form_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many calls; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    send_message: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The conversation's public id */
+                conversationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageIn"];
+            };
+        };
+        responses: {
+            /** @description The reply (JSON), or its event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplyOut"];
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Empty or too long message */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `conversation_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `conversation_ended`: start a new conversation */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `message_limit_reached`: the body's `form` is the lead form to show */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many calls; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    record_event: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventIn"];
+            };
+        };
+        responses: {
+            /** @description Queued for writing */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedOut"];
+                };
+            };
+            /** @description Bad event; `errors` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `origin_not_allowed`: not sent from the campaign's website */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `campaign_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many events; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    purchase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchaseIn"];
+            };
+        };
+        responses: {
+            /** @description Recorded (or a duplicate) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PurchaseOut"];
+                };
+            };
+            /** @description Bad purchase; `errors` names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `origin_not_allowed` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `campaign_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many calls; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,204 @@
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+//! `cargo bench -p ca-server --bench widget_load` (SQLite), or with
+//! `CA_TEST_POSTGRES_URL=postgres://…` for PostgreSQL; `scripts/load.sh` runs both.
+//!
+//! Starts the server on a fresh database with one campaign and, for a few
+//! seconds each with 32 concurrent clients, measures requests/s and latency
+//! percentiles of `/healthz` (the baseline), the widget's public configuration
+//! call (`If-None-Match` revalidations and full answers), page views and
+//! impressions (accepted by the batched writer), then how long the writer
+//! takes to store what was accepted. Prints a table; asserts nothing about time.
+
+use std::net::TcpListener;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use ca_campaigns::entities::{campaign, monthly_visitor};
+use sea_orm::{EntityTrait, PaginatorTrait};
+use serde_json::{Value, json};
+
+const CLIENTS: usize = 32;
+const RUN: Duration = Duration::from_secs(4);
+const SITE: &str = "https://kesar.example.in";
+
+#[derive(Clone, Copy)]
+enum Call {
+    Health,
+    Config { revalidate: bool },
+    Event(&'static str),
+}
+
+async fn run(base: &str, campaign: &str, etag: &str, call: Call) -> (f64, Vec<Duration>, usize) {
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(CLIENTS)
+        .build()
+        .expect("client");
+    let counter = Arc::new(AtomicUsize::new(0));
+    let started = Instant::now();
+    let mut tasks = Vec::new();
+    for worker in 0..CLIENTS {
+        let client = client.clone();
+        let base = base.to_string();
+        let campaign = campaign.to_string();
+        let etag = etag.to_string();
+        let counter = counter.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut samples = Vec::new();
+            let mut errors = 0usize;
+            while started.elapsed() < RUN {
+                let n = counter.fetch_add(1, Ordering::Relaxed);
+                let t = Instant::now();
+                let req = match call {
+                    Call::Health => client.get(format!("{base}/healthz")),
+                    Call::Config { revalidate } => {
+                        let r = client.get(format!("{base}/api/widget/campaigns/{campaign}/config"));
+                        if revalidate { r.header("if-none-match", &etag) } else { r }
+                    }
+                    Call::Event(kind) => client
+                        .post(format!("{base}/api/widget/events"))
+                        .header("origin", SITE)
+                        .header("content-type", "text/plain")
+                        .body(
+                            json!({"campaignId": campaign, "visitorId": format!("v_load_{worker:02}_{n:08}"), "type": kind})
+                                .to_string(),
+                        ),
+                };
+                match req.send().await {
+                    Ok(res) if res.status().is_success() || res.status() == 304 => {
+                        let _ = res.bytes().await;
+                        samples.push(t.elapsed());
+                    }
+                    _ => errors += 1,
+                }
+            }
+            (samples, errors)
+        }));
+    }
+    let mut all = Vec::new();
+    let mut errors = 0;
+    for t in tasks {
+        let (s, e) = t.await.expect("join");
+        all.extend(s);
+        errors += e;
+    }
+    let secs = started.elapsed().as_secs_f64();
+    all.sort();
+    (all.len() as f64 / secs, all, errors)
+}
+
+fn pct(sorted: &[Duration], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize].as_secs_f64() * 1000.0
+}
+
+#[tokio::main]
+async fn main() {
+    let db = ca_migrations::testing::TestDb::new().await.expect("db");
+    let backend = if db.url.starts_with("postgres") {
+        "PostgreSQL"
+    } else {
+        "SQLite"
+    };
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let base = format!("http://{}", listener.local_addr().expect("addr"));
+    let data = std::env::temp_dir().join(format!("ca-load-{}", uuid::Uuid::now_v7()));
+    let config = ca_core::Config {
+        database_url: db.url.clone(),
+        bind: base.trim_start_matches("http://").to_string(),
+        public_url: Some(base.clone()),
+        data_dir: data.clone(),
+        jwt_secret: Some("load-secret-load-secret-load-secret-00000000".into()),
+        static_dir: data.join("none"),
+        widget_events_ip_per_minute: u32::MAX,
+        widget_events_campaign_per_minute: u32::MAX,
+        log: "warn".into(),
+        ..ca_core::Config::default()
+    };
+    let state = ca_server::prepare(config).await.expect("prepare");
+    let writer = state.tracking.writer().clone();
+    tokio::spawn(ca_server::serve(state, listener).expect("serve"));
+    let client = reqwest::Client::new();
+    let reg: Value = client
+        .post(format!("{base}/api/auth/register"))
+        .json(&json!({"name": "Load Owner", "email": "load@example.in", "password": "secret1", "phone": "+91 9876543210"}))
+        .send().await.expect("register").json().await.expect("json");
+    let token = reg["token"].as_str().expect("token").to_string();
+    let created: Value = client
+        .post(format!("{base}/api/campaigns"))
+        .bearer_auth(&token)
+        .json(&json!({"name": "Load", "websiteUrl": SITE}))
+        .send()
+        .await
+        .expect("campaign")
+        .json()
+        .await
+        .expect("json");
+    let id = created["campaign"]["_id"].as_str().expect("id").to_string();
+    let first = client
+        .get(format!("{base}/api/widget/campaigns/{id}/config"))
+        .send()
+        .await
+        .expect("config");
+    let etag = first.headers()["etag"].to_str().expect("etag").to_string();
+
+    println!(
+        "backend: {backend}; {CLIENTS} concurrent clients, {} s per call, server and load generator on one machine",
+        RUN.as_secs()
+    );
+    println!(
+        "{:<44} {:>10} {:>9} {:>9} {:>9} {:>7}",
+        "call", "req/s", "p50 ms", "p99 ms", "max ms", "errors"
+    );
+    let calls: [(&str, Call); 5] = [
+        ("GET /healthz (baseline)", Call::Health),
+        (
+            "GET config, If-None-Match (304)",
+            Call::Config { revalidate: true },
+        ),
+        (
+            "GET config (200, full body)",
+            Call::Config { revalidate: false },
+        ),
+        ("POST events pageview (accepted)", Call::Event("pageview")),
+        (
+            "POST events impression (accepted)",
+            Call::Event("impression"),
+        ),
+    ];
+    let mut accepted = [0usize; 2];
+    for (name, call) in calls {
+        let (rps, samples, errors) = run(&base, &id, &etag, call).await;
+        if let Call::Event(kind) = call {
+            accepted[usize::from(kind == "impression")] = samples.len();
+        }
+        println!(
+            "{name:<44} {rps:>10.0} {:>9.2} {:>9.2} {:>9.2} {errors:>7}",
+            pct(&samples, 0.5),
+            pct(&samples, 0.99),
+            pct(&samples, 1.0)
+        );
+    }
+    let t = Instant::now();
+    writer.flush().await;
+    let drained = t.elapsed();
+    let visitors = monthly_visitor::Entity::find()
+        .count(&db.conn)
+        .await
+        .expect("count");
+    let impressions = campaign::Entity::find_by_id(id)
+        .one(&db.conn)
+        .await
+        .expect("q")
+        .expect("c")
+        .impressions;
+    println!(
+        "stored: {visitors} monthly visitors of {} page views, {impressions} impressions of {}; last batch written {:.0} ms after the load stopped",
+        accepted[0],
+        accepted[1],
+        drained.as_secs_f64() * 1000.0
+    );
+    let _ = std::fs::remove_dir_all(data);
+}

@@ -1,0 +1,214 @@
+//! `/api/customers/*`: the owner's customers (seed 001 §7).
+
+use actix_web::http::header;
+use actix_web::web::Bytes;
+use actix_web::{HttpResponse, delete, get, put, web};
+use ca_core::ErrorKind;
+use ca_customers::dto::{
+    CustomerListResponse, CustomerResponse, CustomerUpdate, ExportQuery, ListQuery,
+    OverviewResponse, PeriodQuery,
+};
+use ca_customers::{report, service};
+use futures_util::stream;
+
+use crate::error::{ApiError, ErrorBody};
+use crate::extract::CurrentUser;
+use crate::routes::MessageOut;
+use crate::state::AppState;
+
+/// The owner's customers: search (name, email, phone, company), status
+/// filter, sort and pages.
+#[utoipa::path(
+    tag = "customers",
+    security(("bearer" = [])),
+    params(ListQuery),
+    responses(
+        (status = 200, description = "One page of customers", body = CustomerListResponse),
+        (status = 400, description = "A query parameter breaks a rule; `errors` names it", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+    )
+)]
+#[get("/user")]
+pub async fn list(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    query: web::Query<ListQuery>,
+) -> Result<web::Json<CustomerListResponse>, ApiError> {
+    let listing = service::listing(&query)?;
+    Ok(web::Json(
+        service::list(&state.db, &user.0.id, &listing).await?,
+    ))
+}
+
+/// One customer.
+#[utoipa::path(
+    tag = "customers",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "Customer id")),
+    responses(
+        (status = 200, description = "The customer", body = CustomerResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 404, description = "Absent or not yours", body = ErrorBody),
+    )
+)]
+#[get("/{id}")]
+pub async fn get_one(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    id: web::Path<String>,
+) -> Result<web::Json<CustomerResponse>, ApiError> {
+    Ok(web::Json(CustomerResponse {
+        success: true,
+        customer: service::get(&state.db, &user.0.id, &id).await?,
+    }))
+}
+
+/// Change a customer's status, name, phone, company or notes.
+#[utoipa::path(
+    tag = "customers",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "Customer id")),
+    request_body = CustomerUpdate,
+    responses(
+        (status = 200, description = "Updated", body = CustomerResponse),
+        (status = 400, description = "A field breaks a rule; `errors` names it", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 404, description = "Absent or not yours", body = ErrorBody),
+    )
+)]
+#[put("/{id}")]
+pub async fn update(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    id: web::Path<String>,
+    body: web::Json<CustomerUpdate>,
+) -> Result<web::Json<CustomerResponse>, ApiError> {
+    Ok(web::Json(CustomerResponse {
+        success: true,
+        customer: service::update(&state.db, &user.0.id, &id, body.into_inner()).await?,
+    }))
+}
+
+/// Delete a customer.
+#[utoipa::path(
+    tag = "customers",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "Customer id")),
+    responses(
+        (status = 200, description = "Deleted", body = MessageOut),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 404, description = "Absent or not yours", body = ErrorBody),
+    )
+)]
+#[delete("/{id}")]
+pub async fn remove(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    id: web::Path<String>,
+) -> Result<web::Json<MessageOut>, ApiError> {
+    service::delete(&state.db, &user.0.id, &id).await?;
+    Ok(web::Json(MessageOut::ok("Customer deleted")))
+}
+
+/// Headline figures, customers per status and the top campaigns over a
+/// period, with the period before for change captions.
+#[utoipa::path(
+    tag = "customers",
+    security(("bearer" = [])),
+    params(PeriodQuery),
+    responses(
+        (status = 200, description = "The overview", body = OverviewResponse),
+        (status = 400, description = "Unknown period", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+    )
+)]
+#[get("/analytics/overview")]
+pub async fn overview(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    query: web::Query<PeriodQuery>,
+) -> Result<web::Json<OverviewResponse>, ApiError> {
+    let (name, length) = report::period(query.period.as_deref())?;
+    Ok(web::Json(
+        report::overview(&state.db, &user.0.id, name, length, chrono::Utc::now()).await?,
+    ))
+}
+
+const EXPORT_PAGE: u64 = 1000;
+
+/// Every customer as `customers.csv`, streamed page by page (constant memory).
+/// Cells a spreadsheet would run as a formula get a leading `'`.
+#[utoipa::path(
+    tag = "customers",
+    security(("bearer" = [])),
+    params(ExportQuery),
+    responses(
+        (status = 200, description = "The CSV file", content_type = "text/csv", body = String),
+        (status = 400, description = "Unknown format", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+    )
+)]
+#[get("/export/data")]
+pub async fn export(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    query: web::Query<ExportQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let format = query.format.as_deref().map(str::trim).unwrap_or("csv");
+    if format != "csv" {
+        return Err(ApiError::new(
+            ErrorKind::Validation,
+            "unsupported_format",
+            "Only the csv format is available",
+        ));
+    }
+    let db = state.db.clone();
+    let owner = user.0.id.clone();
+    // State: (after id, header written, finished).
+    let body = stream::unfold(
+        (None::<String>, false, false),
+        move |(after, header_done, finished)| {
+            let db = db.clone();
+            let owner = owner.clone();
+            async move {
+                if finished {
+                    return None;
+                }
+                let rows =
+                    match report::export_page(&db, &owner, after.as_deref(), EXPORT_PAGE).await {
+                        Ok(rows) => rows,
+                        Err(err) => {
+                            tracing::error!(%err, "customer export failed");
+                            return Some((
+                                Err(actix_web::error::ErrorInternalServerError("export failed")),
+                                (after, true, true),
+                            ));
+                        }
+                    };
+                let done = (rows.len() as u64) < EXPORT_PAGE;
+                let next = rows.last().map(|r| r.id.clone()).or(after);
+                match report::csv_chunk(&rows, !header_done) {
+                    Ok(bytes) => Some((
+                        Ok::<_, actix_web::Error>(Bytes::from(bytes)),
+                        (next, true, done),
+                    )),
+                    Err(err) => {
+                        tracing::error!(%err, "customer export failed");
+                        Some((
+                            Err(actix_web::error::ErrorInternalServerError("export failed")),
+                            (next, true, true),
+                        ))
+                    }
+                }
+            }
+        },
+    );
+    Ok(HttpResponse::Ok()
+        .content_type("text/csv; charset=utf-8")
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            "attachment; filename=\"customers.csv\"",
+        ))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .streaming(body))
+}

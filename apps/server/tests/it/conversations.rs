@@ -1,0 +1,276 @@
+//! The owner's conversation calls: lists with filters and pages, one
+//! conversation with its messages in pages, analytics, delete; owner-scoped.
+
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, spawn_app};
+
+async fn owner_campaign(app: &TestApp, email: &str, name: &str) -> (String, String) {
+    let (token, _) = app.register(email, "secret1").await;
+    let c = app
+        .send(
+            "POST",
+            "/api/campaigns",
+            Some(&token),
+            json!({"name": name, "websiteUrl": "https://kesar.example.in", "settings": {"aiSettings": {"knowledgeBase": "Cash on delivery (COD) is available on orders up to ₹10,000.\n\nShipping is free across India above ₹999.\n\nReturns are accepted within 7 days of delivery."}}}),
+        )
+        .await;
+    assert_eq!(c.status, 201, "{}", c.body);
+    (
+        token,
+        c.body["campaign"]["_id"].as_str().expect("id").to_string(),
+    )
+}
+
+async fn chat(app: &TestApp, campaign: &str, messages: &[&str]) -> String {
+    let r = app
+        .post(
+            "/api/widget/conversations",
+            json!({"campaignId": campaign, "visitorId": "v_owner_view_1", "userContext": {"deviceType": "mobile", "currentUrl": "https://kesar.example.in/sarees"}}),
+        )
+        .await;
+    let id = r.body["conversationId"].as_str().expect("id").to_string();
+    for m in messages {
+        let r = app
+            .post(
+                &format!("/api/widget/conversations/{id}/messages"),
+                json!({"message": m}),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    id
+}
+
+fn ids(body: &Value) -> Vec<String> {
+    body["conversations"]
+        .as_array()
+        .expect("conversations")
+        .iter()
+        .map(|c| c["conversationId"].as_str().expect("id").to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn lists_filter_page_and_stay_with_their_owner() {
+    let app = spawn_app().await;
+    let (token, campaign) = owner_campaign(&app, "conv-a@example.in", "Kesar exit offer").await;
+    let (other, other_campaign) = owner_campaign(&app, "conv-b@example.in", "Other shop").await;
+    let t = Some(token.as_str());
+    let first = chat(&app, &campaign, &["Do you have COD?"]).await;
+    let converted = chat(&app, &campaign, &["hello"]).await;
+    app.post(
+        &format!("/api/widget/conversations/{converted}/forms"),
+        json!({"values": {"email": "meera@example.in"}}),
+    )
+    .await;
+    let dismissed = chat(&app, &campaign, &[]).await;
+    app.post(
+        &format!("/api/widget/conversations/{dismissed}/dismiss"),
+        json!({}),
+    )
+    .await;
+    let foreign = chat(&app, &other_campaign, &["hi"]).await;
+
+    let all = app.get("/api/conversations/user", t).await;
+    assert_eq!(all.status, 200, "{}", all.body);
+    assert_eq!(
+        ids(&all.body),
+        [dismissed.clone(), converted.clone(), first.clone()]
+    );
+    assert_eq!(
+        all.body["pagination"],
+        json!({"page": 1, "limit": 10, "total": 3, "pages": 1})
+    );
+    let c = &all.body["conversations"][2];
+    assert_eq!(c["status"], "active");
+    assert_eq!(c["outcome"], "none");
+    assert_eq!(c["analytics"]["totalMessages"], 3);
+    assert_eq!(c["campaign"]["name"], "Kesar exit offer");
+    assert_eq!(
+        c["userContext"],
+        json!({"deviceType": "mobile", "currentUrl": "https://kesar.example.in/sarees"})
+    );
+    assert!(
+        c["lastMessage"]
+            .as_str()
+            .expect("last")
+            .starts_with("Cash on delivery"),
+        "{}",
+        c["lastMessage"]
+    );
+
+    for (query, expected) in [
+        ("outcome=conversion", vec![converted.clone()]),
+        ("outcome=dismissal", vec![dismissed.clone()]),
+        ("status=completed", vec![dismissed.clone()]),
+        ("status=active&outcome=none", vec![first.clone()]),
+        ("search=MEERA@", vec![converted.clone()]),
+        ("search=cash%20on", vec![first.clone()]),
+        ("limit=1&page=2", vec![converted.clone()]),
+        ("limit=1&page=4", vec![]),
+    ] {
+        let r = app
+            .get(&format!("/api/conversations/user?{query}"), t)
+            .await;
+        assert_eq!(r.status, 200, "{query}: {}", r.body);
+        assert_eq!(ids(&r.body), expected, "{query}");
+    }
+    let converted_row = app
+        .get("/api/conversations/user?outcome=conversion", t)
+        .await;
+    assert_eq!(
+        converted_row.body["conversations"][0]["collectedData"],
+        json!({"email": "meera@example.in"})
+    );
+
+    let by_campaign = app
+        .get(
+            &format!("/api/conversations/campaign/{campaign}?limit=2"),
+            t,
+        )
+        .await;
+    assert_eq!(
+        ids(&by_campaign.body),
+        [dismissed.clone(), converted.clone()]
+    );
+    assert_eq!(by_campaign.body["pagination"]["pages"], 2);
+    app.get(&format!("/api/conversations/campaign/{other_campaign}"), t)
+        .await
+        .error(404, "campaign_not_found");
+    let bad = app
+        .get("/api/conversations/user?status=open&outcome=won&limit=0", t)
+        .await;
+    bad.error(400, "validation_failed");
+    for f in ["status", "outcome", "limit"] {
+        assert!(bad.body["errors"][f].is_array(), "{f}");
+    }
+
+    // Another owner's conversation is a 404 everywhere.
+    app.get(&format!("/api/conversations/{foreign}"), t)
+        .await
+        .error(404, "conversation_not_found");
+    app.send(
+        "DELETE",
+        &format!("/api/conversations/{foreign}"),
+        t,
+        json!({}),
+    )
+    .await
+    .error(404, "conversation_not_found");
+    assert_eq!(
+        ids(&app.get("/api/conversations/user", Some(&other)).await.body),
+        [foreign]
+    );
+
+    let analytics = app.get("/api/conversations/analytics?period=7d", t).await;
+    assert_eq!(analytics.status, 200, "{}", analytics.body);
+    let a = &analytics.body;
+    assert_eq!(a["totalConversations"], 3);
+    assert_eq!(a["active"], 2);
+    assert_eq!(a["completed"], 1);
+    assert_eq!(a["conversions"], 1);
+    assert_eq!(a["dismissals"], 1);
+    assert_eq!(a["conversionRate"], 33.33);
+    assert_eq!(a["averageMessages"], 2.7, "(3 + 4 + 1) / 3");
+    assert_eq!(a["assistant"]["replies"], 2);
+    let one = app
+        .get(&format!("/api/conversations/analytics/{campaign}"), t)
+        .await;
+    assert_eq!(one.body["period"], "7d");
+    assert_eq!(one.body["totalConversations"], 3);
+    app.get("/api/conversations/analytics?period=week", t)
+        .await
+        .error(400, "validation_failed");
+    app.get(&format!("/api/conversations/analytics/{other_campaign}"), t)
+        .await
+        .error(404, "campaign_not_found");
+
+    let deleted = app
+        .send(
+            "DELETE",
+            &format!("/api/conversations/{first}"),
+            t,
+            json!({}),
+        )
+        .await;
+    assert_eq!(deleted.status, 200);
+    assert_eq!(
+        ids(&app.get("/api/conversations/user", t).await.body),
+        [dismissed, converted]
+    );
+}
+
+#[tokio::test]
+async fn messages_come_newest_first_in_pages_down_to_the_beginning() {
+    let app = spawn_app_with_long_chats().await;
+    let (token, campaign) = owner_campaign(&app, "pages@example.in", "Kesar exit offer").await;
+    let t = Some(token.as_str());
+    let texts: Vec<String> = (1..=22).map(|i| format!("question {i}")).collect();
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let id = chat(&app, &campaign, &refs).await;
+    // Greeting + 22 questions + 22 replies = 45 messages.
+    let latest = app.get(&format!("/api/conversations/{id}"), t).await;
+    assert_eq!(latest.status, 200, "{}", latest.body);
+    let c = &latest.body["conversation"];
+    assert_eq!(c["conversationId"], id.as_str());
+    assert_eq!(c["analytics"]["totalMessages"], 45);
+    let page = c["messages"].as_array().expect("messages");
+    assert_eq!(page.len(), 20);
+    assert_eq!(c["hasMore"], true);
+    assert_eq!(page[19]["role"], "assistant");
+    assert_eq!(page[18]["content"], "question 22");
+    let mut seen = page.len();
+    let mut oldest = page[0]["_id"].as_i64().expect("id");
+    let mut rounds = 0;
+    loop {
+        let older = app
+            .get(&format!("/api/conversations/{id}?before={oldest}"), t)
+            .await;
+        let batch = older.body["conversation"]["messages"]
+            .as_array()
+            .expect("messages")
+            .clone();
+        assert!(
+            batch
+                .iter()
+                .all(|m| m["_id"].as_i64().expect("id") < oldest)
+        );
+        seen += batch.len();
+        rounds += 1;
+        if older.body["conversation"]["hasMore"] == false {
+            assert_eq!(
+                batch[0]["role"], "assistant",
+                "the greeting is the beginning"
+            );
+            break;
+        }
+        oldest = batch[0]["_id"].as_i64().expect("id");
+    }
+    assert_eq!((seen, rounds), (45, 2));
+    // The stored id works as well as the public one.
+    let by_id = latest.body["conversation"]["_id"]
+        .as_str()
+        .expect("_id")
+        .to_string();
+    assert_eq!(
+        app.get(&format!("/api/conversations/{by_id}?limit=1"), t)
+            .await
+            .body["conversation"]["messages"]
+            .as_array()
+            .expect("m")
+            .len(),
+        1
+    );
+    app.get(&format!("/api/conversations/{id}?before=abc"), t)
+        .await
+        .error(400, "validation_failed");
+}
+
+async fn spawn_app_with_long_chats() -> TestApp {
+    crate::helpers::spawn_app_with(|c| {
+        c.widget_messages_per_conversation = 100;
+        c.widget_ip_per_minute = 1000;
+    })
+    .await
+}

@@ -1,0 +1,470 @@
+//! The customers calls: list with search, filter, sort and pages; one
+//! customer; change and delete; every call owner-scoped.
+
+use ca_customers::entities::customer;
+use chrono::{Duration, Utc};
+use sea_orm::EntityTrait;
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, spawn_app};
+
+/// Registers an owner and returns `(token, owner id)`.
+async fn owner(app: &TestApp, email: &str) -> (String, String) {
+    let (token, user) = app.register(email, "secret1").await;
+    (
+        token,
+        user["_id"]
+            .as_str()
+            .or(user["id"].as_str())
+            .expect("id")
+            .to_string(),
+    )
+}
+
+struct Seed<'a> {
+    email: &'a str,
+    name: Option<&'a str>,
+    phone: Option<&'a str>,
+    company: Option<&'a str>,
+    status: &'a str,
+    score: i32,
+    conversations: i64,
+    hours_ago: i64,
+}
+
+async fn seed(app: &TestApp, owner_id: &str, rows: &[Seed<'_>]) -> Vec<String> {
+    let now = Utc::now();
+    let models: Vec<customer::ActiveModel> = rows
+        .iter()
+        .map(|s| customer::ActiveModel {
+            id: sea_orm::Set(uuid::Uuid::now_v7().to_string()),
+            owner_id: sea_orm::Set(owner_id.to_string()),
+            email: sea_orm::Set(s.email.to_string()),
+            name: sea_orm::Set(s.name.map(str::to_string)),
+            phone: sea_orm::Set(s.phone.map(str::to_string)),
+            company: sea_orm::Set(s.company.map(str::to_string)),
+            notes: sea_orm::Set(None),
+            conversion_status: sea_orm::Set(s.status.to_string()),
+            lead_score: sea_orm::Set(s.score),
+            total_conversations: sea_orm::Set(s.conversations),
+            total_messages: sea_orm::Set(0),
+            total_page_views: sea_orm::Set(3),
+            total_session_seconds: sea_orm::Set(0),
+            sessions: sea_orm::Set(0),
+            total_purchases: sea_orm::Set(0),
+            revenue_paise: sea_orm::Set(0),
+            source_campaign_id: sea_orm::Set(None),
+            source_campaign: sea_orm::Set(Some("Diwali exit offer".into())),
+            collected_data: sea_orm::Set("{}".into()),
+            visitor_id: sea_orm::Set(None),
+            last_conversation_date: sea_orm::Set(Some(now - Duration::hours(s.hours_ago))),
+            created_at: sea_orm::Set(now - Duration::days(s.hours_ago)),
+            updated_at: sea_orm::Set(now),
+        })
+        .collect();
+    let ids = models
+        .iter()
+        .map(|m| match &m.id {
+            sea_orm::ActiveValue::Set(id) => id.clone(),
+            _ => unreachable!(),
+        })
+        .collect();
+    for chunk in models.chunks(100) {
+        customer::Entity::insert_many(chunk.to_vec())
+            .exec(&app.db.conn)
+            .await
+            .expect("seed");
+    }
+    ids
+}
+
+fn emails(body: &Value) -> Vec<String> {
+    body["customers"]
+        .as_array()
+        .expect("customers")
+        .iter()
+        .map(|c| c["email"].as_str().expect("email").to_string())
+        .collect()
+}
+
+fn s<'a>(
+    email: &'a str,
+    status: &'a str,
+    score: i32,
+    conversations: i64,
+    hours_ago: i64,
+) -> Seed<'a> {
+    Seed {
+        email,
+        name: None,
+        phone: None,
+        company: None,
+        status,
+        score,
+        conversations,
+        hours_ago,
+    }
+}
+
+#[tokio::test]
+async fn list_pages_sorts_filters_and_searches() {
+    let app = spawn_app().await;
+    let (token, a) = owner(&app, "shop-a@example.in").await;
+    let t = Some(token.as_str());
+    // 45 leads, newest activity first by index.
+    let many: Vec<String> = (0..45).map(|i| format!("lead{i:02}@example.in")).collect();
+    let rows: Vec<Seed> = many
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            s(
+                e,
+                "lead",
+                (i % 7) as i32 * 10,
+                (i % 4) as i64,
+                i as i64 + 10,
+            )
+        })
+        .collect();
+    seed(&app, &a, &rows).await;
+    seed(
+        &app,
+        &a,
+        &[
+            Seed {
+                name: Some("Meera Iyer"),
+                company: Some("Kesar Handlooms"),
+                phone: Some("+91 98290 12345"),
+                ..s("meera@kesar.in", "customer", 90, 5, 1)
+            },
+            Seed {
+                name: Some("Arjun Iyer"),
+                ..s("arjun@example.in", "prospect", 55, 2, 2)
+            },
+            Seed {
+                company: Some("100% Cotton Co"),
+                ..s("cotton@example.in", "churned", 5, 1, 3)
+            },
+        ],
+    )
+    .await;
+
+    let first = app.get("/api/customers/user", t).await;
+    assert_eq!(first.status, 200, "{}", first.body);
+    assert_eq!(
+        first.body["pagination"],
+        json!({"page": 1, "limit": 20, "total": 48, "pages": 3})
+    );
+    let e = emails(&first.body);
+    assert_eq!(e.len(), 20);
+    assert_eq!(
+        &e[..4],
+        [
+            "meera@kesar.in",
+            "arjun@example.in",
+            "cotton@example.in",
+            "lead00@example.in"
+        ]
+    );
+    let c = &first.body["customers"][0];
+    assert_eq!(c["name"], "Meera Iyer");
+    assert_eq!(c["conversionStatus"], "customer");
+    assert_eq!(c["sourceCampaign"], "Diwali exit offer");
+    assert_eq!(c["totalPageViews"], 3);
+    assert!(c["_id"].is_string() && c["lastConversationDate"].is_string());
+
+    let last = app.get("/api/customers/user?page=3", t).await;
+    assert_eq!(emails(&last.body).len(), 8);
+    let beyond = app.get("/api/customers/user?page=9", t).await;
+    assert_eq!(emails(&beyond.body).len(), 0);
+    assert_eq!(beyond.body["pagination"]["total"], 48);
+
+    let asc = app
+        .get(
+            "/api/customers/user?sortBy=lastConversationDate&sortOrder=asc&limit=2",
+            t,
+        )
+        .await;
+    assert_eq!(
+        emails(&asc.body),
+        ["lead44@example.in", "lead43@example.in"]
+    );
+    let score = app
+        .get("/api/customers/user?sortBy=leadScore&limit=2", t)
+        .await;
+    assert_eq!(emails(&score.body)[0], "meera@kesar.in");
+    assert_eq!(
+        score.body["customers"][1]["leadScore"], 60,
+        "then the best leads"
+    );
+    let convs = app
+        .get(
+            "/api/customers/user?sortBy=totalConversations&sortOrder=desc&limit=1",
+            t,
+        )
+        .await;
+    assert_eq!(emails(&convs.body), ["meera@kesar.in"]);
+
+    for (query, expected) in [
+        ("search=IYER", vec!["meera@kesar.in", "arjun@example.in"]),
+        ("search=kesar%20hand", vec!["meera@kesar.in"]),
+        ("search=98290", vec!["meera@kesar.in"]),
+        ("search=100%25", vec!["cotton@example.in"]),
+        ("search=_", vec![]),
+        ("status=prospect", vec!["arjun@example.in"]),
+        (
+            "status=all&search=iyer&sortBy=leadScore&sortOrder=asc",
+            vec!["arjun@example.in", "meera@kesar.in"],
+        ),
+        ("status=customer&search=iyer", vec!["meera@kesar.in"]),
+        ("status=churned&search=iyer", vec![]),
+    ] {
+        let r = app.get(&format!("/api/customers/user?{query}"), t).await;
+        assert_eq!(r.status, 200, "{query}: {}", r.body);
+        assert_eq!(emails(&r.body), expected, "{query}");
+        assert_eq!(r.body["pagination"]["total"], expected.len(), "{query}");
+    }
+    let leads = app
+        .get("/api/customers/user?status=lead&limit=100", t)
+        .await;
+    assert_eq!(
+        leads.body["pagination"],
+        json!({"page": 1, "limit": 100, "total": 45, "pages": 1})
+    );
+
+    let bad = app
+        .get(
+            "/api/customers/user?page=0&limit=101&status=vip&sortBy=name&sortOrder=up",
+            t,
+        )
+        .await;
+    bad.error(400, "validation_failed");
+    for field in ["page", "limit", "status", "sortBy", "sortOrder"] {
+        assert!(
+            bad.body["errors"][field].is_array(),
+            "{field}: {}",
+            bad.body
+        );
+    }
+    app.get("/api/customers/user", None)
+        .await
+        .error(401, "missing_token");
+}
+
+#[tokio::test]
+async fn one_customer_can_be_read_changed_and_deleted_by_its_owner_only() {
+    let app = spawn_app().await;
+    let (a_token, a) = owner(&app, "owner-a@example.in").await;
+    let (b_token, _) = owner(&app, "owner-b@example.in").await;
+    let ids = seed(
+        &app,
+        &a,
+        &[Seed {
+            phone: Some("+91 90000 00000"),
+            ..s("meera@kesar.in", "lead", 20, 1, 1)
+        }],
+    )
+    .await;
+    let id = &ids[0];
+    let (ta, tb) = (Some(a_token.as_str()), Some(b_token.as_str()));
+    let path = format!("/api/customers/{id}");
+
+    assert_eq!(
+        app.get(&path, ta).await.body["customer"]["email"],
+        "meera@kesar.in"
+    );
+    // Another owner sees nothing, changes nothing, deletes nothing.
+    app.get(&path, tb).await.error(404, "customer_not_found");
+    app.send("PUT", &path, tb, json!({"name": "Hacker"}))
+        .await
+        .error(404, "customer_not_found");
+    app.send("DELETE", &path, tb, json!({}))
+        .await
+        .error(404, "customer_not_found");
+    let b_list = app.get("/api/customers/user", tb).await;
+    assert_eq!(b_list.body["pagination"]["total"], 0);
+
+    let bad = app
+        .send(
+            "PUT",
+            &path,
+            ta,
+            json!({"conversionStatus": "vip", "phone": "12", "name": "x".repeat(201)}),
+        )
+        .await;
+    bad.error(400, "validation_failed");
+    for field in ["conversionStatus", "phone", "name"] {
+        assert!(
+            bad.body["errors"][field].is_array(),
+            "{field}: {}",
+            bad.body
+        );
+    }
+    let unchanged = app.get(&path, ta).await;
+    assert_eq!(unchanged.body["customer"]["conversionStatus"], "lead");
+    assert_eq!(unchanged.body["customer"]["phone"], "+91 90000 00000");
+
+    let ok = app
+        .send(
+            "PUT",
+            &path,
+            ta,
+            json!({"conversionStatus": "prospect", "name": " Meera Iyer ", "company": "Kesar", "notes": "Wants silk", "phone": ""}),
+        )
+        .await;
+    assert_eq!(ok.status, 200, "{}", ok.body);
+    let c = &ok.body["customer"];
+    assert_eq!(c["conversionStatus"], "prospect");
+    assert_eq!(c["name"], "Meera Iyer");
+    assert_eq!(c["company"], "Kesar");
+    assert_eq!(c["notes"], "Wants silk");
+    assert_eq!(c["phone"], Value::Null, "an empty text clears the phone");
+    assert_eq!(
+        c["leadScore"],
+        20 + 10 + 5 + 3,
+        "email, name, company and three page views"
+    );
+
+    let deleted = app.send("DELETE", &path, ta, json!({})).await;
+    assert_eq!(deleted.status, 200);
+    app.get(&path, ta).await.error(404, "customer_not_found");
+    app.send("DELETE", &path, ta, json!({}))
+        .await
+        .error(404, "customer_not_found");
+}
+
+#[tokio::test]
+async fn the_overview_counts_this_period_and_the_one_before() {
+    let app = spawn_app().await;
+    let (token, a) = owner(&app, "overview@example.in").await;
+    let (other, b) = owner(&app, "overview-b@example.in").await;
+    let t = Some(token.as_str());
+    // hours_ago also sets created_at to that many days ago.
+    seed(
+        &app,
+        &a,
+        &[
+            s("new1@example.in", "lead", 20, 1, 2),
+            s("new2@example.in", "customer", 60, 1, 5),
+            s("new3@example.in", "prospect", 40, 1, 20),
+            s("old1@example.in", "lead", 20, 1, 40),
+            s("old2@example.in", "churned", 10, 1, 45),
+            Seed {
+                ..s("older@example.in", "customer", 70, 1, 100)
+            },
+        ],
+    )
+    .await;
+    seed(&app, &b, &[s("b@example.in", "customer", 60, 1, 1)]).await;
+    let r = app
+        .get("/api/customers/analytics/overview?period=30d", t)
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let body = &r.body;
+    assert_eq!(body["period"], "30d");
+    assert_eq!(body["totalCustomers"], 6);
+    assert_eq!(body["newCustomers"], 3);
+    assert_eq!(body["conversionRate"], 33.33);
+    assert_eq!(
+        body["activeLeads"], 2,
+        "the two leads were active in the last 30 days"
+    );
+    assert_eq!(
+        body["conversionStats"],
+        json!({"lead": 2, "prospect": 1, "customer": 2, "churned": 1})
+    );
+    assert_eq!(
+        body["topCampaigns"],
+        json!([{"name": "Diwali exit offer", "customers": 6}])
+    );
+    // The 30 days before: old1 and old2 were new, older existed; one customer of three.
+    assert_eq!(
+        body["previous"],
+        json!({"totalCustomers": 3, "newCustomers": 2, "conversionRate": 33.33, "activeLeads": 0})
+    );
+    let week = app
+        .get("/api/customers/analytics/overview?period=7d", t)
+        .await;
+    assert_eq!(week.body["newCustomers"], 2);
+    app.get("/api/customers/analytics/overview?period=2w", t)
+        .await
+        .error(400, "validation_failed");
+    let b_view = app
+        .get("/api/customers/analytics/overview", Some(&other))
+        .await;
+    assert_eq!(b_view.body["totalCustomers"], 1);
+}
+
+#[tokio::test]
+async fn the_export_is_a_csv_of_every_customer_with_formulas_neutralised() {
+    let app = spawn_app().await;
+    let (token, a) = owner(&app, "export@example.in").await;
+    let (_, b) = owner(&app, "export-b@example.in").await;
+    let many: Vec<String> = (0..2345)
+        .map(|i| format!("bulk{i:05}@example.in"))
+        .collect();
+    let rows: Vec<Seed> = many.iter().map(|e| s(e, "lead", 20, 1, 3)).collect();
+    seed(&app, &a, &rows).await;
+    seed(
+        &app,
+        &a,
+        &[Seed {
+            name: Some("=HYPERLINK(\"http://evil\",\"x\")"),
+            company: Some("@SUM(A1), \"Quoted\""),
+            phone: Some("+91 98290 12345"),
+            ..s("-danger@example.in", "customer", 90, 2, 1)
+        }],
+    )
+    .await;
+    seed(&app, &b, &[s("not-mine@example.in", "lead", 20, 1, 1)]).await;
+
+    let res = app
+        .client
+        .get(app.url("/api/customers/export/data?format=csv"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(res.status(), 200);
+    assert!(
+        res.headers()["content-type"]
+            .to_str()
+            .expect("type")
+            .starts_with("text/csv")
+    );
+    assert_eq!(
+        res.headers()["content-disposition"],
+        "attachment; filename=\"customers.csv\""
+    );
+    let text = res.text().await.expect("body");
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header: Vec<String> = reader
+        .headers()
+        .expect("header")
+        .iter()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(header[..5], ["Name", "Email", "Phone", "Company", "Status"]);
+    let records: Vec<csv::StringRecord> = reader.records().map(|r| r.expect("record")).collect();
+    assert_eq!(records.len(), 2346, "every customer of this owner, once");
+    let emails: std::collections::HashSet<&str> = records.iter().map(|r| &r[1]).collect();
+    assert_eq!(emails.len(), 2346);
+    assert!(!emails.contains("not-mine@example.in"));
+    let danger = records
+        .iter()
+        .find(|r| r[1].contains("danger"))
+        .expect("row");
+    assert_eq!(&danger[0], "'=HYPERLINK(\"http://evil\",\"x\")");
+    assert_eq!(&danger[1], "'-danger@example.in");
+    assert_eq!(&danger[2], "'+91 98290 12345");
+    assert_eq!(&danger[3], "'@SUM(A1), \"Quoted\"");
+    assert_eq!(&danger[4], "customer");
+    assert_eq!(&danger[11], "Diwali exit offer");
+
+    app.get("/api/customers/export/data?format=xlsx", Some(&token))
+        .await
+        .error(400, "unsupported_format");
+    app.get("/api/customers/export/data", None)
+        .await
+        .error(401, "missing_token");
+}

@@ -1,0 +1,763 @@
+//! The widget's visitor-side calls: public configuration, events through the
+//! batched writer, leads, purchases and attribution.
+
+use std::time::Duration;
+
+use ca_campaigns::entities::{campaign, monthly_visitor};
+use ca_customers::entities::customer;
+use ca_tracking::entities::campaign_touch;
+use ca_tracking::writer::{Event, Kind};
+use chrono::{TimeZone, Utc};
+use sea_orm::sea_query::Expr;
+use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter};
+use serde_json::{Value, json};
+
+use crate::helpers::{Reply, TestApp, spawn_app_with};
+
+const SITE: &str = "https://www.kesar.example.in";
+
+async fn owner_and_campaign(app: &TestApp, email: &str) -> (String, String) {
+    let (token, _) = app.register(email, "secret1").await;
+    let created = app
+        .send(
+            "POST",
+            "/api/campaigns",
+            Some(&token),
+            json!({
+                "name": "Kesar exit offer",
+                "websiteUrl": format!("{SITE}/shop"),
+                "settings": {
+                    "aiSettings": {"initialMessage": "Namaste!", "knowledgeBase": "SECRET-KB COD is available.", "businessInfo": "SECRET-INFO", "customInstructions": "SECRET-INSTR"},
+                    "popup": {"design": {"headerTitle": "Wait!"}}
+                }
+            }),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    (
+        token,
+        created.body["campaign"]["_id"]
+            .as_str()
+            .expect("id")
+            .to_string(),
+    )
+}
+
+async fn post_from(app: &TestApp, path: &str, origin: Option<&str>, body: Value) -> Reply {
+    let mut req = app
+        .client
+        .post(app.url(path))
+        .header("content-type", "text/plain;charset=UTF-8")
+        .body(body.to_string());
+    if let Some(o) = origin {
+        req = req.header("origin", o);
+    }
+    Reply::from(req.send().await.expect("send")).await
+}
+
+async fn event(app: &TestApp, campaign: &str, visitor: &str, kind: &str) -> Reply {
+    post_from(
+        app,
+        "/api/widget/events",
+        Some("https://kesar.example.in"),
+        json!({"campaignId": campaign, "visitorId": visitor, "type": kind}),
+    )
+    .await
+}
+
+/// Waits until `check` holds (the batched writer flushes within a second).
+async fn eventually<F, Fut>(mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    for _ in 0..60 {
+        if check().await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("condition not reached within 6 s");
+}
+
+async fn impressions(app: &TestApp, id: &str) -> i64 {
+    campaign::Entity::find_by_id(id.to_string())
+        .one(&app.db.conn)
+        .await
+        .expect("query")
+        .expect("campaign")
+        .impressions
+}
+
+#[tokio::test]
+async fn the_public_configuration_is_cacheable_and_keeps_secrets() {
+    let app = spawn_app_with(|c| c.widget_config_cache_secs = 0).await;
+    let (token, id) = owner_and_campaign(&app, "config@example.in").await;
+    let path = format!("/api/widget/campaigns/{id}/config");
+    let res = app
+        .client
+        .get(app.url(&path))
+        .header("origin", "https://anywhere.example.com")
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(res.status(), 200);
+    let etag = res.headers()["etag"].to_str().expect("etag").to_string();
+    assert_eq!(res.headers()["cache-control"], "public, max-age=60");
+    assert_eq!(res.headers()["access-control-allow-origin"], "*");
+    let text = res.text().await.expect("body");
+    for secret in ["SECRET-KB", "SECRET-INFO", "SECRET-INSTR", "knowledgeBase"] {
+        assert!(!text.contains(secret), "{secret} leaked: {text}");
+    }
+    let body: Value = serde_json::from_str(&text).expect("json");
+    assert_eq!(body["active"], true);
+    assert_eq!(body["campaign"]["greeting"], "Namaste!");
+    assert_eq!(body["campaign"]["popup"]["design"]["headerTitle"], "Wait!");
+    assert_eq!(body["campaign"]["exitIntent"]["delay"], 1000);
+    assert_eq!(body["campaign"]["emailCapture"]["id"], "email-capture");
+
+    let again = app
+        .client
+        .get(app.url(&path))
+        .header("if-none-match", &etag)
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(again.status(), 304);
+
+    let toggled = app
+        .send(
+            "PATCH",
+            &format!("/api/campaigns/{id}/toggle"),
+            Some(&token),
+            json!({}),
+        )
+        .await;
+    assert_eq!(toggled.status, 200);
+    let off = app.get(&path, None).await;
+    assert_eq!(
+        off.body,
+        json!({"success": true, "active": false, "reason": "inactive"})
+    );
+    assert_ne!(off.headers["etag"].to_str().expect("etag"), etag);
+    app.get("/api/widget/campaigns/nope/config", None)
+        .await
+        .error(404, "campaign_not_found");
+}
+
+#[tokio::test]
+async fn the_visitor_limit_and_a_lapsed_plan_switch_the_widget_off() {
+    let app = spawn_app_with(|c| c.widget_config_cache_secs = 0).await;
+    let (_, id) = owner_and_campaign(&app, "limits@example.in").await;
+    let path = format!("/api/widget/campaigns/{id}/config");
+    let owner = campaign::Entity::find_by_id(id.clone())
+        .one(&app.db.conn)
+        .await
+        .expect("q")
+        .expect("c")
+        .owner_id;
+    // The trial allows 1,000 visitors a month.
+    let now = Utc::now();
+    let rows: Vec<monthly_visitor::ActiveModel> = (0..1000)
+        .map(|i| monthly_visitor::ActiveModel {
+            owner_id: sea_orm::Set(owner.clone()),
+            period: sea_orm::Set(ca_campaigns::service::period_of(now)),
+            visitor_id: sea_orm::Set(format!("visitor-{i:05}")),
+            first_seen_at: sea_orm::Set(now),
+        })
+        .collect();
+    for chunk in rows.chunks(200) {
+        monthly_visitor::Entity::insert_many(chunk.to_vec())
+            .exec(&app.db.conn)
+            .await
+            .expect("insert");
+    }
+    assert_eq!(app.get(&path, None).await.body["reason"], "visitor_limit");
+    monthly_visitor::Entity::delete_many()
+        .exec(&app.db.conn)
+        .await
+        .expect("delete");
+    assert_eq!(app.get(&path, None).await.body["active"], true);
+    crate::billing::end_trial(&app, "limits@example.in").await;
+    assert_eq!(app.get(&path, None).await.body["reason"], "plan_inactive");
+}
+
+#[tokio::test]
+async fn events_come_only_from_the_campaigns_site_and_are_written_in_batches() {
+    let app = spawn_app_with(|_| {}).await;
+    let (_, id) = owner_and_campaign(&app, "events@example.in").await;
+    let body = json!({"campaignId": id, "visitorId": "v_visitor_one", "type": "pageview"});
+    post_from(&app, "/api/widget/events", None, body.clone())
+        .await
+        .error(403, "origin_not_allowed");
+    post_from(
+        &app,
+        "/api/widget/events",
+        Some("https://evil.example.com"),
+        body.clone(),
+    )
+    .await
+    .error(403, "origin_not_allowed");
+    post_from(
+        &app,
+        "/api/widget/events",
+        Some("https://kesar.example.in.evil.com"),
+        body.clone(),
+    )
+    .await
+    .error(403, "origin_not_allowed");
+    for origin in [
+        "https://kesar.example.in",
+        "https://blog.kesar.example.in",
+        &app.base,
+    ] {
+        let ok = post_from(&app, "/api/widget/events", Some(origin), body.clone()).await;
+        assert_eq!(ok.status, 202, "{origin}: {}", ok.body);
+    }
+    let bad = event(&app, &id, "v_visitor_one", "click").await;
+    bad.error(400, "validation_failed");
+    assert!(bad.body["errors"]["type"].is_array());
+    event(&app, &id, "x", "pageview")
+        .await
+        .error(400, "validation_failed");
+    post_from(
+        &app,
+        "/api/widget/events",
+        Some(SITE),
+        json!("not an object"),
+    )
+    .await
+    .error(400, "malformed_json");
+
+    assert_eq!(
+        event(&app, &id, "v_visitor_two", "pageview").await.status,
+        202
+    );
+    for _ in 0..3 {
+        assert_eq!(
+            event(&app, &id, "v_visitor_two", "impression").await.status,
+            202
+        );
+    }
+    let conn = app.db.conn.clone();
+    eventually(|| {
+        let conn = conn.clone();
+        async move {
+            monthly_visitor::Entity::find()
+                .count(&conn)
+                .await
+                .expect("count")
+                == 2
+        }
+    })
+    .await;
+    eventually(|| async { impressions(&app, &id).await == 3 }).await;
+    let touch = campaign_touch::Entity::find()
+        .one(&app.db.conn)
+        .await
+        .expect("q")
+        .expect("a touch for the impression");
+    assert_eq!(touch.visitor_id, "v_visitor_two");
+    // Usage shows the month's unique visitors.
+    let (token, _) = (app.login("events@example.in", "secret1").await, ());
+    let token = token.body["token"].as_str().expect("token").to_string();
+    let usage = app.get("/api/billing/usage", Some(&token)).await;
+    assert_eq!(
+        usage.body["data"]["visitors"]["current"], 2,
+        "{}",
+        usage.body
+    );
+}
+
+#[tokio::test]
+async fn monthly_visitors_start_again_each_month() {
+    let app = spawn_app_with(|_| {}).await;
+    let (_, id) = owner_and_campaign(&app, "months@example.in").await;
+    let owner = campaign::Entity::find_by_id(id.clone())
+        .one(&app.db.conn)
+        .await
+        .expect("q")
+        .expect("c")
+        .owner_id;
+    let at = |d: u32, h: u32| {
+        Utc.with_ymd_and_hms(
+            2026,
+            if d > 30 { 12 } else { 11 },
+            if d > 30 { d - 30 } else { d },
+            h,
+            0,
+            0,
+        )
+        .single()
+        .expect("date")
+    };
+    let ev = |visitor: &str, when| Event {
+        kind: Kind::PageView,
+        owner_id: owner.clone(),
+        campaign_id: id.clone(),
+        visitor_id: visitor.to_string(),
+        at: when,
+    };
+    // Nov 30 23:00 and Dec 1 00:00 (day 31 here) are different months.
+    ca_tracking::writer::write(
+        &app.db.conn,
+        &[
+            ev("v_alpha_0001", at(30, 23)),
+            ev("v_alpha_0001", at(30, 23)),
+            ev("v_beta_00001", at(30, 22)),
+        ],
+    )
+    .await
+    .expect("write");
+    ca_tracking::writer::write(&app.db.conn, &[ev("v_alpha_0001", at(31, 0))])
+        .await
+        .expect("write");
+    let user = ca_auth::entities::user::Entity::find_by_id(owner.clone())
+        .one(&app.db.conn)
+        .await
+        .expect("q")
+        .expect("owner");
+    let nov = ca_campaigns::service::usage(&app.db.conn, &user, at(30, 23))
+        .await
+        .expect("usage");
+    let dec = ca_campaigns::service::usage(&app.db.conn, &user, at(31, 1))
+        .await
+        .expect("usage");
+    assert_eq!(nov.visitors.current, 2);
+    assert_eq!(dec.visitors.current, 1);
+    assert_eq!(
+        dec.visitors.reset_date.to_rfc3339(),
+        "2027-01-01T00:00:00+00:00"
+    );
+}
+
+async fn start_conversation(app: &TestApp, campaign: &str, visitor: &str) -> String {
+    let r = app
+        .post(
+            "/api/widget/conversations",
+            json!({"campaignId": campaign, "visitorId": visitor}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    r.body["conversationId"].as_str().expect("id").to_string()
+}
+
+async fn submit_email(app: &TestApp, conversation: &str, email: &str, name: Option<&str>) -> Reply {
+    let mut values = json!({"email": email});
+    if let Some(n) = name {
+        values["name"] = json!(n);
+    }
+    app.post(
+        &format!("/api/widget/conversations/{conversation}/forms"),
+        json!({"values": values}),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn a_submitted_email_makes_one_customer_and_one_conversion_per_conversation() {
+    let app = spawn_app_with(|_| {}).await;
+    let (_, id) = owner_and_campaign(&app, "leads@example.in").await;
+    let c1 = start_conversation(&app, &id, "v_lead_visitor").await;
+    app.post(
+        &format!("/api/widget/conversations/{c1}/messages"),
+        json!({"message": "Do you have COD?"}),
+    )
+    .await;
+    assert_eq!(
+        submit_email(&app, &c1, "Meera@Example.in", None)
+            .await
+            .status,
+        200
+    );
+    assert_eq!(
+        submit_email(&app, &c1, "meera@example.in", Some("Meera Iyer"))
+            .await
+            .status,
+        200
+    );
+    let c2 = start_conversation(&app, &id, "v_lead_visitor").await;
+    assert_eq!(
+        submit_email(&app, &c2, "meera@example.in", None)
+            .await
+            .status,
+        200
+    );
+
+    let camp = campaign::Entity::find_by_id(id.clone())
+        .one(&app.db.conn)
+        .await
+        .expect("q")
+        .expect("c");
+    assert_eq!(camp.conversions, 2, "one per converting conversation");
+    let customers = customer::Entity::find().all(&app.db.conn).await.expect("q");
+    assert_eq!(customers.len(), 1, "unique per owner and email");
+    let m = &customers[0];
+    assert_eq!(m.email, "meera@example.in");
+    // The popup's email field collects only the email; other fields are ignored.
+    assert_eq!(m.name, None);
+    assert_eq!(m.conversion_status, "lead");
+    assert_eq!(m.source_campaign.as_deref(), Some("Kesar exit offer"));
+    assert_eq!(m.total_conversations, 2);
+    assert_eq!(m.visitor_id.as_deref(), Some("v_lead_visitor"));
+    assert_eq!(m.lead_score, 20 + 2, "email and one message");
+    let outcome = |c: String| {
+        let conn = app.db.conn.clone();
+        async move {
+            ca_conversations::entities::conversation::Entity::find()
+                .filter(ca_conversations::entities::conversation::Column::ConversationId.eq(c))
+                .one(&conn)
+                .await
+                .expect("q")
+                .expect("conv")
+                .outcome
+        }
+    };
+    assert_eq!(outcome(c1.clone()).await, "conversion");
+    // Dismissing after converting keeps the conversion.
+    app.post(
+        &format!("/api/widget/conversations/{c1}/dismiss"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(outcome(c1).await, "conversion");
+    // Later page views of the visitor count on the customer.
+    for _ in 0..2 {
+        assert_eq!(
+            event(&app, &id, "v_lead_visitor", "pageview").await.status,
+            202
+        );
+    }
+    assert_eq!(
+        event(&app, &id, "v_someone_else", "pageview").await.status,
+        202
+    );
+    let conn = app.db.conn.clone();
+    eventually(|| {
+        let conn = conn.clone();
+        async move {
+            customer::Entity::find()
+                .one(&conn)
+                .await
+                .expect("q")
+                .is_some_and(|c| c.total_page_views == 2 && c.lead_score == 20 + 2 + 2)
+        }
+    })
+    .await;
+    // Another owner's customer with the same email is another row.
+    let (_, other) = owner_and_campaign(&app, "leads2@example.in").await;
+    let c3 = start_conversation(&app, &other, "v_lead_visitor").await;
+    submit_email(&app, &c3, "meera@example.in", None).await;
+    assert_eq!(
+        customer::Entity::find()
+            .count(&app.db.conn)
+            .await
+            .expect("count"),
+        2
+    );
+    // Deleting the campaign keeps its customers, with the campaign's name.
+    let token = app.login("leads@example.in", "secret1").await.body["token"]
+        .as_str()
+        .expect("t")
+        .to_string();
+    app.send(
+        "DELETE",
+        &format!("/api/campaigns/{id}"),
+        Some(&token),
+        json!({}),
+    )
+    .await;
+    let kept = customer::Entity::find()
+        .filter(customer::Column::Email.eq("meera@example.in"))
+        .filter(customer::Column::OwnerId.eq(camp.owner_id))
+        .one(&app.db.conn)
+        .await
+        .expect("q")
+        .expect("customer kept");
+    assert_eq!(kept.source_campaign.as_deref(), Some("Kesar exit offer"));
+    assert_eq!(kept.source_campaign_id, None);
+}
+
+async fn purchase(
+    app: &TestApp,
+    campaign: &str,
+    visitor: &str,
+    order: &str,
+    value: Value,
+) -> Reply {
+    post_from(
+        app,
+        "/api/widget/purchases",
+        Some("https://kesar.example.in"),
+        json!({"campaignId": campaign, "visitorId": visitor, "value": value, "currency": "INR", "orderId": order}),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn purchases_are_attributed_within_the_window_and_counted_once() {
+    let app = spawn_app_with(|_| {}).await;
+    let (_, id) = owner_and_campaign(&app, "revenue@example.in").await;
+    let revenue = |app: &TestApp| {
+        let conn = app.db.conn.clone();
+        let id = id.clone();
+        async move {
+            campaign::Entity::find_by_id(id)
+                .one(&conn)
+                .await
+                .expect("q")
+                .expect("c")
+                .revenue_paise
+        }
+    };
+    // A visitor who never met the campaign: recorded, not attributed.
+    let stranger = purchase(&app, &id, "v_stranger_01", "ORD-1", json!(999)).await;
+    assert_eq!(stranger.status, 200, "{}", stranger.body);
+    assert_eq!(stranger.body["attributedCampaignId"], Value::Null);
+
+    // A visitor who converted: attributed once, even when reported twice.
+    let c = start_conversation(&app, &id, "v_buyer_0001").await;
+    submit_email(&app, &c, "buyer@example.in", None).await;
+    let first = purchase(&app, &id, "v_buyer_0001", "ORD-2", json!(1499.5)).await;
+    assert_eq!(
+        first.body["attributedCampaignId"],
+        id.as_str(),
+        "{}",
+        first.body
+    );
+    assert_eq!(first.body["duplicate"], false);
+    let again = purchase(&app, &id, "v_buyer_0001", "ORD-2", json!(1499.5)).await;
+    assert_eq!(again.body["duplicate"], true);
+    assert_eq!(revenue(&app).await, 149_950);
+    let buyer = customer::Entity::find()
+        .one(&app.db.conn)
+        .await
+        .expect("q")
+        .expect("customer");
+    assert_eq!(buyer.conversion_status, "customer");
+    assert_eq!(buyer.total_purchases, 1);
+    assert_eq!(buyer.revenue_paise, 149_950);
+
+    // Interaction older than the 30-day window: not attributed.
+    campaign_touch::Entity::update_many()
+        .col_expr(
+            campaign_touch::Column::LastAt,
+            Expr::value(Utc::now() - chrono::Duration::days(31)),
+        )
+        .exec(&app.db.conn)
+        .await
+        .expect("age");
+    let late = purchase(&app, &id, "v_buyer_0001", "ORD-3", json!("500")).await;
+    assert_eq!(late.body["attributedCampaignId"], Value::Null);
+    assert_eq!(revenue(&app).await, 149_950);
+
+    // Bad input is refused and changes nothing.
+    let bad = post_from(
+        &app,
+        "/api/widget/purchases",
+        Some("https://kesar.example.in"),
+        json!({"campaignId": id, "visitorId": "v_buyer_0001", "value": -3, "currency": "USD", "orderId": ""}),
+    )
+    .await;
+    bad.error(400, "validation_failed");
+    for field in ["value", "currency", "orderId"] {
+        assert!(
+            bad.body["errors"][field].is_array(),
+            "{field}: {}",
+            bad.body
+        );
+    }
+    purchase(&app, &id, "v_buyer_0001", "ORD-4", json!(10.123))
+        .await
+        .error(400, "validation_failed");
+    post_from(
+        &app,
+        "/api/widget/purchases",
+        Some("https://elsewhere.example.com"),
+        json!({"campaignId": id, "visitorId": "v_buyer_0001", "value": 10, "orderId": "ORD-5"}),
+    )
+    .await
+    .error(403, "origin_not_allowed");
+    assert_eq!(revenue(&app).await, 149_950);
+    assert_eq!(
+        ca_tracking::entities::purchase::Entity::find()
+            .count(&app.db.conn)
+            .await
+            .expect("c"),
+        3
+    );
+}
+
+#[tokio::test]
+async fn events_are_limited_per_ip() {
+    let app = spawn_app_with(|c| c.widget_events_ip_per_minute = 3).await;
+    let (_, id) = owner_and_campaign(&app, "flood-events@example.in").await;
+    for _ in 0..3 {
+        assert_eq!(
+            event(&app, &id, "v_flooder_01", "pageview").await.status,
+            202
+        );
+    }
+    let limited = event(&app, &id, "v_flooder_01", "pageview").await;
+    limited.error(429, "rate_limited");
+    assert!(limited.headers.contains_key("retry-after"));
+}
+
+#[tokio::test]
+async fn a_graceful_stop_under_event_load_loses_nothing() {
+    let db = ca_migrations::testing::TestDb::new().await.expect("db");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let base = format!("http://{}", listener.local_addr().expect("addr"));
+    let data = std::env::temp_dir().join(format!("ca-it-stop-{}", uuid::Uuid::now_v7()));
+    let config = ca_core::Config {
+        database_url: db.url.clone(),
+        bind: base.trim_start_matches("http://").into(),
+        public_url: Some(base.clone()),
+        data_dir: data.clone(),
+        jwt_secret: Some(crate::helpers::SECRET.into()),
+        static_dir: data.join("none"),
+        widget_events_ip_per_minute: 100_000,
+        ..ca_core::Config::default()
+    };
+    let state = ca_server::prepare(config).await.expect("prepare");
+    let writer = state.tracking.writer().clone();
+    let server = ca_server::serve(state, listener).expect("serve");
+    let handle = server.handle();
+    let running = tokio::spawn(server);
+    let client = reqwest::Client::new();
+    let reg: Value = client
+        .post(format!("{base}/api/auth/register"))
+        .json(&json!({"name": "Stop Test", "email": "stop@example.in", "password": "secret1", "phone": "+91 9876543210"}))
+        .send().await.expect("register").json().await.expect("json");
+    let token = reg["token"].as_str().expect("token");
+    let created: Value = client
+        .post(format!("{base}/api/campaigns"))
+        .bearer_auth(token)
+        .json(&json!({"name": "Load", "websiteUrl": SITE}))
+        .send()
+        .await
+        .expect("create")
+        .json()
+        .await
+        .expect("json");
+    let id = created["campaign"]["_id"].as_str().expect("id").to_string();
+
+    let mut sent = Vec::new();
+    for i in 0..400 {
+        let client = client.clone();
+        let url = format!("{base}/api/widget/events");
+        let body =
+            json!({"campaignId": id, "visitorId": format!("v_load_{i:06}"), "type": "impression"});
+        sent.push(tokio::spawn(async move {
+            client
+                .post(url)
+                .header("origin", SITE)
+                .header("content-type", "text/plain")
+                .body(body.to_string())
+                .send()
+                .await
+                .map(|r| r.status().as_u16())
+                .unwrap_or(0)
+        }));
+    }
+    let mut accepted = 0;
+    for s in sent {
+        if s.await.expect("join") == 202 {
+            accepted += 1;
+        }
+    }
+    // Stop while the last batch is still queued (the writer waits up to a second).
+    handle.stop(true).await;
+    let _ = running.await;
+    writer.flush().await;
+    let stored = campaign::Entity::find_by_id(id)
+        .one(&db.conn)
+        .await
+        .expect("q")
+        .expect("c")
+        .impressions;
+    assert_eq!(accepted, 400);
+    assert_eq!(stored, 400, "every accepted event is written");
+    let _ = std::fs::remove_dir_all(data);
+}
+
+#[tokio::test]
+async fn widget_files_are_cached_compressed_and_open_to_every_site() {
+    let dir = std::env::temp_dir().join(format!("ca-widget-{}", uuid::Uuid::now_v7()));
+    std::fs::create_dir_all(dir.join("chunks")).expect("dir");
+    let loader = format!("(function(){{{}}})();", "var a=1;".repeat(400));
+    std::fs::write(dir.join("ca-widget.js"), &loader).expect("write");
+    std::fs::write(
+        dir.join("chunks/popup-0123456789.js"),
+        "export function open(){}".repeat(100),
+    )
+    .expect("write");
+    let widget_dir = dir.clone();
+    let app = spawn_app_with(move |c| c.widget_dir = widget_dir).await;
+
+    let res = app
+        .client
+        .get(app.url("/widget/ca-widget.js"))
+        .header("accept-encoding", "gzip, br")
+        .header("origin", "https://kesar.example.in")
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(res.status(), 200);
+    let h = res.headers().clone();
+    assert_eq!(h["cache-control"], "public, max-age=300");
+    assert_eq!(h["access-control-allow-origin"], "*");
+    assert!(
+        h["content-type"]
+            .to_str()
+            .expect("type")
+            .contains("javascript")
+    );
+    let encoding = h["content-encoding"].to_str().expect("encoding");
+    assert!(encoding == "br" || encoding == "gzip", "{encoding}");
+    let etag = h["etag"].to_str().expect("etag").to_string();
+    let again = app
+        .client
+        .get(app.url("/widget/ca-widget.js"))
+        .header("if-none-match", &etag)
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(again.status(), 304);
+
+    let chunk = app
+        .client
+        .get(app.url("/widget/chunks/popup-0123456789.js"))
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(chunk.status(), 200);
+    assert_eq!(
+        chunk.headers()["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
+    let missing = app
+        .client
+        .get(app.url("/widget/nope.js"))
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(missing.status(), 404);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test]
+async fn oversized_event_bodies_are_refused() {
+    let app = spawn_app_with(|_| {}).await;
+    let (_, id) = owner_and_campaign(&app, "big@example.in").await;
+    let huge = "x".repeat(64 * 1024);
+    let res = post_from(
+        &app,
+        "/api/widget/events",
+        Some("https://kesar.example.in"),
+        json!({"campaignId": id, "visitorId": "v_big_visitor", "type": "pageview", "pad": huge}),
+    )
+    .await;
+    assert_eq!(res.status, 413, "{}", res.body);
+    assert_eq!(impressions(&app, &id).await, 0);
+}

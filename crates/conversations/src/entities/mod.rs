@@ -1,0 +1,4 @@
+//! Tables owned by the conversations crate.
+
+pub mod conversation;
+pub mod message;

@@ -1,0 +1,731 @@
+//! The public conversation calls the widget makes: start, message, form,
+//! dismiss; plus the inactivity sweep and reply timing statistics.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use sea_orm::sea_query::{Alias, Expr, ExprTrait, Func, Query};
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, DatabaseConnection, EntityTrait, PaginatorTrait, QueryFilter,
+    QueryOrder, QuerySelect, Set,
+};
+
+use ca_auth::entities::user;
+use ca_billing::service::{entitlement, month_start};
+use ca_campaigns::dto::ReplyStats;
+use ca_campaigns::entities::campaign;
+use ca_campaigns::settings::{CampaignSettings, ConversionForm, DEFAULT_GREETING};
+use ca_core::FieldErrors;
+use ca_core::rate_limit::{Limit, RateLimiter};
+
+use crate::assistant::openai::{ChatMessage, ReplyTiming};
+use crate::assistant::{Answer, Assistant, Brief, Request, Source};
+use crate::dto::{
+    CollectedDataOut, EMAIL_CAPTURE_ID, MessageIn, OkOut, PublicForm, ReplyOut, StartIn, StartOut,
+    SubmitIn, SubmitOut, TimingOut, UserContext, email_capture_form, lead_form,
+};
+use crate::entities::{conversation, message};
+use crate::error::ConversationError;
+use crate::forms::{self, FormState};
+
+/// What the visitor sees instead of the assistant when the owner's plan has no
+/// AI conversations left this month.
+pub const AI_LIMIT_NOTICE: &str = "Thanks for stopping by! Our assistant is busy right now. Leave your email and our team will get back to you personally.";
+
+/// The limits of the public calls.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// Longest visitor message, in characters.
+    pub message_max_chars: usize,
+    /// Visitor messages per conversation.
+    pub messages_per_conversation: i64,
+    /// Widget calls per client IP per minute.
+    pub ip_per_minute: u32,
+    /// Widget calls per campaign per minute (all visitors together).
+    pub campaign_per_minute: u32,
+    /// A conversation without activity for this long is completed.
+    pub idle: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            message_max_chars: 1000,
+            messages_per_conversation: 40,
+            ip_per_minute: 60,
+            campaign_per_minute: 1200,
+            idle: Duration::from_secs(30 * 60),
+        }
+    }
+}
+
+/// The visitor conversation service.
+#[derive(Clone)]
+pub struct ConversationService {
+    db: DatabaseConnection,
+    assistant: Arc<dyn Assistant>,
+    limiter: Arc<RateLimiter>,
+    limits: Limits,
+}
+
+/// A visitor message accepted and stored, waiting for the assistant's reply.
+pub struct Turn {
+    conversation: conversation::Model,
+    settings: CampaignSettings,
+    history: Vec<ChatMessage>,
+    message: String,
+    state: FormState,
+    offer: Option<ConversionForm>,
+}
+
+fn check_context(ctx: &UserContext, errors: &mut FieldErrors) -> UserContext {
+    let mut out = UserContext::default();
+    if let Some(device) = ctx
+        .device_type
+        .as_deref()
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+    {
+        if ca_campaigns::settings::DEVICES.contains(&device) {
+            out.device_type = Some(device.to_string());
+        } else {
+            errors.insert(
+                "userContext.deviceType".into(),
+                vec!["Device type must be desktop, mobile or tablet".into()],
+            );
+        }
+    }
+    if let Some(url) = ctx
+        .current_url
+        .as_deref()
+        .map(str::trim)
+        .filter(|u| !u.is_empty())
+    {
+        if url.len() <= 1000 && ca_campaigns::service::is_website(url) {
+            out.current_url = Some(url.to_string());
+        } else {
+            errors.insert(
+                "userContext.currentUrl".into(),
+                vec![
+                    "Current URL must be an http or https address of at most 1,000 characters"
+                        .into(),
+                ],
+            );
+        }
+    }
+    out
+}
+
+fn parse_settings(model: &campaign::Model) -> Result<CampaignSettings, ConversationError> {
+    Ok(serde_json::from_str(&model.settings)?)
+}
+
+fn millis(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
+fn greeting(settings: &CampaignSettings) -> String {
+    let initial = settings.ai_settings.initial_message.trim();
+    if initial.is_empty() {
+        DEFAULT_GREETING.to_string()
+    } else {
+        initial.to_string()
+    }
+}
+
+fn public_id() -> String {
+    use rand::Rng;
+    const ALPHABET: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    let mut rng = rand::thread_rng();
+    let tail: String = (0..24)
+        .map(|_| char::from(ALPHABET[rng.gen_range(0..ALPHABET.len())]))
+        .collect();
+    format!("conv_{tail}")
+}
+
+fn preview(text: &str) -> String {
+    text.chars().take(500).collect()
+}
+
+impl ConversationService {
+    pub fn new(
+        db: DatabaseConnection,
+        assistant: Arc<dyn Assistant>,
+        limiter: Arc<RateLimiter>,
+        limits: Limits,
+    ) -> Self {
+        Self {
+            db,
+            assistant,
+            limiter,
+            limits,
+        }
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The assistant in use (`builtin` or `openai-compatible`).
+    pub fn assistant_name(&self) -> &'static str {
+        self.assistant.name()
+    }
+
+    async fn throttle_ip(&self, ip: &str) -> Result<(), ConversationError> {
+        self.limiter
+            .hit(
+                &format!("widget:ip:{ip}"),
+                Limit::new(self.limits.ip_per_minute, 60),
+            )
+            .await
+            .map_err(ConversationError::RateLimited)
+    }
+
+    async fn throttle_campaign(&self, campaign_id: &str) -> Result<(), ConversationError> {
+        self.limiter
+            .hit(
+                &format!("widget:campaign:{campaign_id}"),
+                Limit::new(self.limits.campaign_per_minute, 60),
+            )
+            .await
+            .map_err(ConversationError::RateLimited)
+    }
+
+    async fn campaign(&self, id: &str) -> Result<campaign::Model, ConversationError> {
+        campaign::Entity::find_by_id(id.trim().to_string())
+            .one(&self.db)
+            .await?
+            .ok_or(ConversationError::CampaignNotFound)
+    }
+
+    /// Starts a conversation and returns the greeting. Past the plan's monthly
+    /// AI conversations the conversation still starts, without the assistant:
+    /// the answer carries a notice and the lead form.
+    pub async fn start(
+        &self,
+        input: StartIn,
+        ip: &str,
+        now: DateTime<Utc>,
+    ) -> Result<StartOut, ConversationError> {
+        self.throttle_ip(ip).await?;
+        let mut errors = FieldErrors::new();
+        if input.campaign_id.trim().is_empty() {
+            errors.insert("campaignId".into(), vec!["Campaign id is required".into()]);
+        }
+        if !ca_core::validation::client_token(&input.visitor_id) {
+            errors.insert(
+                "visitorId".into(),
+                vec!["Visitor id must be 8 to 64 letters, digits, - or _".into()],
+            );
+        }
+        if let Some(session) = &input.session_id
+            && !ca_core::validation::client_token(session)
+        {
+            errors.insert(
+                "sessionId".into(),
+                vec!["Session id must be 8 to 64 letters, digits, - or _".into()],
+            );
+        }
+        let context = check_context(&input.user_context, &mut errors);
+        if !errors.is_empty() {
+            return Err(ConversationError::invalid(errors));
+        }
+        let campaign = self.campaign(&input.campaign_id).await?;
+        self.throttle_campaign(&campaign.id).await?;
+        if !campaign.is_active {
+            return Err(ConversationError::CampaignInactive);
+        }
+        let settings = parse_settings(&campaign)?;
+        let owner = user::Entity::find_by_id(campaign.owner_id.clone())
+            .one(&self.db)
+            .await?
+            .ok_or(ConversationError::CampaignNotFound)?;
+        let allowed = entitlement(&self.db, &owner, now).await?;
+        let ai_enabled = if allowed.ai_conversations < 0 {
+            true
+        } else {
+            let used = conversation::Entity::find()
+                .filter(conversation::Column::OwnerId.eq(&owner.id))
+                .filter(conversation::Column::AiEnabled.eq(true))
+                .filter(conversation::Column::CreatedAt.gte(month_start(now)))
+                .count(&self.db)
+                .await?;
+            i64::try_from(used).unwrap_or(i64::MAX) < allowed.ai_conversations
+        };
+        let greeting = if ai_enabled {
+            greeting(&settings)
+        } else {
+            AI_LIMIT_NOTICE.to_string()
+        };
+        let id = ca_core::ids::new_id().to_string();
+        let conversation_id = public_id();
+        conversation::ActiveModel {
+            id: Set(id.clone()),
+            conversation_id: Set(conversation_id.clone()),
+            campaign_id: Set(campaign.id.clone()),
+            owner_id: Set(owner.id.clone()),
+            visitor_id: Set(input.visitor_id.clone()),
+            session_id: Set(input.session_id.clone()),
+            status: Set("active".into()),
+            outcome: Set("none".into()),
+            ai_enabled: Set(ai_enabled),
+            total_messages: Set(1),
+            visitor_messages: Set(0),
+            forms_offered: Set("[]".into()),
+            last_form_at: Set(None),
+            collected_data: Set("{}".into()),
+            user_context: Set(serde_json::to_string(&context)?),
+            last_message: Set(preview(&greeting)),
+            created_at: Set(now),
+            last_activity_at: Set(now),
+            completed_at: Set(None),
+        }
+        .insert(&self.db)
+        .await?;
+        message::ActiveModel {
+            conversation_id: Set(id),
+            role: Set("assistant".into()),
+            content: Set(greeting.clone()),
+            source: Set(Some("greeting".into())),
+            created_at: Set(now),
+            ..Default::default()
+        }
+        .insert(&self.db)
+        .await?;
+        tracing::info!(campaign = %campaign.id, conversation = %conversation_id, ai_enabled, "conversation started");
+        Ok(StartOut {
+            success: true,
+            conversation_id,
+            greeting: if ai_enabled { greeting } else { String::new() },
+            ai_available: ai_enabled,
+            notice: (!ai_enabled).then(|| AI_LIMIT_NOTICE.to_string()),
+            form: (!ai_enabled).then(|| PublicForm::of(&lead_form(&settings))),
+        })
+    }
+
+    async fn find(&self, conversation_id: &str) -> Result<conversation::Model, ConversationError> {
+        conversation::Entity::find()
+            .filter(conversation::Column::ConversationId.eq(conversation_id.trim()))
+            .one(&self.db)
+            .await?
+            .ok_or(ConversationError::NotFound)
+    }
+
+    /// Completes the conversation when it has been idle too long; true if it is (now) completed.
+    async fn close_if_idle(
+        &self,
+        conv: &conversation::Model,
+        now: DateTime<Utc>,
+    ) -> Result<bool, ConversationError> {
+        if conv.status != "active" {
+            return Ok(true);
+        }
+        let idle = chrono::Duration::from_std(self.limits.idle).unwrap_or(chrono::Duration::MAX);
+        if now - conv.last_activity_at < idle {
+            return Ok(false);
+        }
+        let mut active: conversation::ActiveModel = conv.clone().into();
+        active.status = Set("completed".into());
+        active.completed_at = Set(Some(conv.last_activity_at + idle));
+        active.update(&self.db).await?;
+        Ok(true)
+    }
+
+    /// Accepts a visitor message: checks it, stores it and decides which form
+    /// (if any) goes with the reply. The reply itself comes from [`Self::complete`].
+    pub async fn begin(
+        &self,
+        conversation_id: &str,
+        input: MessageIn,
+        ip: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Turn, ConversationError> {
+        self.throttle_ip(ip).await?;
+        let text = input.message.trim().to_string();
+        if text.is_empty() {
+            return Err(ConversationError::field("message", "Please type a message"));
+        }
+        if text.chars().count() > self.limits.message_max_chars {
+            return Err(ConversationError::field(
+                "message",
+                &format!(
+                    "Messages can be at most {} characters",
+                    self.limits.message_max_chars
+                ),
+            ));
+        }
+        let conv = self.find(conversation_id).await?;
+        self.throttle_campaign(&conv.campaign_id).await?;
+        if self.close_if_idle(&conv, now).await? {
+            return Err(ConversationError::Ended);
+        }
+        let campaign = self.campaign(&conv.campaign_id).await?;
+        let settings = parse_settings(&campaign)?;
+        if conv.visitor_messages >= self.limits.messages_per_conversation {
+            return Err(ConversationError::MessageLimit {
+                form: Box::new(PublicForm::of(&lead_form(&settings))),
+            });
+        }
+        let mut history: Vec<ChatMessage> = message::Entity::find()
+            .filter(message::Column::ConversationId.eq(&conv.id))
+            .order_by_desc(message::Column::Id)
+            .limit(20)
+            .all(&self.db)
+            .await?
+            .into_iter()
+            .rev()
+            .filter(|m| m.role == "user" || m.role == "assistant")
+            .map(|m| ChatMessage::new(&m.role, &m.content))
+            .collect();
+        // Greeting excluded: the model does not need to see its own opener.
+        if history.first().is_some_and(|m| m.role == "assistant") && history.len() == 1 {
+            history.clear();
+        }
+        message::ActiveModel {
+            conversation_id: Set(conv.id.clone()),
+            role: Set("user".into()),
+            content: Set(text.clone()),
+            created_at: Set(now),
+            ..Default::default()
+        }
+        .insert(&self.db)
+        .await?;
+        conversation::Entity::update_many()
+            .col_expr(
+                conversation::Column::VisitorMessages,
+                Expr::col(conversation::Column::VisitorMessages).add(1),
+            )
+            .col_expr(
+                conversation::Column::TotalMessages,
+                Expr::col(conversation::Column::TotalMessages).add(1),
+            )
+            .col_expr(conversation::Column::LastActivityAt, Expr::value(now))
+            .col_expr(
+                conversation::Column::LastMessage,
+                Expr::value(preview(&text)),
+            )
+            .filter(conversation::Column::Id.eq(&conv.id))
+            .exec(&self.db)
+            .await?;
+        let state = FormState {
+            visitor_messages: conv.visitor_messages + 1,
+            offered: serde_json::from_str(&conv.forms_offered)?,
+            last_offer_at: conv.last_form_at,
+        };
+        let offer = if conv.ai_enabled {
+            forms::next_offer(&settings.forms, &state, &text).cloned()
+        } else {
+            None
+        };
+        Ok(Turn {
+            conversation: conv,
+            settings,
+            history,
+            message: text,
+            state,
+            offer,
+        })
+    }
+
+    /// Produces the reply to a [`Turn`], streaming it to `on_token`, and stores it.
+    pub async fn complete(
+        &self,
+        turn: Turn,
+        on_token: &mut (dyn FnMut(&str) + Send),
+    ) -> Result<ReplyOut, ConversationError> {
+        let Turn {
+            conversation: conv,
+            settings,
+            history,
+            message: text,
+            mut state,
+            offer,
+        } = turn;
+        let (answer, form) = if conv.ai_enabled {
+            let form_hint = offer.as_ref().map(|f| {
+                format!(
+                    "Right after your answer the visitor will see the form \"{}\" ({}). You may mention it in one short sentence.",
+                    f.title, f.subtitle
+                )
+            });
+            let ai = &settings.ai_settings;
+            let request = Request {
+                brief: Brief {
+                    business_info: &ai.business_info,
+                    knowledge_base: &ai.knowledge_base,
+                    custom_instructions: &ai.custom_instructions,
+                    form_hint: form_hint.as_deref(),
+                    form_title: offer.as_ref().map(|f| f.title.as_str()),
+                },
+                history: &history,
+                message: &text,
+            };
+            let answer = self.assistant.reply(&request, on_token).await;
+            let form = match offer {
+                Some(f) => Some(f),
+                None if answer.asks_for_email => {
+                    forms::lead_offer(&settings.forms, &state).cloned()
+                }
+                None => None,
+            };
+            (answer, form)
+        } else {
+            on_token(AI_LIMIT_NOTICE);
+            let form = lead_form(&settings);
+            (
+                Answer {
+                    text: AI_LIMIT_NOTICE.to_string(),
+                    source: Source::Builtin,
+                    timing: ReplyTiming {
+                        first_token: Duration::ZERO,
+                        total: Duration::ZERO,
+                    },
+                    asks_for_email: true,
+                },
+                Some(form),
+            )
+        };
+        let now = Utc::now();
+        let source = match (conv.ai_enabled, answer.source) {
+            (false, _) => "limit",
+            (true, Source::Provider) => "provider",
+            (true, Source::Builtin) => "builtin",
+        };
+        // A form counts as offered by the rules only when it is one of the campaign's forms.
+        let counted = form
+            .as_ref()
+            .filter(|f| conv.ai_enabled && f.id != EMAIL_CAPTURE_ID);
+        if let Some(f) = counted {
+            state.offered.push(f.id.clone());
+            state.last_offer_at = Some(state.visitor_messages);
+        }
+        message::ActiveModel {
+            conversation_id: Set(conv.id.clone()),
+            role: Set("assistant".into()),
+            content: Set(answer.text.clone()),
+            form_id: Set(form.as_ref().map(|f| f.id.clone())),
+            source: Set(Some(source.into())),
+            first_token_ms: Set(conv.ai_enabled.then(|| millis(answer.timing.first_token))),
+            total_ms: Set(conv.ai_enabled.then(|| millis(answer.timing.total))),
+            created_at: Set(now),
+            ..Default::default()
+        }
+        .insert(&self.db)
+        .await?;
+        let mut update = conversation::Entity::update_many()
+            .col_expr(
+                conversation::Column::TotalMessages,
+                Expr::col(conversation::Column::TotalMessages).add(1),
+            )
+            .col_expr(conversation::Column::LastActivityAt, Expr::value(now))
+            .col_expr(
+                conversation::Column::LastMessage,
+                Expr::value(preview(&answer.text)),
+            );
+        if counted.is_some() {
+            update = update
+                .col_expr(
+                    conversation::Column::FormsOffered,
+                    Expr::value(serde_json::to_string(&state.offered)?),
+                )
+                .col_expr(
+                    conversation::Column::LastFormAt,
+                    Expr::value(state.last_offer_at),
+                );
+        }
+        update
+            .filter(conversation::Column::Id.eq(&conv.id))
+            .exec(&self.db)
+            .await?;
+        let total_messages = conversation::Entity::find_by_id(conv.id.clone())
+            .one(&self.db)
+            .await?
+            .map_or(conv.total_messages + 2, |c| c.total_messages);
+        Ok(ReplyOut {
+            success: true,
+            reply: answer.text,
+            form: form.as_ref().map(PublicForm::of),
+            source: source.into(),
+            timing: TimingOut {
+                first_token_ms: millis(answer.timing.first_token),
+                total_ms: millis(answer.timing.total),
+            },
+            total_messages,
+        })
+    }
+
+    /// Validates a submitted form against its fields and stores the collected
+    /// data on the conversation. The customer record is the caller's part.
+    pub async fn submit(
+        &self,
+        conversation_id: &str,
+        input: SubmitIn,
+        ip: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(SubmitOut, Option<conversation::Model>), ConversationError> {
+        self.throttle_ip(ip).await?;
+        let conv = self.find(conversation_id).await?;
+        self.throttle_campaign(&conv.campaign_id).await?;
+        let campaign = self.campaign(&conv.campaign_id).await?;
+        let settings = parse_settings(&campaign)?;
+        let form_id = input
+            .form_id
+            .as_deref()
+            .map(str::trim)
+            .filter(|f| !f.is_empty())
+            .unwrap_or(EMAIL_CAPTURE_ID);
+        let form = if form_id == EMAIL_CAPTURE_ID {
+            email_capture_form(&settings)
+        } else {
+            settings
+                .forms
+                .conversion_forms
+                .iter()
+                .find(|f| f.id == form_id && f.active)
+                .cloned()
+                .ok_or(ConversationError::FormNotFound)?
+        };
+        let values: Vec<(String, String)> = input.values.into_iter().collect();
+        let data =
+            forms::validate_submission(&form, &values).map_err(ConversationError::invalid)?;
+        let follow_up = (!form.follow_up_message.trim().is_empty())
+            .then(|| form.follow_up_message.trim().to_string());
+        let mut collected: CollectedDataOut = serde_json::from_str(&conv.collected_data)?;
+        collected.merge(&data);
+        if input
+            .website
+            .as_deref()
+            .is_some_and(|w| !w.trim().is_empty())
+        {
+            // A bot filled the honeypot: answer as usual, keep nothing.
+            tracing::info!(conversation = %conv.conversation_id, "honeypot filled; submission dropped");
+            return Ok((
+                SubmitOut {
+                    success: true,
+                    message: form.success_message,
+                    follow_up_message: follow_up,
+                    collected_data: collected,
+                },
+                None,
+            ));
+        }
+        let mut active: conversation::ActiveModel = conv.clone().into();
+        active.collected_data = Set(serde_json::to_string(&collected)?);
+        active.last_activity_at = Set(now);
+        let updated = active.update(&self.db).await?;
+        message::ActiveModel {
+            conversation_id: Set(conv.id.clone()),
+            role: Set("system".into()),
+            content: Set(format!("Form submitted: {}", form.name)),
+            form_id: Set(Some(form.id.clone())),
+            created_at: Set(now),
+            ..Default::default()
+        }
+        .insert(&self.db)
+        .await?;
+        conversation::Entity::update_many()
+            .col_expr(
+                conversation::Column::TotalMessages,
+                Expr::col(conversation::Column::TotalMessages).add(1),
+            )
+            .filter(conversation::Column::Id.eq(&conv.id))
+            .exec(&self.db)
+            .await?;
+        Ok((
+            SubmitOut {
+                success: true,
+                message: form.success_message,
+                follow_up_message: follow_up,
+                collected_data: collected,
+            },
+            Some(updated),
+        ))
+    }
+
+    /// The visitor closed the popup: the conversation is completed with the
+    /// outcome `dismissal`, unless it already converted.
+    pub async fn dismiss(
+        &self,
+        conversation_id: &str,
+        ip: &str,
+        now: DateTime<Utc>,
+    ) -> Result<OkOut, ConversationError> {
+        self.throttle_ip(ip).await?;
+        let conv = self.find(conversation_id).await?;
+        self.throttle_campaign(&conv.campaign_id).await?;
+        let mut active: conversation::ActiveModel = conv.clone().into();
+        if conv.outcome != "conversion" {
+            active.outcome = Set("dismissal".into());
+        }
+        if conv.status == "active" {
+            active.status = Set("completed".into());
+            active.completed_at = Set(Some(now));
+        }
+        active.update(&self.db).await?;
+        Ok(OkOut { success: true })
+    }
+
+    /// Completes every active conversation idle for longer than the limit;
+    /// returns how many.
+    pub async fn complete_idle(&self, now: DateTime<Utc>) -> Result<u64, ConversationError> {
+        let idle = chrono::Duration::from_std(self.limits.idle).unwrap_or(chrono::Duration::MAX);
+        let result = conversation::Entity::update_many()
+            .col_expr(conversation::Column::Status, Expr::value("completed"))
+            .col_expr(conversation::Column::CompletedAt, Expr::value(now))
+            .filter(conversation::Column::Status.eq("active"))
+            .filter(conversation::Column::LastActivityAt.lt(now - idle))
+            .exec(&self.db)
+            .await?;
+        Ok(result.rows_affected)
+    }
+}
+
+/// Average reply timing over the owner's assistant replies, for one campaign
+/// or all of them.
+pub async fn reply_stats(
+    db: &DatabaseConnection,
+    owner_id: &str,
+    campaign_id: Option<&str>,
+) -> Result<ReplyStats, ConversationError> {
+    let mut conversations = Query::select();
+    conversations
+        .column(conversation::Column::Id)
+        .from(conversation::Entity)
+        .and_where(conversation::Column::OwnerId.eq(owner_id));
+    if let Some(campaign) = campaign_id {
+        conversations.and_where(conversation::Column::CampaignId.eq(campaign));
+    }
+    let row: Option<(i64, Option<f64>, Option<f64>)> = message::Entity::find()
+        .select_only()
+        .column_as(
+            Expr::expr(Func::count(Expr::col(message::Column::Id))),
+            "replies",
+        )
+        .column_as(
+            Expr::expr(Func::cast_as(
+                Func::avg(Expr::col(message::Column::FirstTokenMs)),
+                Alias::new("DOUBLE PRECISION"),
+            )),
+            "avg_first",
+        )
+        .column_as(
+            Expr::expr(Func::cast_as(
+                Func::avg(Expr::col(message::Column::TotalMs)),
+                Alias::new("DOUBLE PRECISION"),
+            )),
+            "avg_total",
+        )
+        .filter(message::Column::FirstTokenMs.is_not_null())
+        .filter(message::Column::ConversationId.in_subquery(conversations.to_owned()))
+        .into_tuple()
+        .one(db)
+        .await?;
+    let (replies, first, total) = row.unwrap_or((0, None, None));
+    let round = |v: Option<f64>| (v.unwrap_or(0.0) * 10.0).round() / 10.0;
+    Ok(ReplyStats {
+        replies,
+        avg_first_token_ms: round(first),
+        avg_total_ms: round(total),
+    })
+}

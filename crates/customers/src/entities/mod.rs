@@ -1,0 +1,3 @@
+//! Tables owned by the customers crate.
+
+pub mod customer;

@@ -1,0 +1,250 @@
+//! The analytics overview and the CSV export of an owner's customers.
+
+use chrono::{DateTime, Duration, Utc};
+use sea_orm::sea_query::{Expr, Func};
+use sea_orm::{
+    ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, Order, PaginatorTrait,
+    QueryFilter, QueryOrder, QuerySelect,
+};
+
+use ca_core::FieldErrors;
+
+use crate::dto::{ConversionStats, Headline, OverviewResponse, TopCampaign};
+use crate::entities::customer;
+use crate::error::CustomerError;
+
+/// `7d`, `30d`, `90d` or `365d` as a duration.
+pub fn period(raw: Option<&str>) -> Result<(String, Duration), CustomerError> {
+    let p = raw
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .unwrap_or("30d");
+    let days = match p {
+        "7d" => 7,
+        "30d" => 30,
+        "90d" => 90,
+        "365d" => 365,
+        _ => {
+            let mut errors = FieldErrors::new();
+            errors.insert(
+                "period".into(),
+                vec!["Period must be 7d, 30d, 90d or 365d".into()],
+            );
+            return Err(CustomerError::invalid(errors));
+        }
+    };
+    Ok((p.to_string(), Duration::days(days)))
+}
+
+fn rate(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        return 0.0;
+    }
+    ((part as f64 / whole as f64) * 10_000.0).round() / 100.0
+}
+
+async fn headline<C: ConnectionTrait>(
+    conn: &C,
+    owner_id: &str,
+    from: DateTime<Utc>,
+    to: DateTime<Utc>,
+) -> Result<Headline, CustomerError> {
+    let mine = || customer::Entity::find().filter(customer::Column::OwnerId.eq(owner_id));
+    let total = mine()
+        .filter(customer::Column::CreatedAt.lt(to))
+        .count(conn)
+        .await?;
+    let new = mine()
+        .filter(customer::Column::CreatedAt.gte(from))
+        .filter(customer::Column::CreatedAt.lt(to))
+        .count(conn)
+        .await?;
+    let buyers = mine()
+        .filter(customer::Column::CreatedAt.lt(to))
+        .filter(customer::Column::ConversionStatus.eq("customer"))
+        .count(conn)
+        .await?;
+    let active = mine()
+        .filter(customer::Column::ConversionStatus.eq("lead"))
+        .filter(customer::Column::LastConversationDate.gte(from))
+        .filter(customer::Column::LastConversationDate.lt(to))
+        .count(conn)
+        .await?;
+    Ok(Headline {
+        total_customers: total,
+        new_customers: new,
+        conversion_rate: rate(buyers, total),
+        active_leads: active,
+    })
+}
+
+/// The overview of the owner's customers over `length` ending at `now`.
+pub async fn overview<C: ConnectionTrait>(
+    conn: &C,
+    owner_id: &str,
+    name: String,
+    length: Duration,
+    now: DateTime<Utc>,
+) -> Result<OverviewResponse, CustomerError> {
+    let end = now + Duration::seconds(1);
+    let current = headline(conn, owner_id, now - length, end).await?;
+    let previous = headline(conn, owner_id, now - length - length, now - length).await?;
+    let by_status: Vec<(String, i64)> = customer::Entity::find()
+        .select_only()
+        .column(customer::Column::ConversionStatus)
+        .column_as(
+            Expr::expr(Func::count(Expr::col(customer::Column::Id))),
+            "n",
+        )
+        .filter(customer::Column::OwnerId.eq(owner_id))
+        .group_by(customer::Column::ConversionStatus)
+        .into_tuple()
+        .all(conn)
+        .await?;
+    let mut stats = ConversionStats::default();
+    for (status, n) in by_status {
+        let n = u64::try_from(n).unwrap_or(0);
+        match status.as_str() {
+            "lead" => stats.lead = n,
+            "prospect" => stats.prospect = n,
+            "customer" => stats.customer = n,
+            "churned" => stats.churned = n,
+            _ => {}
+        }
+    }
+    let top: Vec<(String, i64)> = customer::Entity::find()
+        .select_only()
+        .column(customer::Column::SourceCampaign)
+        .column_as(
+            Expr::expr(Func::count(Expr::col(customer::Column::Id))),
+            "n",
+        )
+        .filter(customer::Column::OwnerId.eq(owner_id))
+        .filter(customer::Column::SourceCampaign.is_not_null())
+        .group_by(customer::Column::SourceCampaign)
+        .order_by(Expr::col(sea_orm::sea_query::Alias::new("n")), Order::Desc)
+        .order_by(customer::Column::SourceCampaign, Order::Asc)
+        .limit(5)
+        .into_tuple()
+        .all(conn)
+        .await?;
+    Ok(OverviewResponse {
+        success: true,
+        period: name,
+        total_customers: current.total_customers,
+        new_customers: current.new_customers,
+        conversion_rate: current.conversion_rate,
+        active_leads: current.active_leads,
+        conversion_stats: stats,
+        top_campaigns: top
+            .into_iter()
+            .map(|(name, n)| TopCampaign {
+                name,
+                customers: u64::try_from(n).unwrap_or(0),
+            })
+            .collect(),
+        previous,
+    })
+}
+
+/// A cell a spreadsheet will not run: a leading `=`, `+`, `-`, `@`, tab or
+/// carriage return gets a `'` in front.
+pub fn safe_cell(value: &str) -> String {
+    match value.chars().next() {
+        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{value}"),
+        _ => value.to_string(),
+    }
+}
+
+/// The CSV header row.
+pub const CSV_HEADER: [&str; 15] = [
+    "Name",
+    "Email",
+    "Phone",
+    "Company",
+    "Status",
+    "Lead Score",
+    "Conversations",
+    "Page Views",
+    "Average Session (s)",
+    "Purchases",
+    "Revenue (INR)",
+    "Source Campaign",
+    "Last Active",
+    "Customer Since",
+    "Notes",
+];
+
+fn row(c: &customer::Model) -> Vec<String> {
+    let opt = |v: &Option<String>| safe_cell(v.as_deref().unwrap_or(""));
+    vec![
+        opt(&c.name),
+        safe_cell(&c.email),
+        opt(&c.phone),
+        opt(&c.company),
+        c.conversion_status.clone(),
+        c.lead_score.to_string(),
+        c.total_conversations.to_string(),
+        c.total_page_views.to_string(),
+        if c.sessions > 0 {
+            (c.total_session_seconds / c.sessions).to_string()
+        } else {
+            "0".into()
+        },
+        c.total_purchases.to_string(),
+        format!("{:.2}", c.revenue_paise as f64 / 100.0),
+        opt(&c.source_campaign),
+        c.last_conversation_date
+            .map(|d| d.to_rfc3339())
+            .unwrap_or_default(),
+        c.created_at.to_rfc3339(),
+        opt(&c.notes),
+    ]
+}
+
+/// CSV lines for `rows` (with the header first when `header`).
+pub fn csv_chunk(rows: &[customer::Model], header: bool) -> Result<Vec<u8>, CustomerError> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let fail =
+        |e: csv::Error| CustomerError::Infra(ca_core::error::InfraError::Other(e.to_string()));
+    if header {
+        w.write_record(CSV_HEADER).map_err(fail)?;
+    }
+    for c in rows {
+        w.write_record(row(c)).map_err(fail)?;
+    }
+    w.into_inner()
+        .map_err(|e| CustomerError::Infra(ca_core::error::InfraError::Other(e.to_string())))
+}
+
+/// The next page of the export after `after` (by id), at most `size` rows.
+pub async fn export_page(
+    db: &DatabaseConnection,
+    owner_id: &str,
+    after: Option<&str>,
+    size: u64,
+) -> Result<Vec<customer::Model>, CustomerError> {
+    let mut q = customer::Entity::find().filter(customer::Column::OwnerId.eq(owner_id));
+    if let Some(after) = after {
+        q = q.filter(customer::Column::Id.gt(after));
+    }
+    Ok(q.order_by_asc(customer::Column::Id)
+        .limit(size)
+        .all(db)
+        .await?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formula_cells_are_neutralised() {
+        assert_eq!(safe_cell("=HYPERLINK(\"x\")"), "'=HYPERLINK(\"x\")");
+        assert_eq!(safe_cell("+91 98290"), "'+91 98290");
+        assert_eq!(safe_cell("-2+3"), "'-2+3");
+        assert_eq!(safe_cell("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(safe_cell("meera@kesar.in"), "meera@kesar.in");
+        assert_eq!(safe_cell(""), "");
+    }
+}

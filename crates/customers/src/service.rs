@@ -1,0 +1,309 @@
+//! The owner's customer calls. Every query filters by the owner in SQL.
+
+use chrono::Utc;
+use sea_orm::sea_query::{Expr, ExprTrait, Func, LikeExpr};
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, EntityTrait, Order, PaginatorTrait,
+    QueryFilter, QueryOrder, QuerySelect, Set,
+};
+
+use ca_core::FieldErrors;
+
+use crate::dto::{
+    CustomerListResponse, CustomerOut, CustomerUpdate, ListQuery, Pagination, STATUSES,
+};
+use crate::entities::customer;
+use crate::error::CustomerError;
+use crate::{engagement_of, lead_score};
+
+/// A checked list query.
+#[derive(Debug, Clone)]
+pub struct Listing {
+    pub page: u64,
+    pub limit: u64,
+    pub search: Option<String>,
+    pub status: Option<String>,
+    pub sort: customer::Column,
+    pub descending: bool,
+}
+
+fn number(
+    raw: Option<&str>,
+    field: &str,
+    default: u64,
+    min: u64,
+    max: u64,
+    errors: &mut FieldErrors,
+) -> u64 {
+    match raw.map(str::trim).filter(|v| !v.is_empty()) {
+        None => default,
+        Some(v) => match v.parse::<u64>() {
+            Ok(n) if (min..=max).contains(&n) => n,
+            _ => {
+                errors.insert(
+                    field.into(),
+                    vec![format!(
+                        "{field} must be a whole number from {min} to {max}"
+                    )],
+                );
+                default
+            }
+        },
+    }
+}
+
+/// Checks the query of `GET /api/customers/user`.
+pub fn listing(q: &ListQuery) -> Result<Listing, CustomerError> {
+    let mut errors = FieldErrors::new();
+    let page = number(q.page.as_deref(), "page", 1, 1, 1_000_000, &mut errors);
+    let limit = number(q.limit.as_deref(), "limit", 20, 1, 100, &mut errors);
+    let search = q
+        .search
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_lowercase);
+    if search.as_ref().is_some_and(|s| s.chars().count() > 100) {
+        errors.insert(
+            "search".into(),
+            vec!["Search can be at most 100 characters".into()],
+        );
+    }
+    let status = q
+        .status
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty() && *s != "all")
+        .map(str::to_string);
+    if let Some(s) = &status
+        && !STATUSES.contains(&s.as_str())
+    {
+        errors.insert(
+            "status".into(),
+            vec!["Status must be lead, prospect, customer or churned".into()],
+        );
+    }
+    let sort = match q.sort_by.as_deref().map(str::trim).unwrap_or("") {
+        "" | "lastConversationDate" => customer::Column::LastConversationDate,
+        "leadScore" => customer::Column::LeadScore,
+        "totalConversations" => customer::Column::TotalConversations,
+        "createdAt" => customer::Column::CreatedAt,
+        _ => {
+            errors.insert(
+                "sortBy".into(),
+                vec![
+                    "Sort by lastConversationDate, leadScore, totalConversations or createdAt"
+                        .into(),
+                ],
+            );
+            customer::Column::LastConversationDate
+        }
+    };
+    let descending = match q.sort_order.as_deref().map(str::trim).unwrap_or("") {
+        "" | "desc" => true,
+        "asc" => false,
+        _ => {
+            errors.insert(
+                "sortOrder".into(),
+                vec!["Sort order must be asc or desc".into()],
+            );
+            true
+        }
+    };
+    if !errors.is_empty() {
+        return Err(CustomerError::invalid(errors));
+    }
+    Ok(Listing {
+        page,
+        limit,
+        search,
+        status,
+        sort,
+        descending,
+    })
+}
+
+fn like(term: &str) -> LikeExpr {
+    let escaped: String = term
+        .chars()
+        .flat_map(|c| match c {
+            '%' | '_' | '\\' => vec!['\\', c],
+            other => vec![other],
+        })
+        .collect();
+    LikeExpr::new(format!("%{escaped}%")).escape('\\')
+}
+
+/// One page of the owner's customers.
+pub async fn list<C: ConnectionTrait>(
+    conn: &C,
+    owner_id: &str,
+    l: &Listing,
+) -> Result<CustomerListResponse, CustomerError> {
+    let mut query = customer::Entity::find().filter(customer::Column::OwnerId.eq(owner_id));
+    if let Some(status) = &l.status {
+        query = query.filter(customer::Column::ConversionStatus.eq(status));
+    }
+    if let Some(term) = &l.search {
+        let mut any = Condition::any();
+        for col in [
+            customer::Column::Email,
+            customer::Column::Name,
+            customer::Column::Phone,
+            customer::Column::Company,
+        ] {
+            any = any.add(Expr::expr(Func::lower(Expr::col(col))).like(like(term)));
+        }
+        query = query.filter(any);
+    }
+    let total = query.clone().count(conn).await?;
+    let order = if l.descending {
+        Order::Desc
+    } else {
+        Order::Asc
+    };
+    let rows = query
+        .order_by(l.sort, order.clone())
+        .order_by(customer::Column::Id, order)
+        .offset((l.page - 1) * l.limit)
+        .limit(l.limit)
+        .all(conn)
+        .await?;
+    Ok(CustomerListResponse {
+        success: true,
+        customers: rows.iter().map(CustomerOut::of).collect(),
+        pagination: Pagination {
+            page: l.page,
+            limit: l.limit,
+            total,
+            pages: total.div_ceil(l.limit),
+        },
+    })
+}
+
+async fn find<C: ConnectionTrait>(
+    conn: &C,
+    owner_id: &str,
+    id: &str,
+) -> Result<customer::Model, CustomerError> {
+    customer::Entity::find()
+        .filter(customer::Column::Id.eq(id.trim()))
+        .filter(customer::Column::OwnerId.eq(owner_id))
+        .one(conn)
+        .await?
+        .ok_or(CustomerError::NotFound)
+}
+
+/// One of the owner's customers; another owner's is [`CustomerError::NotFound`].
+pub async fn get<C: ConnectionTrait>(
+    conn: &C,
+    owner_id: &str,
+    id: &str,
+) -> Result<CustomerOut, CustomerError> {
+    Ok(CustomerOut::of(&find(conn, owner_id, id).await?))
+}
+
+fn text(
+    value: Option<&String>,
+    field: &str,
+    label: &str,
+    max: usize,
+    errors: &mut FieldErrors,
+) -> Option<Option<String>> {
+    let v = value?.trim().to_string();
+    if v.chars().count() > max {
+        errors.insert(
+            field.into(),
+            vec![format!("{label} can be at most {max} characters")],
+        );
+    }
+    Some((!v.is_empty()).then_some(v))
+}
+
+/// Changes status, name, phone, company and notes; recomputes the lead score.
+pub async fn update<C: ConnectionTrait>(
+    conn: &C,
+    owner_id: &str,
+    id: &str,
+    input: CustomerUpdate,
+) -> Result<CustomerOut, CustomerError> {
+    let existing = find(conn, owner_id, id).await?;
+    let mut errors = FieldErrors::new();
+    let status = input
+        .conversion_status
+        .as_ref()
+        .or(input.status.as_ref())
+        .map(|s| s.trim().to_string());
+    if let Some(s) = &status
+        && !STATUSES.contains(&s.as_str())
+    {
+        errors.insert(
+            "conversionStatus".into(),
+            vec!["Status must be lead, prospect, customer or churned".into()],
+        );
+    }
+    let name = text(input.name.as_ref(), "name", "Name", 200, &mut errors);
+    let company = text(
+        input.company.as_ref(),
+        "company",
+        "Company",
+        200,
+        &mut errors,
+    );
+    let notes = text(input.notes.as_ref(), "notes", "Notes", 5000, &mut errors);
+    let phone = text(input.phone.as_ref(), "phone", "Phone", 40, &mut errors);
+    if let Some(Some(p)) = &phone
+        && ca_core::validation::phone(p).is_err()
+    {
+        errors.insert(
+            "phone".into(),
+            vec!["Please enter a valid phone number".into()],
+        );
+    }
+    if !errors.is_empty() {
+        return Err(CustomerError::invalid(errors));
+    }
+    let mut after = existing.clone();
+    if let Some(s) = status {
+        after.conversion_status = s;
+    }
+    if let Some(v) = name {
+        after.name = v;
+    }
+    if let Some(v) = phone {
+        after.phone = v;
+    }
+    if let Some(v) = company {
+        after.company = v;
+    }
+    if let Some(v) = notes {
+        after.notes = v;
+    }
+    after.lead_score = lead_score(&engagement_of(&after));
+    let mut active: customer::ActiveModel = existing.into();
+    active.conversion_status = Set(after.conversion_status);
+    active.name = Set(after.name);
+    active.phone = Set(after.phone);
+    active.company = Set(after.company);
+    active.notes = Set(after.notes);
+    active.lead_score = Set(after.lead_score);
+    active.updated_at = Set(Utc::now());
+    Ok(CustomerOut::of(&active.update(conn).await?))
+}
+
+/// Deletes one of the owner's customers.
+pub async fn delete<C: ConnectionTrait>(
+    conn: &C,
+    owner_id: &str,
+    id: &str,
+) -> Result<(), CustomerError> {
+    let result = customer::Entity::delete_many()
+        .filter(customer::Column::Id.eq(id.trim()))
+        .filter(customer::Column::OwnerId.eq(owner_id))
+        .exec(conn)
+        .await?;
+    if result.rows_affected == 0 {
+        return Err(CustomerError::NotFound);
+    }
+    Ok(())
+}

@@ -1,0 +1,85 @@
+//! Wire types of the widget's configuration, event and purchase calls.
+
+use ca_campaigns::settings::{ExitIntentSettings, PopupSettings, TargetingSettings};
+use ca_conversations::dto::PublicForm;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// What the widget needs to run a campaign; never the knowledge base,
+/// business info or custom instructions.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PublicCampaign {
+    pub id: String,
+    pub exit_intent: ExitIntentSettings,
+    pub popup: PopupSettings,
+    pub targeting: TargetingSettings,
+    /// The assistant's greeting.
+    pub greeting: String,
+    /// The popup's email field as a form (`id` = `email-capture`).
+    pub email_capture: PublicForm,
+}
+
+/// `GET /api/widget/campaigns/{id}/config`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PublicConfigOut {
+    pub success: bool,
+    /// False: the widget does nothing on this page load.
+    pub active: bool,
+    /// Why not active: `inactive` (switched off), `plan_inactive` (the owner's
+    /// plan does not cover campaigns), `visitor_limit` (the month's visitors are used up).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub campaign: Option<PublicCampaign>,
+}
+
+/// `POST /api/widget/events` (JSON, also sent as `text/plain` by `sendBeacon`).
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EventIn {
+    #[serde(default)]
+    pub campaign_id: String,
+    #[serde(default)]
+    pub visitor_id: String,
+    /// `pageview` or `impression`.
+    #[serde(default, rename = "type")]
+    pub event_type: String,
+}
+
+/// `POST /api/widget/purchases`: what `caTrack('purchase', {value, currency, orderId})` sends.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PurchaseIn {
+    #[serde(default)]
+    pub campaign_id: String,
+    #[serde(default)]
+    pub visitor_id: String,
+    /// The order total in rupees (up to 2 decimals).
+    #[schema(value_type = f64)]
+    pub value: Option<serde_json::Value>,
+    /// `INR`.
+    #[serde(default)]
+    pub currency: Option<String>,
+    #[serde(default)]
+    pub order_id: String,
+}
+
+/// The answer to a purchase.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PurchaseOut {
+    pub success: bool,
+    /// The order id was recorded before: nothing was counted again.
+    pub duplicate: bool,
+    /// The campaign the revenue went to (a visitor who converted on or
+    /// interacted with it within the attribution window), if any.
+    pub attributed_campaign_id: Option<String>,
+}
+
+/// `{success}` (events are accepted for the batched writer).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct AcceptedOut {
+    pub success: bool,
+}

@@ -1,0 +1,4 @@
+//! Tables owned by the tracking crate.
+
+pub mod campaign_touch;
+pub mod purchase;

@@ -1,0 +1,88 @@
+//! Errors of the visitor-side calls.
+
+use ca_core::error::InfraError;
+use ca_core::{DomainError, ErrorKind, FieldErrors};
+
+#[derive(Debug, thiserror::Error)]
+pub enum TrackingError {
+    #[error("{message}")]
+    Validation {
+        message: String,
+        errors: FieldErrors,
+    },
+    #[error("This campaign does not exist")]
+    CampaignNotFound,
+    /// The request came from a site that is not the campaign's.
+    #[error("Events for this campaign are only accepted from its website")]
+    ForeignOrigin,
+    #[error("Too many requests. Please wait a moment and try again.")]
+    RateLimited(std::time::Duration),
+    #[error("The server is shutting down; try again shortly")]
+    ShuttingDown,
+    #[error("internal error: {0}")]
+    Infra(#[from] InfraError),
+}
+
+impl From<sea_orm::DbErr> for TrackingError {
+    fn from(err: sea_orm::DbErr) -> Self {
+        Self::Infra(InfraError::Db(err))
+    }
+}
+
+impl From<ca_billing::BillingError> for TrackingError {
+    fn from(err: ca_billing::BillingError) -> Self {
+        Self::Infra(InfraError::Other(err.to_string()))
+    }
+}
+
+impl From<ca_campaigns::CampaignError> for TrackingError {
+    fn from(err: ca_campaigns::CampaignError) -> Self {
+        Self::Infra(InfraError::Other(err.to_string()))
+    }
+}
+
+impl From<serde_json::Error> for TrackingError {
+    fn from(err: serde_json::Error) -> Self {
+        Self::Infra(InfraError::Other(err.to_string()))
+    }
+}
+
+impl TrackingError {
+    pub(crate) fn invalid(errors: FieldErrors) -> Self {
+        Self::Validation {
+            message: ca_core::validation::first_message(&errors),
+            errors,
+        }
+    }
+}
+
+impl DomainError for TrackingError {
+    fn kind(&self) -> ErrorKind {
+        match self {
+            Self::Validation { .. } => ErrorKind::Validation,
+            Self::CampaignNotFound => ErrorKind::NotFound,
+            Self::ForeignOrigin => ErrorKind::Forbidden,
+            Self::RateLimited(d) => ErrorKind::RateLimited(*d),
+            Self::ShuttingDown => ErrorKind::Conflict,
+            Self::Infra(_) => ErrorKind::Internal,
+        }
+    }
+
+    fn code(&self) -> &'static str {
+        match self {
+            Self::Validation { .. } => "validation_failed",
+            Self::CampaignNotFound => "campaign_not_found",
+            Self::ForeignOrigin => "origin_not_allowed",
+            Self::RateLimited(_) => "rate_limited",
+            Self::ShuttingDown => "shutting_down",
+            Self::Infra(_) => "internal_error",
+        }
+    }
+
+    fn field_errors(&self) -> Option<&FieldErrors> {
+        match self {
+            Self::Validation { errors, .. } => Some(errors),
+            _ => None,
+        }
+    }
+}

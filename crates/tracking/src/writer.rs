@@ -1,0 +1,290 @@
+//! The batched writer for page views and impressions: events queue in memory
+//! and are written in one transaction per batch, when the batch is full, when
+//! it is old enough, and on shutdown (nothing accepted is dropped).
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
+use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, TransactionTrait};
+use tokio::sync::{mpsc, oneshot};
+
+use ca_campaigns::entities::{campaign, monthly_visitor};
+use ca_campaigns::service::period_of;
+use ca_customers::entities::customer;
+
+use crate::entities::campaign_touch;
+
+/// What happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    PageView,
+    Impression,
+}
+
+/// One accepted event.
+#[derive(Debug, Clone)]
+pub struct Event {
+    pub kind: Kind,
+    pub owner_id: String,
+    pub campaign_id: String,
+    pub visitor_id: String,
+    pub at: DateTime<Utc>,
+}
+
+enum Msg {
+    Event(Event),
+    Flush(oneshot::Sender<()>),
+}
+
+/// Handle to the writer task.
+#[derive(Clone)]
+pub struct EventWriter {
+    tx: mpsc::Sender<Msg>,
+}
+
+/// Batch size and age limits.
+#[derive(Debug, Clone, Copy)]
+pub struct WriterConfig {
+    pub max_batch: usize,
+    pub max_delay: Duration,
+    pub queue: usize,
+}
+
+impl Default for WriterConfig {
+    fn default() -> Self {
+        Self {
+            max_batch: 2000,
+            max_delay: Duration::from_millis(1000),
+            queue: 50_000,
+        }
+    }
+}
+
+impl EventWriter {
+    /// Starts the writer task on the current runtime.
+    pub fn start(db: DatabaseConnection, config: WriterConfig) -> Self {
+        let (tx, rx) = mpsc::channel(config.queue);
+        tokio::spawn(run(db, rx, config));
+        Self { tx }
+    }
+
+    /// Queues an event; waits when the queue is full. `false` once the writer stopped.
+    pub async fn push(&self, event: Event) -> bool {
+        self.tx.send(Msg::Event(event)).await.is_ok()
+    }
+
+    /// Writes everything queued so far and waits until it is stored.
+    pub async fn flush(&self) {
+        let (done, wait) = oneshot::channel();
+        if self.tx.send(Msg::Flush(done)).await.is_ok() {
+            let _ = wait.await;
+        }
+    }
+}
+
+async fn run(db: DatabaseConnection, mut rx: mpsc::Receiver<Msg>, config: WriterConfig) {
+    let mut batch: Vec<Event> = Vec::with_capacity(config.max_batch);
+    loop {
+        let first = rx.recv().await;
+        let mut waiters: Vec<oneshot::Sender<()>> = Vec::new();
+        match first {
+            None => break,
+            Some(Msg::Event(e)) => batch.push(e),
+            Some(Msg::Flush(done)) => waiters.push(done),
+        }
+        let deadline = tokio::time::Instant::now() + config.max_delay;
+        while waiters.is_empty() && batch.len() < config.max_batch {
+            match tokio::time::timeout_at(deadline, rx.recv()).await {
+                Ok(Some(Msg::Event(e))) => batch.push(e),
+                Ok(Some(Msg::Flush(done))) => waiters.push(done),
+                Ok(None) | Err(_) => break,
+            }
+        }
+        if !batch.is_empty() {
+            let events = std::mem::take(&mut batch);
+            write_with_retry(&db, &events).await;
+        }
+        for w in waiters {
+            let _ = w.send(());
+        }
+    }
+    if !batch.is_empty() {
+        write_with_retry(&db, &batch).await;
+    }
+}
+
+async fn write_with_retry(db: &DatabaseConnection, events: &[Event]) {
+    for attempt in 1..=5u32 {
+        match write(db, events).await {
+            Ok(()) => return,
+            Err(err) => {
+                tracing::warn!(%err, attempt, events = events.len(), "writing widget events failed");
+                tokio::time::sleep(Duration::from_millis(100 * u64::from(attempt))).await;
+            }
+        }
+    }
+    tracing::error!(
+        events = events.len(),
+        "widget events dropped after 5 failed writes"
+    );
+}
+
+/// Writes one batch in one transaction.
+pub async fn write(db: &DatabaseConnection, events: &[Event]) -> Result<(), DbErr> {
+    let mut visitors: HashMap<(String, String, String), DateTime<Utc>> = HashMap::new();
+    let mut page_views: HashMap<(String, String), i64> = HashMap::new();
+    let mut impressions: HashMap<String, i64> = HashMap::new();
+    let mut touches: HashMap<(String, String), (String, DateTime<Utc>)> = HashMap::new();
+    for e in events {
+        match e.kind {
+            Kind::PageView => {
+                visitors
+                    .entry((e.owner_id.clone(), period_of(e.at), e.visitor_id.clone()))
+                    .or_insert(e.at);
+                *page_views
+                    .entry((e.owner_id.clone(), e.visitor_id.clone()))
+                    .or_default() += 1;
+            }
+            Kind::Impression => {
+                *impressions.entry(e.campaign_id.clone()).or_default() += 1;
+                let t = touches
+                    .entry((e.campaign_id.clone(), e.visitor_id.clone()))
+                    .or_insert((e.owner_id.clone(), e.at));
+                t.1 = std::cmp::Ord::max(t.1, e.at);
+            }
+        }
+    }
+    let txn = db.begin().await?;
+    // Campaigns deleted (and owners removed) since their events were queued are skipped.
+    let campaign_ids: Vec<String> = impressions.keys().cloned().collect();
+    let live: std::collections::HashSet<String> = if campaign_ids.is_empty() {
+        Default::default()
+    } else {
+        campaign::Entity::find()
+            .filter(campaign::Column::Id.is_in(campaign_ids))
+            .all(&txn)
+            .await?
+            .into_iter()
+            .map(|c| c.id)
+            .collect()
+    };
+    impressions.retain(|id, _| live.contains(id));
+    touches.retain(|(id, _), _| live.contains(id));
+    let owner_ids: Vec<String> = visitors.keys().map(|(o, _, _)| o.clone()).collect();
+    let owners: std::collections::HashSet<String> = if owner_ids.is_empty() {
+        Default::default()
+    } else {
+        ca_auth::entities::user::Entity::find()
+            .filter(ca_auth::entities::user::Column::Id.is_in(owner_ids))
+            .all(&txn)
+            .await?
+            .into_iter()
+            .map(|u| u.id)
+            .collect()
+    };
+    visitors.retain(|(o, _, _), _| owners.contains(o));
+    if !visitors.is_empty() {
+        let rows: Vec<monthly_visitor::ActiveModel> = visitors
+            .into_iter()
+            .map(
+                |((owner, period, visitor), at)| monthly_visitor::ActiveModel {
+                    owner_id: sea_orm::Set(owner),
+                    period: sea_orm::Set(period),
+                    visitor_id: sea_orm::Set(visitor),
+                    first_seen_at: sea_orm::Set(at),
+                },
+            )
+            .collect();
+        for chunk in rows.chunks(1000) {
+            monthly_visitor::Entity::insert_many(chunk.to_vec())
+                .on_conflict(
+                    OnConflict::columns([
+                        monthly_visitor::Column::OwnerId,
+                        monthly_visitor::Column::Period,
+                        monthly_visitor::Column::VisitorId,
+                    ])
+                    .do_nothing()
+                    .to_owned(),
+                )
+                .exec_without_returning(&txn)
+                .await?;
+        }
+    }
+    // Page views of visitors who are already customers: one lookup per owner
+    // and batch, then an update for each customer found (usually few).
+    let mut by_owner: HashMap<String, Vec<String>> = HashMap::new();
+    for (owner, visitor) in page_views.keys() {
+        by_owner
+            .entry(owner.clone())
+            .or_default()
+            .push(visitor.clone());
+    }
+    for (owner, visitors) in by_owner {
+        for chunk in visitors.chunks(500) {
+            let known = customer::Entity::find()
+                .filter(customer::Column::OwnerId.eq(&owner))
+                .filter(customer::Column::VisitorId.is_in(chunk.to_vec()))
+                .all(&txn)
+                .await?;
+            for c in known {
+                let n = c
+                    .visitor_id
+                    .as_ref()
+                    .and_then(|v| page_views.get(&(owner.clone(), v.clone())))
+                    .copied()
+                    .unwrap_or(0);
+                let mut after = c.clone();
+                after.total_page_views += n;
+                let score = ca_customers::lead_score(&ca_customers::engagement_of(&after));
+                customer::Entity::update_many()
+                    .col_expr(
+                        customer::Column::TotalPageViews,
+                        Expr::col(customer::Column::TotalPageViews).add(n),
+                    )
+                    .col_expr(customer::Column::LeadScore, Expr::value(score))
+                    .filter(customer::Column::Id.eq(c.id))
+                    .exec(&txn)
+                    .await?;
+            }
+        }
+    }
+    for (campaign_id, n) in impressions {
+        campaign::Entity::update_many()
+            .col_expr(
+                campaign::Column::Impressions,
+                Expr::col(campaign::Column::Impressions).add(n),
+            )
+            .filter(campaign::Column::Id.eq(campaign_id))
+            .exec(&txn)
+            .await?;
+    }
+    if !touches.is_empty() {
+        let rows: Vec<campaign_touch::ActiveModel> = touches
+            .into_iter()
+            .map(
+                |((campaign_id, visitor), (owner, at))| campaign_touch::ActiveModel {
+                    campaign_id: sea_orm::Set(campaign_id),
+                    visitor_id: sea_orm::Set(visitor),
+                    owner_id: sea_orm::Set(owner),
+                    last_at: sea_orm::Set(at),
+                },
+            )
+            .collect();
+        for chunk in rows.chunks(1000) {
+            campaign_touch::Entity::insert_many(chunk.to_vec())
+                .on_conflict(
+                    OnConflict::columns([
+                        campaign_touch::Column::CampaignId,
+                        campaign_touch::Column::VisitorId,
+                    ])
+                    .update_column(campaign_touch::Column::LastAt)
+                    .to_owned(),
+                )
+                .exec_without_returning(&txn)
+                .await?;
+        }
+    }
+    txn.commit().await
+}

@@ -1,0 +1,447 @@
+import { execFileSync } from "node:child_process";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { SCREENSHOTS, uniqueEmail } from "./support";
+
+/**
+ * The widget as a visitor meets it, on a sample shop served from another
+ * origin (http://localhost:<port>) than the API (E2E_BASE_URL, 127.0.0.1).
+ */
+
+const API = process.env.E2E_BASE_URL ?? "http://127.0.0.1:8080";
+
+const KNOWLEDGE_BASE = `Shipping: We ship across India. Delivery takes 3-5 business days to metro cities. Shipping is free on orders above ₹999.
+
+Cash on delivery (COD) is available on orders up to ₹10,000 for a ₹49 handling fee.
+
+Returns: You can return unused products within 7 days of delivery.`;
+
+const HOSTILE = "<style>* { all: unset !important } div { display: none !important }</style>";
+const XSS = `<img src=x onerror="window.__xss=1">`;
+
+let site: Server;
+let SITE = "";
+
+function page(campaign: string, body: string, head = ""): string {
+  const products = Array.from(
+    { length: 24 },
+    (_, i) => `<div class="p"><h3>Handloom saree ${i + 1}</h3><p>₹${1299 + i * 100}</p></div>`,
+  ).join("");
+  return `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Kesar sample shop</title>
+<style>body{font-family:Georgia,serif;margin:0}.p{padding:40px;border-bottom:1px solid #ddd}</style>${head}</head>
+<body><h1>Kesar Handlooms</h1>${body}${products}
+<script src="${API}/widget/ca-widget.js" data-campaign-id="${campaign}" data-api-url="${API}" async defer></script></body></html>`;
+}
+
+test.beforeAll(async () => {
+  site = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const campaign = (url.searchParams.get("c") ?? "").replace(/[^0-9a-f-]/g, "");
+    res.setHeader("content-type", "text/html; charset=utf-8");
+    if (url.pathname === "/thank-you") {
+      const order = (url.searchParams.get("order") ?? "").replace(/[^A-Z0-9-]/g, "");
+      res.end(
+        `<!doctype html><html><body><h1>Thank you for your order</h1>
+<script>
+  window.caTrack = window.caTrack || function () { (window.caTrackQueue = window.caTrackQueue || []).push(arguments); };
+  caTrack('purchase', { value: 1499, currency: 'INR', orderId: '${order}' });
+  caTrack('purchase', { value: 1499, currency: 'INR', orderId: '${order}' });
+</script>
+<script src="${API}/widget/ca-widget.js" data-campaign-id="${campaign}" data-api-url="${API}" data-mode="conversion" async defer></script>
+</body></html>`,
+      );
+      return;
+    }
+    res.end(page(campaign, "", url.searchParams.has("hostile") ? HOSTILE : ""));
+  });
+  await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+  SITE = `http://localhost:${(site.address() as AddressInfo).port}`;
+});
+
+test.afterAll(async () => {
+  await new Promise((resolve) => site.close(resolve));
+});
+
+async function owner(request: APIRequestContext): Promise<string> {
+  const res = await request.post(`${API}/api/auth/register`, {
+    data: {
+      name: "Asha Verma",
+      email: uniqueEmail("widget"),
+      password: "kesar-123",
+      phone: "9876543210",
+    },
+  });
+  expect(res.status()).toBe(201);
+  return (await res.json()).token as string;
+}
+
+async function campaign(
+  request: APIRequestContext,
+  token: string,
+  overrides: {
+    design?: Record<string, unknown>;
+    initialMessage?: string;
+    coupon?: Record<string, unknown>;
+    delay?: number;
+    minTimeOnPage?: number;
+    includePages?: string[];
+    excludePages?: string[];
+    devices?: string[];
+  } = {},
+): Promise<string> {
+  const res = await request.post(`${API}/api/campaigns`, {
+    headers: { authorization: `Bearer ${token}` },
+    data: {
+      name: "Kesar exit offer",
+      websiteUrl: SITE,
+      settings: {
+        exitIntent: {
+          enabled: true,
+          sensitivity: "high",
+          delay: overrides.delay ?? 1500,
+          cooldown: 1,
+        },
+        targeting: {
+          minTimeOnPage: overrides.minTimeOnPage ?? 0,
+          maxDisplaysPerSession: 2,
+          cooldownMinutes: 1,
+          includePages: overrides.includePages ?? [],
+          excludePages: overrides.excludePages ?? [],
+          devices: overrides.devices ?? ["desktop", "mobile", "tablet"],
+        },
+        popup: {
+          design: {
+            headerTitle: "Wait! Before you go...",
+            headerSubtitle: "Our assistant can help",
+            ...overrides.design,
+          },
+        },
+        aiSettings: {
+          initialMessage: overrides.initialMessage ?? "Namaste! Looking for a saree?",
+          knowledgeBase: KNOWLEDGE_BASE,
+          businessInfo: "Kesar Handlooms, Jaipur.",
+        },
+        forms: {
+          conversionForms: [
+            {
+              id: "coupon",
+              name: "10% coupon",
+              type: "coupon",
+              title: "Unlock 10% off",
+              buttonText: "Get my code",
+              successMessage: "Your code is KESAR10",
+              triggerKeywords: ["discount"],
+              fields: [{ name: "email", label: "Email", type: "email", required: true }],
+              ...overrides.coupon,
+            },
+          ],
+        },
+      },
+    },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()).campaign._id as string;
+}
+
+async function analytics(request: APIRequestContext, token: string, id: string) {
+  const res = await request.get(`${API}/api/campaigns/${id}/analytics`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  return (await res.json()).analytics as {
+    impressions: number;
+    conversions: number;
+    revenue: number;
+  };
+}
+
+/** Opens the shop and waits until the widget has its configuration. */
+async function visit(p: Page, id: string, query = "", path = "/") {
+  const config = p.waitForResponse((r) => r.url().includes(`/campaigns/${id}/config`));
+  await p.goto(`${SITE}${path}?c=${id}${query}`);
+  await config;
+  await p.waitForTimeout(100);
+}
+
+/** The pointer leaves through the top edge of the window. */
+async function exitThroughTop(p: Page) {
+  await p.evaluate(() =>
+    document.dispatchEvent(
+      new MouseEvent("mouseout", { clientX: 600, clientY: 2, bubbles: true, relatedTarget: null }),
+    ),
+  );
+}
+
+function popup(p: Page) {
+  return p.locator("convertassist-widget").getByRole("dialog");
+}
+
+test("desktop exit intent opens the popup, the chat answers, the coupon form converts, the thank-you page adds revenue once", async ({
+  page: p,
+  request,
+}) => {
+  const token = await owner(request);
+  const id = await campaign(request, token);
+  await visit(p, id);
+  // Before the delay nothing happens.
+  await exitThroughTop(p);
+  await p.waitForTimeout(300);
+  await expect(p.locator("convertassist-widget")).toHaveCount(0);
+
+  await p.waitForTimeout(1300);
+  await exitThroughTop(p);
+  const dialog = popup(p);
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole("heading", { name: "Wait! Before you go..." })).toBeVisible();
+  await expect(dialog.getByText("Namaste! Looking for a saree?")).toBeVisible();
+  await expect(dialog.getByLabel("Close")).toBeVisible();
+  await expect.poll(async () => (await analytics(request, token, id)).impressions).toBe(1);
+  await p.screenshot({ path: `${SCREENSHOTS}/widget-desktop-open.png` });
+
+  const message = dialog.getByLabel("Your message");
+  await message.fill("Do you have cash on delivery?");
+  await message.press("Enter");
+  await expect(dialog.getByText(/Cash on delivery \(COD\) is available/)).toBeVisible();
+
+  await message.fill("Is there any discount on silk sarees?");
+  await message.press("Enter");
+  const coupon = dialog.getByRole("form", { name: "Unlock 10% off" });
+  await expect(coupon).toBeVisible();
+  // The knowledge base says nothing about discounts: the assistant points to the offer.
+  await expect(
+    dialog.getByText("Good news: Unlock 10% off! Fill in the form below and it's yours."),
+  ).toBeVisible();
+  await p.screenshot({ path: `${SCREENSHOTS}/widget-desktop-coupon.png` });
+  await coupon.getByLabel("Email").fill("meera.iyer@example.in");
+  await coupon.getByRole("button", { name: "Get my code" }).click();
+  await expect(dialog.getByText("Your code is KESAR10")).toBeVisible();
+  await expect.poll(async () => (await analytics(request, token, id)).conversions).toBe(1);
+  const db = (process.env.E2E_DATABASE_URL ?? "").replace(/^sqlite:\/\//, "").split("?")[0] ?? "";
+  const customers = execFileSync(
+    "python3",
+    [
+      "-c",
+      "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT conversion_status, source_campaign FROM customers WHERE email=?', (sys.argv[2],)).fetchall())",
+      db,
+      "meera.iyer@example.in",
+    ],
+    { encoding: "utf8" },
+  );
+  expect(customers.trim()).toBe("[('lead', 'Kesar exit offer')]");
+
+  // Esc closes; a converted visitor does not see the popup again.
+  await p.keyboard.press("Escape");
+  await expect(p.locator("convertassist-widget")).toHaveCount(0);
+  await p.evaluate((key) => localStorage.removeItem(key), `ca_last_${id}`);
+  await exitThroughTop(p);
+  await p.waitForTimeout(300);
+  await expect(p.locator("convertassist-widget")).toHaveCount(0);
+
+  // The thank-you page reports the same order twice; it counts once.
+  await p.goto(`${SITE}/thank-you?c=${id}&order=KES-1001`);
+  await expect.poll(async () => (await analytics(request, token, id)).revenue).toBe(1499);
+  await p.reload();
+  await p.waitForTimeout(800);
+  expect((await analytics(request, token, id)).revenue).toBe(1499);
+});
+
+test("displays per session and the cooldown are respected", async ({ page: p, request }) => {
+  const token = await owner(request);
+  const id = await campaign(request, token);
+  await visit(p, id);
+  await p.waitForTimeout(1500);
+  await exitThroughTop(p);
+  await expect(popup(p)).toBeVisible();
+  // Focus stays inside the dialog.
+  for (let i = 0; i < 8; i += 1) await p.keyboard.press("Tab");
+  expect(await p.evaluate(() => document.activeElement?.tagName)).toBe("CONVERTASSIST-WIDGET");
+  await p.keyboard.press("Shift+Tab");
+  expect(await p.evaluate(() => document.activeElement?.tagName)).toBe("CONVERTASSIST-WIDGET");
+  await popup(p).getByLabel("Close").click();
+  await expect(p.locator("convertassist-widget")).toHaveCount(0);
+  // Within the cooldown: nothing.
+  await exitThroughTop(p);
+  await p.waitForTimeout(300);
+  await expect(p.locator("convertassist-widget")).toHaveCount(0);
+  // Cooldown over (time moved on): the second display of the session.
+  const age = (key: string) => localStorage.setItem(key, String(Date.now() - 2 * 60 * 60 * 1000));
+  await p.evaluate(age, `ca_last_${id}`);
+  await exitThroughTop(p);
+  await expect(popup(p)).toBeVisible();
+  await p.keyboard.press("Escape");
+  // maxDisplaysPerSession is 2: no third.
+  await p.evaluate(age, `ca_last_${id}`);
+  await exitThroughTop(p);
+  await p.waitForTimeout(300);
+  await expect(p.locator("convertassist-widget")).toHaveCount(0);
+  await expect.poll(async () => (await analytics(request, token, id)).impressions).toBe(2);
+});
+
+test("a fast scroll up on a phone opens a popup that fits 390 px", async ({ browser, request }) => {
+  const token = await owner(request);
+  const id = await campaign(request, token);
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
+  const p = await context.newPage();
+  await visit(p, id);
+  await p.evaluate(() => window.scrollTo(0, 2400));
+  await p.waitForTimeout(1600);
+  await p.evaluate(() => window.scrollTo(0, 1400));
+  const dialog = popup(p);
+  await expect(dialog).toBeVisible();
+  const box = await dialog.boundingBox();
+  expect(box?.width ?? 0).toBeLessThanOrEqual(390);
+  expect(box?.width ?? 0).toBeGreaterThan(300);
+  await p.screenshot({ path: `${SCREENSHOTS}/widget-mobile-390.png` });
+  await context.close();
+});
+
+test("a hostile stylesheet cannot break the popup and campaign text is never markup", async ({
+  page: p,
+  request,
+}) => {
+  const token = await owner(request);
+  const id = await campaign(request, token, {
+    design: {
+      headerTitle: XSS,
+      headerSubtitle: `<script>window.__xss=2</script>`,
+      formTitle: `<b onmouseover="window.__xss=3">Get updates</b>`,
+      formSubtitle: `<iframe src="javascript:window.__xss=7"></iframe>`,
+      submitButtonText: `<i onclick="window.__xss=8">Go</i>`,
+      trustBadges: [{ icon: "*", text: `<svg onload="window.__xss=4">` }],
+    },
+    initialMessage: `<img src=y onerror="window.__xss=5">Hello`,
+    coupon: {
+      title: `<u onmouseover="window.__xss=9">Coupon</u>`,
+      subtitle: `<video src=x onerror="window.__xss=10">`,
+      buttonText: `<s>Claim</s>`,
+      successMessage: `<img src=q onerror="window.__xss=11">Done`,
+      fields: [
+        {
+          name: "email",
+          label: `<em>Mail</em>`,
+          type: "email",
+          required: true,
+          placeholder: `<p>you</p>`,
+        },
+      ],
+    },
+  });
+  await visit(p, id, "&hostile=1");
+  await p.waitForTimeout(1500);
+  await exitThroughTop(p);
+  const dialog = popup(p);
+  await expect(dialog).toBeVisible();
+  const box = await dialog.boundingBox();
+  expect(box?.width ?? 0).toBeGreaterThan(400);
+  expect(box?.height ?? 0).toBeGreaterThan(400);
+  await expect(dialog.getByRole("heading", { name: XSS })).toBeVisible();
+  await expect(dialog.getByText(`<img src=y onerror="window.__xss=5">Hello`)).toBeVisible();
+  await expect(dialog.getByText(`<b onmouseover="window.__xss=3">Get updates</b>`)).toBeVisible();
+  await p.screenshot({ path: `${SCREENSHOTS}/widget-hostile-page.png` });
+  const xss = await p.evaluate(() => (window as unknown as { __xss?: number }).__xss);
+  expect(xss).toBeUndefined();
+  const injected = await p.evaluate(
+    () =>
+      document
+        .querySelector("convertassist-widget")
+        ?.shadowRoot?.querySelectorAll("img,script,svg,b,i,u,s,em,p > p,iframe,video").length,
+  );
+  expect(injected).toBe(0);
+  await expect(dialog.getByText(`<iframe src="javascript:window.__xss=7"></iframe>`)).toBeVisible();
+  await expect(
+    dialog.getByRole("button", { name: `<i onclick="window.__xss=8">Go</i>` }),
+  ).toBeVisible();
+  // A conversion form's texts too.
+  await dialog.getByLabel("Your message").fill("any discount?");
+  await dialog.getByLabel("Your message").press("Enter");
+  const form = dialog.getByRole("form", { name: `<u onmouseover="window.__xss=9">Coupon</u>` });
+  await expect(form).toBeVisible();
+  await expect(form.getByText(`<video src=x onerror="window.__xss=10">`)).toBeVisible();
+  await form.getByLabel("<em>Mail</em>").fill("xss@example.in");
+  await form.getByRole("button", { name: "<s>Claim</s>" }).click();
+  await expect(dialog.getByText(`<img src=q onerror="window.__xss=11">Done`)).toBeVisible();
+  // The visitor's own text is text too.
+  const message = dialog.getByLabel("Your message");
+  await message.fill(`<img src=z onerror="window.__xss=6">`);
+  await message.press("Enter");
+  await expect(dialog.getByText(`<img src=z onerror="window.__xss=6">`)).toBeVisible();
+  expect(await p.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+});
+
+test("the Preview page shows the campaign's widget on a sample shop", async ({
+  page: p,
+  request,
+}) => {
+  const token = await owner(request);
+  const id = await campaign(request, token);
+  const config = p.waitForResponse((r) => r.url().includes(`/campaigns/${id}/config`));
+  await p.goto(`/test-widget?campaign=${id}`);
+  await config;
+  await expect(p.getByRole("heading", { name: "Handwoven in Jaipur since 1998" })).toBeVisible();
+  await p.waitForTimeout(1600);
+  await exitThroughTop(p);
+  await expect(popup(p)).toBeVisible();
+  await p.screenshot({ path: `${SCREENSHOTS}/widget-preview-page.png` });
+  // Page views from the server's own page count as visitors.
+  await expect
+    .poll(async () => {
+      const res = await request.get(`${API}/api/billing/usage`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      return (await res.json()).data.visitors.current as number;
+    })
+    .toBe(1);
+  await p.goto("/test-widget");
+  await expect(p.getByText(/Open this page from a campaign's Preview button/)).toBeVisible();
+  await expect(p.locator("script[data-campaign-id]")).toHaveCount(0);
+});
+
+test("nothing shows before the minimum time on the page", async ({ page: p, request }) => {
+  const token = await owner(request);
+  const id = await campaign(request, token, { delay: 0, minTimeOnPage: 2 });
+  await visit(p, id);
+  await exitThroughTop(p);
+  await p.waitForTimeout(300);
+  await expect(p.locator("convertassist-widget")).toHaveCount(0);
+  await p.waitForTimeout(1800);
+  await exitThroughTop(p);
+  await expect(popup(p)).toBeVisible();
+});
+
+test("targeting: included and excluded pages, and devices", async ({ page: p, request }) => {
+  const token = await owner(request);
+  const id = await campaign(request, token, {
+    delay: 0,
+    includePages: ["/sarees/*", "/offers"],
+    excludePages: ["/sarees/checkout*"],
+  });
+  const shows = async (path: string) => {
+    await visit(p, id, "", path);
+    await exitThroughTop(p);
+    await p.waitForTimeout(400);
+    const count = await p.locator("convertassist-widget").count();
+    // Forget the display so the next page may show it again.
+    await p.evaluate(() => {
+      localStorage.clear();
+      sessionStorage.clear();
+    });
+    return count > 0;
+  };
+  expect(await shows("/sarees/silk")).toBe(true);
+  expect(await shows("/offers")).toBe(true);
+  expect(await shows("/sarees/checkout/step-1")).toBe(false);
+  expect(await shows("/about")).toBe(false);
+  // A phones-only campaign does nothing on a desktop.
+  const mobileOnly = await campaign(request, await owner(request), {
+    delay: 0,
+    devices: ["mobile"],
+  });
+  await visit(p, mobileOnly);
+  await exitThroughTop(p);
+  await p.waitForTimeout(400);
+  await expect(p.locator("convertassist-widget")).toHaveCount(0);
+});

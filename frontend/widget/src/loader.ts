@@ -1,0 +1,243 @@
+/**
+ * ConvertAssist widget loader (`/widget/ca-widget.js`), loaded `async defer`
+ * with `data-campaign-id` and `data-api-url`. Small on purpose: it reads the
+ * campaign's public configuration, counts the page view, watches for exit
+ * intent and only then imports the popup chunk.
+ *
+ * Exit intent:
+ * - desktop: the pointer leaves the page through the top edge, within
+ *   `TOP_EDGE_PX[sensitivity]` pixels of it (low 5, medium 20, high 50);
+ * - touch devices: a fast scroll up (faster than `SCROLL_UP_PX_PER_MS`:
+ *   low 2.5, medium 1.5, high 0.8 px/ms over at least 60 px), coming back to
+ *   the tab after leaving it, or no touch or scroll for `IDLE_SECONDS`
+ *   (low 60, medium 30, high 15);
+ * - armed only after `exitIntent.delay` ms and `targeting.minTimeOnPage` s.
+ *
+ * With `data-mode="conversion"` (the thank-you page snippet) it only records
+ * purchases queued by `caTrack('purchase', {value, currency, orderId})`.
+ */
+import type { OpenOptions, PublicCampaign } from "./types";
+
+declare const __POPUP_CHUNK__: string;
+
+type TrackArgs = [string, Record<string, unknown>?];
+interface CaWindow extends Window {
+  caTrack?: (...args: TrackArgs) => void;
+  caTrackQueue?: ArrayLike<unknown>[];
+  __caWidget?: Record<string, boolean>;
+}
+
+const TOP_EDGE_PX: Record<string, number> = { low: 5, medium: 20, high: 50 };
+const SCROLL_UP_PX_PER_MS: Record<string, number> = { low: 2.5, medium: 1.5, high: 0.8 };
+const IDLE_SECONDS: Record<string, number> = { low: 60, medium: 30, high: 15 };
+
+const w = window as CaWindow;
+
+function thisScript(): HTMLScriptElement | null {
+  const current = document.currentScript as HTMLScriptElement | null;
+  if (current?.dataset.campaignId) return current;
+  const all = document.querySelectorAll<HTMLScriptElement>("script[data-campaign-id]");
+  for (const s of Array.from(all)) if (/ca-widget\.js/.test(s.src)) return s;
+  return null;
+}
+
+function store(kind: "local" | "session"): Storage | null {
+  try {
+    return kind === "local" ? localStorage : sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+function randomId(prefix: string): string {
+  const bytes = new Uint8Array(12);
+  crypto.getRandomValues(bytes);
+  return prefix + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function persistentId(kind: "local" | "session", key: string, prefix: string): string {
+  const s = store(kind);
+  const existing = s?.getItem(key);
+  if (existing && /^[A-Za-z0-9_-]{8,64}$/.test(existing)) return existing;
+  const id = randomId(prefix);
+  s?.setItem(key, id);
+  return id;
+}
+
+/** Posts JSON as text/plain (no CORS preflight), surviving page unload. */
+function beacon(url: string, body: unknown): Promise<Response | void> {
+  return fetch(url, {
+    method: "POST",
+    body: JSON.stringify(body),
+    headers: { "content-type": "text/plain;charset=UTF-8" },
+    keepalive: true,
+    mode: "cors",
+    credentials: "omit",
+  }).catch(() => undefined);
+}
+
+function deviceType(): string {
+  const touch = "ontouchstart" in window || navigator.maxTouchPoints > 0;
+  const width = Math.min(window.innerWidth, screen.width || window.innerWidth);
+  if (width < 768) return "mobile";
+  if (touch && width < 1100) return "tablet";
+  return "desktop";
+}
+
+/** A page rule matches the path (or full URL); `*` is a wildcard. */
+export function pageMatches(rule: string, url: URL): boolean {
+  const r = rule.trim();
+  if (!r) return false;
+  const target = /^https?:\/\//.test(r) ? url.href : url.pathname + url.search;
+  const pattern = new RegExp(
+    "^" +
+      r
+        .split("*")
+        .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+        .join(".*") +
+      (r.endsWith("*") ? "" : "/?(\\?.*)?$"),
+  );
+  return pattern.test(target);
+}
+
+function targeted(c: PublicCampaign, device: string): boolean {
+  const t = c.targeting;
+  if (t.devices.length && !t.devices.includes(device)) return false;
+  const url = new URL(location.href);
+  if (t.excludePages.some((r) => pageMatches(r, url))) return false;
+  if (t.includePages.length && !t.includePages.some((r) => pageMatches(r, url))) return false;
+  return true;
+}
+
+function trackPurchases(api: string, campaignId: string): void {
+  const visitorId = persistentId("local", "ca_vid", "v_");
+  const send = (event: unknown, data: unknown) => {
+    if (event !== "purchase" || !data || typeof data !== "object") return;
+    const d = data as Record<string, unknown>;
+    void beacon(`${api}/api/widget/purchases`, {
+      campaignId,
+      visitorId,
+      value: d.value,
+      currency: d.currency ?? "INR",
+      orderId: d.orderId == null ? "" : String(d.orderId),
+    });
+  };
+  const queued = w.caTrackQueue ? Array.from(w.caTrackQueue) : [];
+  w.caTrackQueue = [];
+  w.caTrack = (event: string, data?: Record<string, unknown>) => send(event, data);
+  for (const args of queued) send(args[0], args[1]);
+}
+
+function start(): void {
+  const script = thisScript();
+  const campaignId = script?.dataset.campaignId;
+  if (!script || !campaignId) return;
+  const api = (script.dataset.apiUrl || new URL(script.src).origin).replace(/\/+$/, "");
+  const registry = (w.__caWidget ??= {});
+  const mode = script.dataset.mode === "conversion" ? "conversion" : "widget";
+  if (registry[`${mode}:${campaignId}`]) return;
+  registry[`${mode}:${campaignId}`] = true;
+  if (mode === "conversion") {
+    trackPurchases(api, campaignId);
+    return;
+  }
+  const loadedAt = Date.now();
+  const visitorId = persistentId("local", "ca_vid", "v_");
+  const sessionId = persistentId("session", "ca_sid", "s_");
+  const local = store("local");
+  const session = store("session");
+  const convertedKey = `ca_conv_${campaignId}`;
+  const shownKey = `ca_shown_${campaignId}`;
+  const lastKey = `ca_last_${campaignId}`;
+
+  void fetch(`${api}/api/widget/campaigns/${encodeURIComponent(campaignId)}/config`, {
+    credentials: "omit",
+  })
+    .then((r) => (r.ok ? r.json() : null))
+    .then((cfg: { active?: boolean; campaign?: PublicCampaign } | null) => {
+      const c = cfg?.active ? cfg.campaign : undefined;
+      if (!c) return;
+      void beacon(`${api}/api/widget/events`, { campaignId, visitorId, type: "pageview" });
+      const device = deviceType();
+      if (!c.exitIntent.enabled || !targeted(c, device)) return;
+      if (local?.getItem(convertedKey)) return;
+      const sensitivity = c.exitIntent.sensitivity;
+      const armAt = loadedAt + Math.max(c.exitIntent.delay, c.targeting.minTimeOnPage * 1000);
+      let open = false;
+
+      const allowed = (): boolean => {
+        if (open || Date.now() < armAt || local?.getItem(convertedKey)) return false;
+        const shown = Number(session?.getItem(shownKey) ?? 0);
+        if (shown >= c.targeting.maxDisplaysPerSession) return false;
+        const last = Number(local?.getItem(lastKey) ?? 0);
+        const gap = Math.max(c.exitIntent.cooldown * 1000, c.targeting.cooldownMinutes * 60_000);
+        return !last || Date.now() - last >= gap;
+      };
+
+      const fire = (): void => {
+        if (!allowed()) return;
+        open = true;
+        session?.setItem(shownKey, String(Number(session.getItem(shownKey) ?? 0) + 1));
+        local?.setItem(lastKey, String(Date.now()));
+        void beacon(`${api}/api/widget/events`, { campaignId, visitorId, type: "impression" });
+        const options: OpenOptions = {
+          api,
+          campaign: c,
+          visitorId,
+          sessionId,
+          device,
+          onConverted: () => local?.setItem(convertedKey, "1"),
+          onClose: () => {
+            open = false;
+          },
+        };
+        import(/* @vite-ignore */ `${api}/widget/${__POPUP_CHUNK__}`)
+          .then((m: { open: (o: OpenOptions) => void }) => m.open(options))
+          .catch(() => {
+            open = false;
+          });
+      };
+
+      if (device === "desktop") {
+        const edge = TOP_EDGE_PX[sensitivity] ?? 20;
+        document.addEventListener("mouseout", (e) => {
+          if (!e.relatedTarget && e.clientY <= edge) fire();
+        });
+        return;
+      }
+      const speed = SCROLL_UP_PX_PER_MS[sensitivity] ?? 1.5;
+      let lastY = window.scrollY;
+      let lastT = performance.now();
+      let startY = lastY;
+      window.addEventListener(
+        "scroll",
+        () => {
+          const y = window.scrollY;
+          const t = performance.now();
+          const dy = lastY - y;
+          // A jump after a pause counts over at most 100 ms (one quick flick).
+          const dt = Math.min(Math.max(t - lastT, 1), 100);
+          if (dy <= 0) startY = y;
+          else if (dy / dt >= speed && startY - y >= 60) fire();
+          lastY = y;
+          lastT = t;
+        },
+        { passive: true },
+      );
+      document.addEventListener("visibilitychange", () => {
+        if (document.visibilityState === "visible") fire();
+      });
+      const idleMs = (IDLE_SECONDS[sensitivity] ?? 30) * 1000;
+      let idle = window.setTimeout(fire, idleMs);
+      const reset = () => {
+        window.clearTimeout(idle);
+        idle = window.setTimeout(fire, idleMs);
+      };
+      for (const ev of ["touchstart", "scroll", "keydown"]) {
+        window.addEventListener(ev, reset, { passive: true });
+      }
+    })
+    .catch(() => undefined);
+}
+
+start();

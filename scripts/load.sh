@@ -1,0 +1,10 @@
+#!/bin/sh
+# The widget's hot paths under load, on SQLite and then on PostgreSQL
+# (CA_TEST_POSTGRES_URL, default the local test server). Prints two tables.
+set -e
+cd "$(dirname "$0")/.."
+echo "== SQLite"
+env -u CA_TEST_POSTGRES_URL cargo bench -p ca-server --bench widget_load
+echo "== PostgreSQL"
+CA_TEST_POSTGRES_URL="${CA_TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/test}" \
+  cargo bench -p ca-server --bench widget_load
