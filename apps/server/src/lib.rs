@@ -190,6 +190,8 @@ fn api_app(
                 .service(routes::conversations::by_campaign)
                 .service(routes::conversations::analytics)
                 .service(routes::conversations::campaign_analytics)
+                .service(routes::conversations::export)
+                .service(routes::conversations::export_campaign)
                 .service(routes::conversations::get_one)
                 .service(routes::conversations::remove),
         )

@@ -320,6 +320,8 @@ fn e2e(root: &Path, bin: &Path) -> anyhow::Result<(bool, Counts)> {
             .env("CA_STATIC_DIR", root.join("frontend/app/dist"))
             .env("CA_WIDGET_DIR", root.join("frontend/widget/dist"))
             .env("CA_WIDGET_CONFIG_CACHE_SECS", "1")
+            // Every simulated visitor of the journeys comes from 127.0.0.1.
+            .env("CA_WIDGET_IP_PER_MINUTE", "1000")
             .env_remove("CA_SMTP_URL")
             .env_remove("CA_REDIS_URL")
             .stdout(log.try_clone()?)

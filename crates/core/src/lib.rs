@@ -6,6 +6,7 @@ pub mod db;
 pub mod error;
 pub mod ids;
 pub mod rate_limit;
+pub mod spreadsheet;
 pub mod validation;
 
 pub use config::Config;

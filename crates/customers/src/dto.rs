@@ -141,11 +141,16 @@ pub struct ConversionStats {
     pub churned: u64,
 }
 
-/// A campaign and how many customers came from it.
+/// A campaign and how many customers came from it (seed 001 §3:
+/// `_id, campaignName, customers`).
 #[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
 pub struct TopCampaign {
+    /// The campaign's id; null once the campaign is deleted.
+    #[serde(rename = "_id")]
+    pub id: Option<String>,
     /// The campaign's name (kept after the campaign is deleted).
-    pub name: String,
+    pub campaign_name: String,
     pub customers: u64,
 }
 

@@ -112,8 +112,9 @@ pub async fn overview<C: ConnectionTrait>(
             _ => {}
         }
     }
-    let top: Vec<(String, i64)> = customer::Entity::find()
+    let top: Vec<(Option<String>, String, i64)> = customer::Entity::find()
         .select_only()
+        .column(customer::Column::SourceCampaignId)
         .column(customer::Column::SourceCampaign)
         .column_as(
             Expr::expr(Func::count(Expr::col(customer::Column::Id))),
@@ -121,6 +122,7 @@ pub async fn overview<C: ConnectionTrait>(
         )
         .filter(customer::Column::OwnerId.eq(owner_id))
         .filter(customer::Column::SourceCampaign.is_not_null())
+        .group_by(customer::Column::SourceCampaignId)
         .group_by(customer::Column::SourceCampaign)
         .order_by(Expr::col(sea_orm::sea_query::Alias::new("n")), Order::Desc)
         .order_by(customer::Column::SourceCampaign, Order::Asc)
@@ -138,8 +140,9 @@ pub async fn overview<C: ConnectionTrait>(
         conversion_stats: stats,
         top_campaigns: top
             .into_iter()
-            .map(|(name, n)| TopCampaign {
-                name,
+            .map(|(id, campaign_name, n)| TopCampaign {
+                id,
+                campaign_name,
                 customers: u64::try_from(n).unwrap_or(0),
             })
             .collect(),
@@ -147,14 +150,7 @@ pub async fn overview<C: ConnectionTrait>(
     })
 }
 
-/// A cell a spreadsheet will not run: a leading `=`, `+`, `-`, `@`, tab or
-/// carriage return gets a `'` in front.
-pub fn safe_cell(value: &str) -> String {
-    match value.chars().next() {
-        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{value}"),
-        _ => value.to_string(),
-    }
-}
+pub use ca_core::spreadsheet::safe_cell;
 
 /// The CSV header row.
 pub const CSV_HEADER: [&str; 15] = [
@@ -232,19 +228,4 @@ pub async fn export_page(
         .limit(size)
         .all(db)
         .await?)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn formula_cells_are_neutralised() {
-        assert_eq!(safe_cell("=HYPERLINK(\"x\")"), "'=HYPERLINK(\"x\")");
-        assert_eq!(safe_cell("+91 98290"), "'+91 98290");
-        assert_eq!(safe_cell("-2+3"), "'-2+3");
-        assert_eq!(safe_cell("@SUM(A1)"), "'@SUM(A1)");
-        assert_eq!(safe_cell("meera@kesar.in"), "meera@kesar.in");
-        assert_eq!(safe_cell(""), "");
-    }
 }

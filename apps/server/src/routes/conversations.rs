@@ -1,10 +1,13 @@
 //! `/api/conversations/*`: the owner's view of visitor conversations (seed 001 §7).
 
-use actix_web::{delete, get, web};
+use actix_web::http::header;
+use actix_web::web::Bytes;
+use actix_web::{HttpResponse, delete, get, web};
 use ca_conversations::owner::{
-    self, AnalyticsResponse, ConversationListResponse, ConversationResponse, ListQuery,
-    MessagesQuery, PeriodQuery,
+    self, AnalyticsResponse, ConversationListResponse, ConversationResponse, ExportQuery,
+    ListQuery, MessagesQuery, PeriodQuery,
 };
+use futures_util::stream;
 
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::CurrentUser;
@@ -13,6 +16,7 @@ use crate::state::AppState;
 
 /// The owner's conversations, newest first.
 #[utoipa::path(
+    operation_id = "conversations_list",
     tag = "conversations",
     security(("bearer" = [])),
     params(ListQuery),
@@ -35,6 +39,7 @@ pub async fn list(
 
 /// One campaign's conversations, newest first.
 #[utoipa::path(
+    operation_id = "conversations_by_campaign",
     tag = "conversations",
     security(("bearer" = [])),
     params(("id" = String, Path, description = "Campaign id"), ListQuery),
@@ -59,6 +64,7 @@ pub async fn by_campaign(
 
 /// Conversation figures over a period, for all campaigns.
 #[utoipa::path(
+    operation_id = "conversations_analytics",
     tag = "conversations",
     security(("bearer" = [])),
     params(PeriodQuery),
@@ -90,6 +96,7 @@ pub async fn analytics(
 
 /// Conversation figures over a period, for one campaign.
 #[utoipa::path(
+    operation_id = "conversations_campaign_analytics",
     tag = "conversations",
     security(("bearer" = [])),
     params(("campaignId" = String, Path, description = "Campaign id"), PeriodQuery),
@@ -124,6 +131,7 @@ pub async fn campaign_analytics(
 /// One conversation (by `_id` or `conversationId`) with the newest messages,
 /// or those before `before`, oldest first.
 #[utoipa::path(
+    operation_id = "conversations_get_one",
     tag = "conversations",
     security(("bearer" = [])),
     params(("id" = String, Path, description = "Conversation `_id` or `conversationId`"), MessagesQuery),
@@ -149,6 +157,7 @@ pub async fn get_one(
 
 /// Delete a conversation and its messages.
 #[utoipa::path(
+    operation_id = "conversations_remove",
     tag = "conversations",
     security(("bearer" = [])),
     params(("id" = String, Path, description = "Conversation `_id` or `conversationId`")),
@@ -166,4 +175,129 @@ pub async fn remove(
 ) -> Result<web::Json<MessageOut>, ApiError> {
     owner::delete(&state.db, &user.0.id, &id).await?;
     Ok(web::Json(MessageOut::ok("Conversation deleted")))
+}
+
+const EXPORT_PAGE: u64 = 500;
+
+async fn export_csv(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    campaign_id: Option<String>,
+    format: Option<String>,
+) -> Result<HttpResponse, ApiError> {
+    let owner = user.0.id.clone();
+    owner::export_check(&state.db, &owner, campaign_id.as_deref(), format.as_deref()).await?;
+    let names = std::sync::Arc::new(owner::campaign_names(&state.db, &owner).await?);
+    let db = state.db.clone();
+    let file = match &campaign_id {
+        Some(_) => "campaign-conversations.csv",
+        None => "conversations.csv",
+    };
+    // State: (after id, header written, finished).
+    let body = stream::unfold(
+        (None::<String>, false, false),
+        move |(after, header_done, finished)| {
+            let db = db.clone();
+            let owner = owner.clone();
+            let names = names.clone();
+            let campaign_id = campaign_id.clone();
+            async move {
+                if finished {
+                    return None;
+                }
+                let page = match owner::export_page(
+                    &db,
+                    &owner,
+                    campaign_id.as_deref(),
+                    after.as_deref(),
+                    EXPORT_PAGE,
+                )
+                .await
+                {
+                    Ok(page) => page,
+                    Err(err) => {
+                        tracing::error!(%err, "conversation export failed");
+                        return Some((
+                            Err(actix_web::error::ErrorInternalServerError("export failed")),
+                            (after, true, true),
+                        ));
+                    }
+                };
+                let done = (page.conversations.len() as u64) < EXPORT_PAGE;
+                let next = page.conversations.last().map(|c| c.id.clone()).or(after);
+                match owner::csv_chunk(&page, &names, !header_done) {
+                    Ok(bytes) => Some((
+                        Ok::<_, actix_web::Error>(Bytes::from(bytes)),
+                        (next, true, done),
+                    )),
+                    Err(err) => {
+                        tracing::error!(%err, "conversation export failed");
+                        Some((
+                            Err(actix_web::error::ErrorInternalServerError("export failed")),
+                            (next, true, true),
+                        ))
+                    }
+                }
+            }
+        },
+    );
+    Ok(HttpResponse::Ok()
+        .content_type("text/csv; charset=utf-8")
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{file}\""),
+        ))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .streaming(body))
+}
+
+/// Every conversation of the owner as `conversations.csv` (one row each,
+/// with the transcript), streamed page by page. Formula-like cells get a `'`.
+#[utoipa::path(
+    operation_id = "conversations_export",
+    tag = "conversations",
+    security(("bearer" = [])),
+    params(ExportQuery),
+    responses(
+        (status = 200, description = "The CSV file", content_type = "text/csv", body = String),
+        (status = 400, description = "Unknown format", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+    )
+)]
+#[get("/export")]
+pub async fn export(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    query: web::Query<ExportQuery>,
+) -> Result<HttpResponse, ApiError> {
+    export_csv(state, user, None, query.into_inner().format).await
+}
+
+/// The conversations of one of the owner's campaigns as CSV.
+#[utoipa::path(
+    operation_id = "conversations_export_campaign",
+    tag = "conversations",
+    security(("bearer" = [])),
+    params(("campaignId" = String, Path, description = "The campaign's `_id`"), ExportQuery),
+    responses(
+        (status = 200, description = "The CSV file", content_type = "text/csv", body = String),
+        (status = 400, description = "Unknown format", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 404, description = "No such campaign of yours", body = ErrorBody),
+    )
+)]
+#[get("/export/{campaignId}")]
+pub async fn export_campaign(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    path: web::Path<String>,
+    query: web::Query<ExportQuery>,
+) -> Result<HttpResponse, ApiError> {
+    export_csv(
+        state,
+        user,
+        Some(path.into_inner()),
+        query.into_inner().format,
+    )
+    .await
 }

@@ -19,6 +19,7 @@ use crate::state::AppState;
 /// The owner's customers: search (name, email, phone, company), status
 /// filter, sort and pages.
 #[utoipa::path(
+    operation_id = "customers_list",
     tag = "customers",
     security(("bearer" = [])),
     params(ListQuery),
@@ -42,6 +43,7 @@ pub async fn list(
 
 /// One customer.
 #[utoipa::path(
+    operation_id = "customers_get_one",
     tag = "customers",
     security(("bearer" = [])),
     params(("id" = String, Path, description = "Customer id")),
@@ -65,6 +67,7 @@ pub async fn get_one(
 
 /// Change a customer's status, name, phone, company or notes.
 #[utoipa::path(
+    operation_id = "customers_update",
     tag = "customers",
     security(("bearer" = [])),
     params(("id" = String, Path, description = "Customer id")),
@@ -91,6 +94,7 @@ pub async fn update(
 
 /// Delete a customer.
 #[utoipa::path(
+    operation_id = "customers_remove",
     tag = "customers",
     security(("bearer" = [])),
     params(("id" = String, Path, description = "Customer id")),
@@ -113,6 +117,7 @@ pub async fn remove(
 /// Headline figures, customers per status and the top campaigns over a
 /// period, with the period before for change captions.
 #[utoipa::path(
+    operation_id = "customers_overview",
     tag = "customers",
     security(("bearer" = [])),
     params(PeriodQuery),
@@ -139,6 +144,7 @@ const EXPORT_PAGE: u64 = 1000;
 /// Every customer as `customers.csv`, streamed page by page (constant memory).
 /// Cells a spreadsheet would run as a formula get a leading `'`.
 #[utoipa::path(
+    operation_id = "customers_export",
     tag = "customers",
     security(("bearer" = [])),
     params(ExportQuery),

@@ -274,3 +274,180 @@ async fn spawn_app_with_long_chats() -> TestApp {
     })
     .await
 }
+
+#[tokio::test]
+async fn the_export_is_a_csv_of_every_conversation_with_formulas_neutralised() {
+    use ca_conversations::entities::conversation;
+    use sea_orm::{EntityTrait, Set};
+
+    let app = spawn_app().await;
+    let (token, campaign) = owner_campaign(
+        &app,
+        "export-a@example.in",
+        "=HYPERLINK(\"http://evil\",\"x\")",
+    )
+    .await;
+    let (other, other_campaign) = owner_campaign(&app, "export-b@example.in", "Other shop").await;
+    // A real chat on a campaign whose name is a formula.
+    let real = chat(&app, &campaign, &["Do you have COD?"]).await;
+    let r = app
+        .post(
+            &format!("/api/widget/conversations/{real}/forms"),
+            json!({"values": {"email": "meera@example.in"}}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    chat(&app, &other_campaign, &["hi"]).await;
+    // 1,200 more on the second campaign, written directly: the export pages by 500.
+    let owner_id = app.get("/api/auth/me", Some(&token)).await.body["user"]["id"]
+        .as_str()
+        .expect("owner id")
+        .to_string();
+    let now = chrono::Utc::now();
+    // A second campaign of the same owner (written directly: the trial allows one).
+    let second = uuid::Uuid::now_v7().to_string();
+    ca_campaigns::entities::campaign::Entity::insert(
+        ca_campaigns::entities::campaign::ActiveModel {
+            id: Set(second.clone()),
+            owner_id: Set(owner_id.clone()),
+            name: Set("Second".into()),
+            website_url: Set("https://kesar.example.in".into()),
+            is_active: Set(true),
+            settings: Set("{}".into()),
+            impressions: Set(0),
+            conversions: Set(0),
+            revenue_paise: Set(0),
+            created_at: Set(now),
+            updated_at: Set(now),
+        },
+    )
+    .exec(&app.db.conn)
+    .await
+    .expect("campaign");
+    let rows: Vec<conversation::ActiveModel> = (0..1200)
+        .map(|i| conversation::ActiveModel {
+            id: Set(uuid::Uuid::now_v7().to_string()),
+            conversation_id: Set(format!("conv_bulk{i:019}")),
+            campaign_id: Set(second.clone()),
+            owner_id: Set(owner_id.clone()),
+            visitor_id: Set(format!("v_bulk_{i}")),
+            session_id: Set(None),
+            status: Set("completed".into()),
+            outcome: Set("none".into()),
+            ai_enabled: Set(true),
+            total_messages: Set(1),
+            visitor_messages: Set(0),
+            forms_offered: Set("[]".into()),
+            last_form_at: Set(None),
+            collected_data: Set("{}".into()),
+            user_context: Set("{}".into()),
+            last_message: Set("Namaste!".into()),
+            created_at: Set(now),
+            last_activity_at: Set(now),
+            completed_at: Set(Some(now)),
+        })
+        .collect();
+    for chunk in rows.chunks(100) {
+        conversation::Entity::insert_many(chunk.to_vec())
+            .exec(&app.db.conn)
+            .await
+            .expect("insert");
+    }
+
+    let res = app
+        .client
+        .get(app.url("/api/conversations/export?format=csv"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(res.status(), 200);
+    assert_eq!(
+        res.headers()["content-disposition"],
+        "attachment; filename=\"conversations.csv\""
+    );
+    let text = res.text().await.expect("body");
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header: Vec<String> = reader
+        .headers()
+        .expect("header")
+        .iter()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(
+        header,
+        ca_conversations::owner::CSV_HEADER
+            .iter()
+            .map(|h| h.to_string())
+            .collect::<Vec<_>>()
+    );
+    let records: Vec<csv::StringRecord> = reader.records().map(|r| r.expect("record")).collect();
+    assert_eq!(
+        records.len(),
+        1201,
+        "every conversation of this owner, once"
+    );
+    let ids: std::collections::HashSet<&str> = records.iter().map(|r| &r[0]).collect();
+    assert_eq!(ids.len(), 1201);
+    let row = records
+        .iter()
+        .find(|r| &r[0] == real.as_str())
+        .expect("row");
+    assert_eq!(&row[1], "'=HYPERLINK(\"http://evil\",\"x\")");
+    assert_eq!(&row[3], "conversion");
+    assert_eq!(&row[6], "4");
+    assert_eq!(&row[9], "meera@example.in");
+    assert_eq!(&row[12], "mobile");
+    assert!(
+        row[14].starts_with("assistant: ") && row[14].contains("\nuser: Do you have COD?\n"),
+        "{}",
+        &row[14]
+    );
+
+    // One campaign only.
+    let res = app
+        .client
+        .get(app.url(&format!("/api/conversations/export/{campaign}")))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(res.status(), 200);
+    let text = res.text().await.expect("body");
+    let records: Vec<csv::StringRecord> = csv::Reader::from_reader(text.as_bytes())
+        .records()
+        .map(|r| r.expect("record"))
+        .collect();
+    assert_eq!(records.len(), 1);
+    assert_eq!(&records[0][0], real.as_str());
+
+    // Another owner's campaign, a bad format, no session.
+    app.get(
+        &format!("/api/conversations/export/{other_campaign}"),
+        Some(&token),
+    )
+    .await
+    .error(404, "campaign_not_found");
+    app.get("/api/conversations/export?format=xlsx", Some(&token))
+        .await
+        .error(400, "validation_failed");
+    app.get("/api/conversations/export", None)
+        .await
+        .error(401, "missing_token");
+    let theirs = app
+        .client
+        .get(app.url("/api/conversations/export"))
+        .bearer_auth(&other)
+        .send()
+        .await
+        .expect("send")
+        .text()
+        .await
+        .expect("body");
+    assert_eq!(
+        csv::Reader::from_reader(theirs.as_bytes())
+            .records()
+            .count(),
+        1
+    );
+}

@@ -30,6 +30,20 @@ async fn probes_metrics_and_docs() {
     assert_eq!(doc.status, 200);
     assert_eq!(doc.body["openapi"], "3.1.0");
     assert!(doc.body["paths"]["/api/auth/login"]["post"].is_object());
+    // The generated client keys operations by id: a repeated id silently
+    // gives one call another's types.
+    let mut ids = std::collections::HashMap::new();
+    for (path, item) in doc.body["paths"].as_object().expect("paths") {
+        for (method, op) in item.as_object().expect("item") {
+            if let Some(id) = op["operationId"].as_str() {
+                let previous = ids.insert(id.to_string(), format!("{method} {path}"));
+                assert!(
+                    previous.is_none(),
+                    "operationId {id} used by {previous:?} and {method} {path}"
+                );
+            }
+        }
+    }
     let docs = app
         .client
         .get(app.url("/api/docs"))

@@ -328,7 +328,7 @@ export interface paths {
             cookie?: never;
         };
         /** Conversation figures over a period, for all campaigns. */
-        get: operations["analytics"];
+        get: operations["conversations_analytics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -345,7 +345,7 @@ export interface paths {
             cookie?: never;
         };
         /** Conversation figures over a period, for one campaign. */
-        get: operations["campaign_analytics"];
+        get: operations["conversations_campaign_analytics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -362,7 +362,44 @@ export interface paths {
             cookie?: never;
         };
         /** One campaign's conversations, newest first. */
-        get: operations["by_campaign"];
+        get: operations["conversations_by_campaign"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every conversation of the owner as `conversations.csv` (one row each,
+         *     with the transcript), streamed page by page. Formula-like cells get a `'`.
+         */
+        get: operations["conversations_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/conversations/export/{campaignId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The conversations of one of the owner's campaigns as CSV. */
+        get: operations["conversations_export_campaign"];
         put?: never;
         post?: never;
         delete?: never;
@@ -379,7 +416,7 @@ export interface paths {
             cookie?: never;
         };
         /** The owner's conversations, newest first. */
-        get: operations["list"];
+        get: operations["conversations_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -399,11 +436,11 @@ export interface paths {
          * One conversation (by `_id` or `conversationId`) with the newest messages,
          *     or those before `before`, oldest first.
          */
-        get: operations["get_one"];
+        get: operations["conversations_get_one"];
         put?: never;
         post?: never;
         /** Delete a conversation and its messages. */
-        delete: operations["remove"];
+        delete: operations["conversations_remove"];
         options?: never;
         head?: never;
         patch?: never;
@@ -420,7 +457,7 @@ export interface paths {
          * Headline figures, customers per status and the top campaigns over a
          *     period, with the period before for change captions.
          */
-        get: operations["overview"];
+        get: operations["customers_overview"];
         put?: never;
         post?: never;
         delete?: never;
@@ -440,7 +477,7 @@ export interface paths {
          * Every customer as `customers.csv`, streamed page by page (constant memory).
          *     Cells a spreadsheet would run as a formula get a leading `'`.
          */
-        get: operations["export"];
+        get: operations["customers_export"];
         put?: never;
         post?: never;
         delete?: never;
@@ -460,7 +497,7 @@ export interface paths {
          * The owner's customers: search (name, email, phone, company), status
          *     filter, sort and pages.
          */
-        get: operations["list"];
+        get: operations["customers_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -477,12 +514,12 @@ export interface paths {
             cookie?: never;
         };
         /** One customer. */
-        get: operations["get_one"];
+        get: operations["customers_get_one"];
         /** Change a customer's status, name, phone, company or notes. */
-        put: operations["update"];
+        put: operations["customers_update"];
         post?: never;
         /** Delete a customer. */
-        delete: operations["remove"];
+        delete: operations["customers_remove"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1672,12 +1709,17 @@ export interface components {
             /** Format: int64 */
             totalMs: number;
         };
-        /** @description A campaign and how many customers came from it. */
+        /**
+         * @description A campaign and how many customers came from it (seed 001 §3:
+         *     `_id, campaignName, customers`).
+         */
         TopCampaign: {
+            /** @description The campaign's id; null once the campaign is deleted. */
+            _id?: string | null;
+            /** @description The campaign's name (kept after the campaign is deleted). */
+            campaignName: string;
             /** Format: int64 */
             customers: number;
-            /** @description The campaign's name (kept after the campaign is deleted). */
-            name: string;
         };
         /** @description A trust badge under the popup header. */
         TrustBadge: {
@@ -2721,7 +2763,7 @@ export interface operations {
             };
         };
     };
-    analytics: {
+    conversations_analytics: {
         parameters: {
             query?: {
                 /** @description `1d`, `7d` (default), `30d`, `90d` or `365d`. */
@@ -2762,7 +2804,7 @@ export interface operations {
             };
         };
     };
-    campaign_analytics: {
+    conversations_campaign_analytics: {
         parameters: {
             query?: {
                 /** @description `1d`, `7d` (default), `30d`, `90d` or `365d`. */
@@ -2815,7 +2857,7 @@ export interface operations {
             };
         };
     };
-    by_campaign: {
+    conversations_by_campaign: {
         parameters: {
             query?: {
                 /** @description From 1 (default 1). */
@@ -2876,7 +2918,101 @@ export interface operations {
             };
         };
     };
-    list: {
+    conversations_export: {
+        parameters: {
+            query?: {
+                /** @description `csv` (the default and only format). */
+                format?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Unknown format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    conversations_export_campaign: {
+        parameters: {
+            query?: {
+                /** @description `csv` (the default and only format). */
+                format?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The campaign's `_id` */
+                campaignId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Unknown format */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such campaign of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    conversations_list: {
         parameters: {
             query?: {
                 /** @description From 1 (default 1). */
@@ -2925,7 +3061,7 @@ export interface operations {
             };
         };
     };
-    get_one: {
+    conversations_get_one: {
         parameters: {
             query?: {
                 /** @description Only messages older than this message id. */
@@ -2980,7 +3116,7 @@ export interface operations {
             };
         };
     };
-    remove: {
+    conversations_remove: {
         parameters: {
             query?: never;
             header?: never;
@@ -3021,7 +3157,7 @@ export interface operations {
             };
         };
     };
-    overview: {
+    customers_overview: {
         parameters: {
             query?: {
                 /** @description `7d`, `30d` (default), `90d` or `365d`. */
@@ -3062,7 +3198,7 @@ export interface operations {
             };
         };
     };
-    export: {
+    customers_export: {
         parameters: {
             query?: {
                 /** @description `csv` (the default and only format). */
@@ -3103,7 +3239,7 @@ export interface operations {
             };
         };
     };
-    list: {
+    customers_list: {
         parameters: {
             query?: {
                 /** @description From 1 (default 1). */
@@ -3154,7 +3290,7 @@ export interface operations {
             };
         };
     };
-    get_one: {
+    customers_get_one: {
         parameters: {
             query?: never;
             header?: never;
@@ -3195,7 +3331,7 @@ export interface operations {
             };
         };
     };
-    update: {
+    customers_update: {
         parameters: {
             query?: never;
             header?: never;
@@ -3249,7 +3385,7 @@ export interface operations {
             };
         };
     };
-    remove: {
+    customers_remove: {
         parameters: {
             query?: never;
             header?: never;
