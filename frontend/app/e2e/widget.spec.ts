@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { SCREENSHOTS, uniqueEmail } from "./support";
+import { SCREENSHOTS, shot, uniqueEmail } from "./support";
 
 /**
  * The widget as a visitor meets it, on a sample shop served from another
@@ -444,4 +445,147 @@ test("targeting: included and excluded pages, and devices", async ({ page: p, re
   await exitThroughTop(p);
   await p.waitForTimeout(400);
   await expect(p.locator("convertassist-widget")).toHaveCount(0);
+});
+
+/** Starts a conversation the way the widget does and leaves an email. */
+async function leadThroughWidgetApi(
+  request: APIRequestContext,
+  id: string,
+  n: number,
+  values: Record<string, string>,
+) {
+  const start = await request.post(`${API}/api/widget/conversations`, {
+    data: {
+      campaignId: id,
+      visitorId: `v_e2e_${n}_${Date.now()}`,
+      userContext: { deviceType: "desktop", currentUrl: `${SITE}/` },
+    },
+  });
+  expect(start.status(), await start.text()).toBe(201);
+  const conversationId = (await start.json()).conversationId as string;
+  const form = await request.post(`${API}/api/widget/conversations/${conversationId}/forms`, {
+    data: { values },
+  });
+  expect(form.status(), await form.text()).toBe(200);
+}
+
+test("a lead captured through the widget appears in Customers: search, filter, sort, pages, View, export", async ({
+  page: p,
+  request,
+}) => {
+  const token = await owner(request);
+  const id = await campaign(request, token);
+  // One lead through the real popup.
+  await visit(p, id);
+  await p.waitForTimeout(1600);
+  await exitThroughTop(p);
+  const dialog = popup(p);
+  const message = dialog.getByLabel("Your message");
+  await message.fill("Is there any discount on silk sarees?");
+  await message.press("Enter");
+  const coupon = dialog.getByRole("form", { name: "Unlock 10% off" });
+  await coupon.getByLabel("Email").fill("meera.iyer@example.in");
+  await coupon.getByRole("button", { name: "Get my code" }).click();
+  await expect(dialog.getByText("Your code is KESAR10")).toBeVisible();
+  // 22 more through the widget's calls.
+  await leadThroughWidgetApi(request, id, 0, { email: "rohan@example.in" });
+  for (let i = 1; i <= 21; i++) {
+    await leadThroughWidgetApi(request, id, i, {
+      email: `buyer${String(i).padStart(2, "0")}@example.in`,
+    });
+  }
+  // The owner marks one as a prospect and completes another's details.
+  const auth = { authorization: `Bearer ${token}` };
+  const find = async (q: string) =>
+    (await (await request.get(`${API}/api/customers/user?search=${q}`, { headers: auth })).json())
+      .customers[0]._id as string;
+  let put = await request.put(`${API}/api/customers/${await find("buyer07")}`, {
+    headers: auth,
+    data: { conversionStatus: "prospect" },
+  });
+  expect(put.status()).toBe(200);
+  put = await request.put(`${API}/api/customers/${await find("rohan")}`, {
+    headers: auth,
+    data: { name: "Rohan Mehta", phone: "+919829012345" },
+  });
+  expect(put.status()).toBe(200);
+
+  await p.goto("/dashboard");
+  await p.evaluate((t) => localStorage.setItem("token", t), token);
+  await p.goto("/customers");
+  await expect(p.getByRole("heading", { name: "Customers", level: 2 })).toBeVisible();
+  const metric = (label: string) =>
+    p.getByText(label, { exact: true }).locator("xpath=following-sibling::*[1]");
+  await expect(metric("Total Customers")).toHaveText("23");
+  await expect(metric("New Customers")).toHaveText("23");
+  await expect(p.getByText("+23 from last period").first()).toBeVisible();
+  await expect(p.getByTestId("status-prospect")).toContainText("1");
+  await expect(p.getByTestId("status-lead")).toContainText("22");
+  await expect(p.getByRole("row", { name: /Kesar exit offer 23/ })).toBeVisible();
+  const rows = p.locator("tbody tr").filter({ has: p.getByRole("button", { name: /^View / }) });
+  await expect(rows).toHaveCount(20);
+  await shot(p, "60-customers");
+
+  // Page 2 holds the other three.
+  await p.getByRole("button", { name: "2", exact: true }).click();
+  await expect(rows).toHaveCount(3);
+
+  // Lead Score sorts the richest lead first; clicking again flips it.
+  await p.getByRole("button", { name: "Lead Score" }).click();
+  await expect(rows).toHaveCount(20);
+  await expect(rows.first()).toContainText("rohan@example.in");
+  await p.getByRole("button", { name: "Lead Score" }).click();
+  await expect(rows.first()).not.toContainText("rohan@example.in");
+  await expect(p.getByRole("button", { name: "Lead Score" })).toHaveAttribute(
+    "aria-pressed",
+    "true",
+  );
+
+  // The status filter returns to page 1 with the one prospect.
+  await p.getByRole("button", { name: "2", exact: true }).click();
+  await p.getByRole("textbox", { name: "Status filter" }).click();
+  await p.getByRole("option", { name: "Prospect" }).click();
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText("buyer07@example.in");
+  await p.getByRole("textbox", { name: "Status filter" }).click();
+  await p.getByRole("option", { name: "All Statuses" }).click();
+
+  // Search, then View.
+  await p.getByLabel("Search customers").fill("MEHTA");
+  await expect(rows).toHaveCount(1);
+  await rows
+    .first()
+    .getByRole("button", { name: /^View / })
+    .click();
+  const view = p.getByRole("dialog", { name: "Rohan Mehta" });
+  await expect(view).toContainText("rohan@example.in");
+  await expect(view).toContainText("+919829012345");
+  await expect(view).toContainText("Kesar exit offer");
+  await expect(view).toContainText("Customer Since");
+  await p.waitForTimeout(400); // the dialog's opening transition
+  await shot(p, "61-customer-view");
+  await p.keyboard.press("Escape");
+  await p.getByLabel("Search customers").fill("nobody-like-this");
+  await expect(p.getByText("No customers found")).toBeVisible();
+  await expect(p.getByText("Try adjusting your search filters or check back later")).toBeVisible();
+
+  // Export CSV downloads every customer.
+  const download = p.waitForEvent("download");
+  await p.getByRole("button", { name: "Export CSV" }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe("customers.csv");
+  const csv = readFileSync(await file.path(), "utf8")
+    .trim()
+    .split("\n");
+  expect(csv[0]).toMatch(/^Name,Email,Phone/);
+  expect(csv).toHaveLength(24);
+  expect(csv.some((line) => line.includes("meera.iyer@example.in"))).toBe(true);
+
+  // 375 px: the cards stack and the table scrolls sideways.
+  await p.setViewportSize({ width: 375, height: 800 });
+  await p.getByLabel("Search customers").fill("");
+  await expect(rows).toHaveCount(20);
+  await shot(p, "62-customers-375");
+  const overflow = await p.evaluate(() => document.documentElement.scrollWidth);
+  expect(overflow).toBeLessThanOrEqual(375);
 });

@@ -10,6 +10,7 @@ import { MockPaymentPage } from "../features/billing/routes/MockPaymentPage";
 import { CampaignsPage } from "../features/campaigns/routes/CampaignsPage";
 import { CreateCampaignPage } from "../features/campaigns/routes/CreateCampaignPage";
 import { EditCampaignPage } from "../features/campaigns/routes/EditCampaignPage";
+import { CustomersPage } from "../features/customers/routes/CustomersPage";
 import { DashboardPage } from "../features/dashboard/routes/DashboardPage";
 import { LandingPage } from "../features/landing/routes/LandingPage";
 import { LegalPage } from "../features/legal/routes/LegalPage";
@@ -38,6 +39,7 @@ export const routes = [
           { path: "/campaigns", element: <CampaignsPage /> },
           { path: "/campaigns/create", element: <CreateCampaignPage /> },
           { path: "/campaigns/:id/edit", element: <EditCampaignPage /> },
+          { path: "/customers", element: <CustomersPage /> },
           { path: "/billing", element: <BillingSettingsPage /> },
           { path: "/settings", element: <SettingsPage /> },
           { path: "/settings/billing", element: <BillingSettingsPage /> },

@@ -1,0 +1,418 @@
+import {
+  Badge,
+  Button,
+  Card,
+  Group,
+  Pagination,
+  Progress,
+  Select,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  ThemeIcon,
+  Title,
+} from "@mantine/core";
+import { useDebouncedValue } from "@mantine/hooks";
+import {
+  IconArrowDown,
+  IconArrowUp,
+  IconDownload,
+  IconPercentage,
+  IconSearch,
+  IconUserPlus,
+  IconUsers,
+  IconUserStar,
+} from "@tabler/icons-react";
+import { useState } from "react";
+import { $api, client } from "../../../lib/api-client";
+import { formatDate } from "../../../lib/format";
+import {
+  changeCaption,
+  changeColor,
+  DEFAULT_SORT,
+  nextSort,
+  OVERVIEW_PERIOD,
+  PAGE_SIZE,
+  SKELETON_ROWS,
+  SORTS,
+  STATUS_COLORS,
+  STATUSES,
+  statusLabel,
+  type Sort,
+  type Status,
+} from "../api/rules";
+import { type Customer, CustomerDialog } from "../components/CustomerDialog";
+
+function MetricCard({
+  label,
+  value,
+  caption,
+  captionColor,
+  icon: Icon,
+}: {
+  label: string;
+  value: string;
+  caption: string;
+  captionColor: string;
+  icon: typeof IconUsers;
+}) {
+  return (
+    <Card withBorder radius="md" p="lg">
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <div>
+          <Text fz="xs" c="dimmed" tt="uppercase" fw={700}>
+            {label}
+          </Text>
+          <Text fz={26} fw={800}>
+            {value}
+          </Text>
+          <Text fz="xs" c={captionColor}>
+            {caption}
+          </Text>
+        </div>
+        <ThemeIcon variant="light" size={38} radius="md">
+          <Icon size={20} />
+        </ThemeIcon>
+      </Group>
+    </Card>
+  );
+}
+
+function Overview() {
+  const overview = $api.useQuery("get", "/api/customers/analytics/overview", {
+    params: { query: { period: OVERVIEW_PERIOD } },
+  });
+  if (overview.isError) {
+    // Seed 001 §8: customer analytics failures are only logged.
+    console.error("customer analytics failed", overview.error);
+  }
+  const o = overview.data;
+  if (!o) {
+    return (
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} aria-busy={overview.isLoading}>
+        {[1, 2, 3, 4].map((i) => (
+          <Skeleton key={i} h={110} radius="md" animate={overview.isLoading} />
+        ))}
+      </SimpleGrid>
+    );
+  }
+  const total = STATUSES.reduce((n, s) => n + o.conversionStats[s], 0);
+  return (
+    <>
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
+        <MetricCard
+          label="Total Customers"
+          value={o.totalCustomers.toLocaleString("en-IN")}
+          caption={changeCaption(o.totalCustomers, o.previous.totalCustomers)}
+          captionColor={changeColor(o.totalCustomers, o.previous.totalCustomers)}
+          icon={IconUsers}
+        />
+        <MetricCard
+          label="New Customers"
+          value={o.newCustomers.toLocaleString("en-IN")}
+          caption={changeCaption(o.newCustomers, o.previous.newCustomers)}
+          captionColor={changeColor(o.newCustomers, o.previous.newCustomers)}
+          icon={IconUserPlus}
+        />
+        <MetricCard
+          label="Conversion Rate"
+          value={`${o.conversionRate.toFixed(1)}%`}
+          caption={changeCaption(o.conversionRate, o.previous.conversionRate, true)}
+          captionColor={changeColor(o.conversionRate, o.previous.conversionRate)}
+          icon={IconPercentage}
+        />
+        <MetricCard
+          label="Active Leads"
+          value={o.activeLeads.toLocaleString("en-IN")}
+          caption={changeCaption(o.activeLeads, o.previous.activeLeads)}
+          captionColor={changeColor(o.activeLeads, o.previous.activeLeads)}
+          icon={IconUserStar}
+        />
+      </SimpleGrid>
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <Card withBorder radius="md" p="lg">
+          <Title order={4} mb="md">
+            Customer Status Distribution
+          </Title>
+          <Stack gap="sm">
+            {STATUSES.map((s) => {
+              const n = o.conversionStats[s];
+              return (
+                <div key={s} data-testid={`status-${s}`}>
+                  <Group justify="space-between" mb={4}>
+                    <Text fz="sm">{statusLabel(s)}</Text>
+                    <Text fz="sm" fw={600}>
+                      {n.toLocaleString("en-IN")}
+                    </Text>
+                  </Group>
+                  <Progress
+                    value={total === 0 ? 0 : (n / total) * 100}
+                    color={STATUS_COLORS[s]}
+                    aria-label={`${statusLabel(s)} share`}
+                  />
+                </div>
+              );
+            })}
+          </Stack>
+        </Card>
+        <Card withBorder radius="md" p="lg">
+          <Title order={4} mb="md">
+            Top Performing Campaigns
+          </Title>
+          {o.topCampaigns.length === 0 ? (
+            <Text c="dimmed" fz="sm">
+              No campaign has brought customers yet.
+            </Text>
+          ) : (
+            <Table>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Campaign</Table.Th>
+                  <Table.Th ta="right">Customers</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {o.topCampaigns.map((c) => (
+                  <Table.Tr key={`${c._id ?? ""}-${c.campaignName}`}>
+                    <Table.Td>{c.campaignName}</Table.Td>
+                    <Table.Td ta="right">{c.customers.toLocaleString("en-IN")}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+        </Card>
+      </SimpleGrid>
+    </>
+  );
+}
+
+/** Downloads the CSV export as customers.csv; failures are only logged (seed 001 §8). */
+async function exportCsv() {
+  try {
+    const { data, error } = await client.GET("/api/customers/export/data", {
+      params: { query: { format: "csv" } },
+      parseAs: "blob",
+    });
+    if (error || !data) throw error ?? new Error("empty export");
+    const url = URL.createObjectURL(data);
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = "customers.csv";
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    URL.revokeObjectURL(url);
+  } catch (e) {
+    console.error("customer export failed", e);
+  }
+}
+
+function CustomerRows({
+  customers,
+  onView,
+}: {
+  customers: Customer[];
+  onView: (c: Customer) => void;
+}) {
+  return customers.map((c) => (
+    <Table.Tr key={c._id}>
+      <Table.Td>
+        <Text fz="sm" fw={600}>
+          {c.name || c.email}
+        </Text>
+        {c.name && (
+          <Text fz="xs" c="dimmed">
+            {c.email}
+          </Text>
+        )}
+      </Table.Td>
+      <Table.Td>
+        <Badge variant="light" color={STATUS_COLORS[c.conversionStatus as Status] ?? "gray"}>
+          {statusLabel(c.conversionStatus)}
+        </Badge>
+      </Table.Td>
+      <Table.Td>{c.leadScore}</Table.Td>
+      <Table.Td>{c.totalConversations.toLocaleString("en-IN")}</Table.Td>
+      <Table.Td>{formatDate(c.lastConversationDate) || "—"}</Table.Td>
+      <Table.Td>{c.sourceCampaign || "Direct"}</Table.Td>
+      <Table.Td>
+        <Button size="xs" variant="light" onClick={() => onView(c)} aria-label={`View ${c.email}`}>
+          View
+        </Button>
+      </Table.Td>
+    </Table.Tr>
+  ));
+}
+
+function CustomerDatabase() {
+  const [search, setSearch] = useState("");
+  const [debounced] = useDebouncedValue(search.trim(), 300);
+  const [status, setStatus] = useState<string>("all");
+  const [sort, setSort] = useState<Sort>(DEFAULT_SORT);
+  const [page, setPage] = useState(1);
+  const [viewing, setViewing] = useState<Customer | null>(null);
+
+  const list = $api.useQuery("get", "/api/customers/user", {
+    params: {
+      query: {
+        page: String(page),
+        limit: String(PAGE_SIZE),
+        search: debounced || undefined,
+        status: status === "all" ? undefined : status,
+        sortBy: sort.by,
+        sortOrder: sort.order,
+      },
+    },
+  });
+
+  const columns = 7;
+  let body;
+  if (list.isLoading) {
+    body = Array.from({ length: SKELETON_ROWS }, (_, i) => (
+      <Table.Tr key={i} data-testid="skeleton-row">
+        <Table.Td colSpan={columns}>
+          <Skeleton h={28} />
+        </Table.Td>
+      </Table.Tr>
+    ));
+  } else if (list.isError || !list.data) {
+    body = (
+      <Table.Tr>
+        <Table.Td colSpan={columns}>
+          <Stack align="center" py="xl" gap="sm">
+            <Text c="red">Failed to load customers. Please try again.</Text>
+            <Button variant="light" onClick={() => void list.refetch()}>
+              Try Again
+            </Button>
+          </Stack>
+        </Table.Td>
+      </Table.Tr>
+    );
+  } else if (list.data.customers.length === 0) {
+    body = (
+      <Table.Tr>
+        <Table.Td colSpan={columns}>
+          <Stack align="center" py="xl" gap={4}>
+            <Text fw={600}>No customers found</Text>
+            <Text c="dimmed" fz="sm">
+              Try adjusting your search filters or check back later
+            </Text>
+          </Stack>
+        </Table.Td>
+      </Table.Tr>
+    );
+  } else {
+    body = <CustomerRows customers={list.data.customers} onView={setViewing} />;
+  }
+  const pages = list.data?.pagination.pages ?? 0;
+  const total = list.data?.pagination.total ?? 0;
+
+  return (
+    <Card withBorder radius="md" p="lg">
+      <Stack gap="md">
+        <Group justify="space-between" align="flex-end" wrap="wrap">
+          <Title order={4}>Customer Database</Title>
+          <Group gap="xs" wrap="wrap">
+            <TextInput
+              aria-label="Search customers"
+              placeholder="Search customers..."
+              leftSection={<IconSearch size={16} />}
+              value={search}
+              onChange={(e) => {
+                setSearch(e.currentTarget.value);
+                setPage(1);
+              }}
+              w={240}
+            />
+            <Select
+              aria-label="Status filter"
+              data={[
+                { value: "all", label: "All Statuses" },
+                ...STATUSES.map((s) => ({ value: s, label: statusLabel(s) })),
+              ]}
+              value={status}
+              onChange={(v) => {
+                setStatus(v ?? "all");
+                setPage(1);
+              }}
+              allowDeselect={false}
+              w={160}
+            />
+          </Group>
+        </Group>
+        <Group gap="xs">
+          <Text fz="sm" c="dimmed">
+            Sort by
+          </Text>
+          {SORTS.map((s) => {
+            const active = sort.by === s.by;
+            const Arrow = sort.order === "desc" ? IconArrowDown : IconArrowUp;
+            return (
+              <Button
+                key={s.by}
+                size="xs"
+                variant={active ? "filled" : "default"}
+                aria-pressed={active}
+                rightSection={active ? <Arrow size={14} aria-label={sort.order} /> : undefined}
+                onClick={() => {
+                  setSort(nextSort(sort, s.by));
+                  setPage(1);
+                }}
+              >
+                {s.label}
+              </Button>
+            );
+          })}
+        </Group>
+        <Table.ScrollContainer minWidth={760}>
+          <Table verticalSpacing="sm" highlightOnHover>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Customer</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th>Lead Score</Table.Th>
+                <Table.Th>Conversations</Table.Th>
+                <Table.Th>Last Active</Table.Th>
+                <Table.Th>Source</Table.Th>
+                <Table.Th>Actions</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>{body}</Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        {pages > 1 && (
+          <Group justify="space-between">
+            <Text fz="sm" c="dimmed">
+              {total.toLocaleString("en-IN")} customers
+            </Text>
+            <Pagination total={pages} value={page} onChange={setPage} size="sm" />
+          </Group>
+        )}
+      </Stack>
+      <CustomerDialog customer={viewing} onClose={() => setViewing(null)} />
+    </Card>
+  );
+}
+
+export function CustomersPage() {
+  return (
+    <Stack maw={1200} gap="lg">
+      <Group justify="space-between">
+        <Title order={2}>Customers</Title>
+        <Button
+          leftSection={<IconDownload size={16} />}
+          variant="light"
+          onClick={() => void exportCsv()}
+        >
+          Export CSV
+        </Button>
+      </Group>
+      <Overview />
+      <CustomerDatabase />
+    </Stack>
+  );
+}
