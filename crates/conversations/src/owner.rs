@@ -84,7 +84,7 @@ pub struct ConversationOut {
 /// One message.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct MessageOut {
+pub struct ConversationMessage {
     #[serde(rename = "_id")]
     pub id: i64,
     /// `user` (the visitor), `assistant` or `system`.
@@ -103,7 +103,7 @@ pub struct ConversationDetail {
     #[serde(flatten)]
     pub conversation: ConversationOut,
     /// Oldest first: the newest `limit` messages, or those before `before`.
-    pub messages: Vec<MessageOut>,
+    pub messages: Vec<ConversationMessage>,
     /// Older messages remain (ask again with `before` = the first message's `_id`).
     pub has_more: bool,
 }
@@ -396,7 +396,7 @@ pub async fn get<C: ConnectionTrait>(
         conversation: summary(&c, &name),
         messages: rows
             .into_iter()
-            .map(|m| MessageOut {
+            .map(|m| ConversationMessage {
                 id: m.id,
                 role: m.role,
                 content: m.content,

@@ -589,3 +589,144 @@ test("a lead captured through the widget appears in Customers: search, filter, s
   const overflow = await p.evaluate(() => document.documentElement.scrollWidth);
   expect(overflow).toBeLessThanOrEqual(375);
 });
+
+test("conversations: the popup's chat in the split view, older messages to the beginning, resize, 375 px", async ({
+  page: p,
+  request,
+}) => {
+  const token = await owner(request);
+  const id = await campaign(request, token);
+  // A chat through the real popup that ends with the coupon form.
+  await visit(p, id);
+  await p.waitForTimeout(1600);
+  await exitThroughTop(p);
+  const dialog = popup(p);
+  const input = dialog.getByLabel("Your message");
+  await input.fill("Do you have cash on delivery?");
+  await input.press("Enter");
+  await expect(dialog.getByText(/Cash on delivery \(COD\) is available/)).toBeVisible();
+  await input.fill("Any discount?");
+  await input.press("Enter");
+  const coupon = dialog.getByRole("form", { name: "Unlock 10% off" });
+  await coupon.getByLabel("Email").fill("meera.iyer@example.in");
+  await coupon.getByRole("button", { name: "Get my code" }).click();
+  await expect(dialog.getByText("Your code is KESAR10")).toBeVisible();
+  // A long chat (1 greeting + 20 questions and answers = 41 messages) and a dismissed one.
+  const start = async () => {
+    const r = await request.post(`${API}/api/widget/conversations`, {
+      data: {
+        campaignId: id,
+        visitorId: `v_long_${Date.now()}`,
+        userContext: { deviceType: "mobile" },
+      },
+    });
+    expect(r.status()).toBe(201);
+    return (await r.json()).conversationId as string;
+  };
+  const long = await start();
+  for (let i = 1; i <= 20; i++) {
+    const r = await request.post(`${API}/api/widget/conversations/${long}/messages`, {
+      data: { message: `Question ${i}: how long does shipping take?` },
+    });
+    expect(r.status(), await r.text()).toBe(200);
+  }
+  const dismissed = await start();
+  await request.post(`${API}/api/widget/conversations/${dismissed}/dismiss`, { data: {} });
+
+  await p.goto("/dashboard");
+  await p.evaluate((t) => localStorage.setItem("token", t), token);
+  await p.goto("/conversations");
+  await expect(p.getByText("Select a conversation")).toBeVisible();
+  const items = p.getByTestId("conversation-item");
+  await expect(items).toHaveCount(3);
+  await expect(items.nth(0)).toContainText("Dismissed");
+  await expect(items.nth(1)).toContainText("Active");
+  // The last message (the assistant's answer) cut at 80 characters.
+  await expect(items.nth(1)).toContainText(
+    "Shipping: We ship across India. Delivery takes 3-5 business days to metro cities…",
+  );
+  await expect(items.nth(2)).toContainText("Converted");
+  await expect(items.nth(2)).toContainText("meera.iyer@example.in");
+  await p.getByText("Today", { exact: true }).click();
+  await expect(p.getByRole("radio", { name: "Today" })).toBeChecked();
+  await expect(items).toHaveCount(3);
+
+  // The popup's chat, with its collected data and context.
+  await items.nth(2).click();
+  await expect(p).toHaveURL(/\/conversations\/conv_/);
+  const messages = p.getByTestId("message");
+  await expect(messages.filter({ hasText: "Do you have cash on delivery?" })).toHaveCount(1);
+  await expect(p.getByText("Beginning of conversation")).toBeVisible();
+  await expect(p.getByText("Your code is KESAR10").or(p.getByText(/COD/).first())).toBeVisible();
+  await expect(p.getByText("desktop", { exact: true })).toBeVisible();
+  await shot(p, "70-conversation-converted");
+
+  // The long chat: the latest 20, then 20 older, then the first one and the marker.
+  await items.nth(1).click();
+  await expect(messages).toHaveCount(20);
+  await expect(messages.filter({ hasText: "Question 20:" })).toHaveCount(1);
+  await expect(messages.filter({ hasText: "Question 11:" })).toHaveCount(1);
+  await expect(messages.filter({ hasText: "Question 10:" })).toHaveCount(0);
+  await expect(p.getByText("Beginning of conversation")).toHaveCount(0);
+  const pane = p.getByTestId("messages");
+  await pane.evaluate((el) => el.scrollTo({ top: 0 }));
+  await expect(messages).toHaveCount(40);
+  await pane.evaluate((el) => el.scrollTo({ top: 0 }));
+  await expect(messages).toHaveCount(41);
+  await expect(p.getByText("Beginning of conversation")).toBeVisible();
+  await expect(messages.first()).toContainText("Namaste! Looking for a saree?");
+  // Scroll-to-top after 300 px.
+  await pane.evaluate((el) => el.scrollTo({ top: 0 }));
+  await expect(p.getByRole("button", { name: "Scroll to top" })).toHaveCount(0);
+  await pane.evaluate((el) => el.scrollTo({ top: 800 }));
+  await p.getByRole("button", { name: "Scroll to top" }).click();
+  await expect.poll(() => pane.evaluate((el) => el.scrollTop)).toBeLessThan(5);
+  // The demonstration input sends nothing.
+  const send = p.getByRole("button", { name: "Send" });
+  await expect(send).toBeDisabled();
+  await p.getByLabel("Message", { exact: true }).fill("Hello from the owner");
+  await expect(send).toBeEnabled();
+  await send.click();
+  await expect(messages).toHaveCount(41);
+  await expect(
+    p.getByText(
+      "This conversation is for monitoring purposes. New messages are demonstration only.",
+    ),
+  ).toBeVisible();
+  await shot(p, "71-conversation-beginning");
+
+  // The split resizes, within 25–50 % for the list.
+  const list = p.locator("#conversation-list");
+  const before = (await list.boundingBox())!.width;
+  const handle = (await p
+    .getByRole("separator", { name: "Resize the conversation list" })
+    .boundingBox())!;
+  await p.mouse.move(handle.x + handle.width / 2, handle.y + 100);
+  await p.mouse.down();
+  await p.mouse.move(handle.x + 120, handle.y + 100, { steps: 8 });
+  await p.mouse.up();
+  const after = (await list.boundingBox())!.width;
+  expect(after).toBeGreaterThan(before + 60);
+  const group = (await p.locator("#conversations-split").boundingBox())!.width;
+  await p.mouse.move(handle.x + 120, handle.y + 100);
+  await p.mouse.down();
+  await p.mouse.move(handle.x + 900, handle.y + 100, { steps: 8 });
+  await p.mouse.up();
+  expect((await list.boundingBox())!.width).toBeLessThanOrEqual(group * 0.5 + 2);
+  await shot(p, "72-conversations-resized");
+
+  // Unknown conversation.
+  await p.goto("/conversations/conv_doesnotexist000000000000");
+  await expect(p.getByText("Conversation not found")).toBeVisible();
+  await p.getByRole("button", { name: "Back to Conversations" }).click();
+  await expect(p.getByText("Select a conversation")).toBeVisible();
+
+  // 375 px: the list, then the detail with a way back.
+  await p.setViewportSize({ width: 375, height: 760 });
+  await expect(items).toHaveCount(3);
+  await items.nth(2).click();
+  await expect(messages.filter({ hasText: "Do you have cash on delivery?" })).toHaveCount(1);
+  await shot(p, "73-conversation-375");
+  await p.getByRole("button", { name: "All conversations" }).click();
+  await expect(items).toHaveCount(3);
+});

@@ -990,13 +990,25 @@ export interface components {
             /** @description Older messages remain (ask again with `before` = the first message's `_id`). */
             hasMore: boolean;
             /** @description Oldest first: the newest `limit` messages, or those before `before`. */
-            messages: components["schemas"]["MessageOut"][];
+            messages: components["schemas"]["ConversationMessage"][];
         };
         /** @description `{success, conversations, pagination}`. */
         ConversationListResponse: {
             conversations: components["schemas"]["ConversationOut"][];
             pagination: components["schemas"]["Pagination"];
             success: boolean;
+        };
+        /** @description One message. */
+        ConversationMessage: {
+            /** Format: int64 */
+            _id: number;
+            content: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The form offered with this message, if any. */
+            formId?: string | null;
+            /** @description `user` (the visitor), `assistant` or `system`. */
+            role: string;
         };
         /** @description A conversation in a list. */
         ConversationOut: {

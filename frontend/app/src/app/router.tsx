@@ -10,6 +10,7 @@ import { MockPaymentPage } from "../features/billing/routes/MockPaymentPage";
 import { CampaignsPage } from "../features/campaigns/routes/CampaignsPage";
 import { CreateCampaignPage } from "../features/campaigns/routes/CreateCampaignPage";
 import { EditCampaignPage } from "../features/campaigns/routes/EditCampaignPage";
+import { ConversationsPage } from "../features/conversations/routes/ConversationsPage";
 import { CustomersPage } from "../features/customers/routes/CustomersPage";
 import { DashboardPage } from "../features/dashboard/routes/DashboardPage";
 import { LandingPage } from "../features/landing/routes/LandingPage";
@@ -40,6 +41,8 @@ export const routes = [
           { path: "/campaigns/create", element: <CreateCampaignPage /> },
           { path: "/campaigns/:id/edit", element: <EditCampaignPage /> },
           { path: "/customers", element: <CustomersPage /> },
+          { path: "/conversations", element: <ConversationsPage /> },
+          { path: "/conversations/:conversationId", element: <ConversationsPage /> },
           { path: "/billing", element: <BillingSettingsPage /> },
           { path: "/settings", element: <SettingsPage /> },
           { path: "/settings/billing", element: <BillingSettingsPage /> },

@@ -1,0 +1,152 @@
+import {
+  Badge,
+  Button,
+  Group,
+  ScrollArea,
+  SegmentedControl,
+  Skeleton,
+  Stack,
+  Text,
+  UnstyledButton,
+} from "@mantine/core";
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { Link } from "react-router";
+import type { components } from "../../../api/schema";
+import { client, messageOf } from "../../../lib/api-client";
+import {
+  badgeOf,
+  inTimeFilter,
+  LIST_LIMIT,
+  preview,
+  TIME_FILTERS,
+  type TimeFilter,
+} from "../api/rules";
+
+type Conversation = components["schemas"]["ConversationOut"];
+
+const timeFormat = new Intl.DateTimeFormat("en-IN", {
+  day: "numeric",
+  month: "short",
+  hour: "numeric",
+  minute: "2-digit",
+});
+
+/** The owner's conversations, 10 per load, newest first, with client-side time filters. */
+export function ConversationList({ selected }: { selected?: string }) {
+  const [filter, setFilter] = useState<TimeFilter>("All");
+  const list = useInfiniteQuery({
+    queryKey: ["conversations", "user"],
+    initialPageParam: 1,
+    queryFn: async ({ pageParam }) => {
+      const { data, error } = await client.GET("/api/conversations/user", {
+        params: { query: { page: String(pageParam), limit: String(LIST_LIMIT) } },
+      });
+      if (error || !data) throw new Error(messageOf(error, "Failed to load conversations"));
+      return data;
+    },
+    getNextPageParam: (last) =>
+      last.pagination.page < last.pagination.pages ? last.pagination.page + 1 : undefined,
+  });
+
+  const all: Conversation[] = list.data?.pages.flatMap((p) => p.conversations) ?? [];
+  const shown = all.filter((c) => inTimeFilter(c.createdAt, filter));
+
+  let body;
+  if (list.isLoading) {
+    body = (
+      <Stack gap="xs" p="sm">
+        {[1, 2, 3, 4, 5].map((i) => (
+          <Skeleton key={i} h={64} radius="sm" />
+        ))}
+      </Stack>
+    );
+  } else if (list.isError) {
+    body = (
+      <Stack p="md" gap="xs" align="flex-start">
+        <Text fw={600} c="red">
+          Failed to load conversations
+        </Text>
+        <Text fz="sm" c="dimmed">
+          {list.error.message}
+        </Text>
+        <Button size="xs" variant="light" onClick={() => void list.refetch()}>
+          Try Again
+        </Button>
+      </Stack>
+    );
+  } else if (shown.length === 0) {
+    body = (
+      <Text c="dimmed" fz="sm" p="md">
+        No conversations yet.
+      </Text>
+    );
+  } else {
+    body = (
+      <Stack gap={0}>
+        {shown.map((c) => {
+          const badge = badgeOf(c);
+          const active = selected === c.conversationId || selected === c._id;
+          return (
+            <UnstyledButton
+              key={c._id}
+              component={Link}
+              to={`/conversations/${c.conversationId}`}
+              data-testid="conversation-item"
+              aria-current={active ? "true" : undefined}
+              p="sm"
+              style={{
+                borderBottom: "1px solid var(--mantine-color-gray-2)",
+                background: active ? "var(--mantine-color-blue-0)" : undefined,
+              }}
+            >
+              <Group justify="space-between" wrap="nowrap" mb={4}>
+                <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
+                  <Badge size="sm" variant="light" color={badge.color} style={{ flexShrink: 0 }}>
+                    {badge.label}
+                  </Badge>
+                  <Text fz="sm" fw={600} truncate>
+                    {c.collectedData.name || c.collectedData.email || "Visitor"}
+                  </Text>
+                </Group>
+                <Text fz="xs" c="dimmed" style={{ whiteSpace: "nowrap" }}>
+                  {timeFormat.format(new Date(c.updatedAt))}
+                </Text>
+              </Group>
+              <Text fz="xs" c="dimmed">
+                {preview(c.lastMessage)}
+              </Text>
+            </UnstyledButton>
+          );
+        })}
+        {list.hasNextPage && (
+          <Button
+            variant="subtle"
+            m="sm"
+            loading={list.isFetchingNextPage}
+            onClick={() => void list.fetchNextPage()}
+          >
+            Load more
+          </Button>
+        )}
+      </Stack>
+    );
+  }
+
+  return (
+    <Stack gap={0} h="100%">
+      <Stack gap="xs" p="sm" style={{ borderBottom: "1px solid var(--mantine-color-gray-3)" }}>
+        <Text fw={700}>Conversations</Text>
+        <SegmentedControl
+          size="xs"
+          fullWidth
+          aria-label="Time filter"
+          data={[...TIME_FILTERS]}
+          value={filter}
+          onChange={(v) => setFilter(v as TimeFilter)}
+        />
+      </Stack>
+      <ScrollArea style={{ flex: 1 }}>{body}</ScrollArea>
+    </Stack>
+  );
+}
