@@ -551,18 +551,7 @@ pub async fn export_check<C: ConnectionTrait>(
     conn: &C,
     owner_id: &str,
     campaign_id: Option<&str>,
-    format: Option<&str>,
 ) -> Result<(), ConversationError> {
-    let format = format
-        .map(str::trim)
-        .filter(|f| !f.is_empty())
-        .unwrap_or("csv");
-    if format != "csv" {
-        return Err(ConversationError::field(
-            "format",
-            "Only the csv format is available",
-        ));
-    }
     if let Some(c) = campaign_id {
         owned_campaign(conn, owner_id, c).await?;
     }

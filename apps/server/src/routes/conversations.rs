@@ -1,17 +1,14 @@
 //! `/api/conversations/*`: the owner's view of visitor conversations (seed 001 §7).
 
-use actix_web::http::header;
-use actix_web::web::Bytes;
 use actix_web::{HttpResponse, delete, get, web};
 use ca_conversations::owner::{
     self, AnalyticsResponse, ConversationListResponse, ConversationResponse, ExportQuery,
     ListQuery, MessagesQuery, PeriodQuery,
 };
-use futures_util::stream;
 
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::CurrentUser;
-use crate::routes::MessageOut;
+use crate::routes::{CsvPage, MessageOut, csv_download, csv_format};
 use crate::state::AppState;
 
 /// The owner's conversations, newest first.
@@ -185,70 +182,36 @@ async fn export_csv(
     campaign_id: Option<String>,
     format: Option<String>,
 ) -> Result<HttpResponse, ApiError> {
+    csv_format(format.as_deref())?;
     let owner = user.0.id.clone();
-    owner::export_check(&state.db, &owner, campaign_id.as_deref(), format.as_deref()).await?;
+    owner::export_check(&state.db, &owner, campaign_id.as_deref()).await?;
     let names = std::sync::Arc::new(owner::campaign_names(&state.db, &owner).await?);
     let db = state.db.clone();
     let file = match &campaign_id {
         Some(_) => "campaign-conversations.csv",
         None => "conversations.csv",
     };
-    // State: (after id, header written, finished).
-    let body = stream::unfold(
-        (None::<String>, false, false),
-        move |(after, header_done, finished)| {
-            let db = db.clone();
-            let owner = owner.clone();
-            let names = names.clone();
-            let campaign_id = campaign_id.clone();
-            async move {
-                if finished {
-                    return None;
-                }
-                let page = match owner::export_page(
-                    &db,
-                    &owner,
-                    campaign_id.as_deref(),
-                    after.as_deref(),
-                    EXPORT_PAGE,
-                )
-                .await
-                {
-                    Ok(page) => page,
-                    Err(err) => {
-                        tracing::error!(%err, "conversation export failed");
-                        return Some((
-                            Err(actix_web::error::ErrorInternalServerError("export failed")),
-                            (after, true, true),
-                        ));
-                    }
-                };
-                let done = (page.conversations.len() as u64) < EXPORT_PAGE;
-                let next = page.conversations.last().map(|c| c.id.clone()).or(after);
-                match owner::csv_chunk(&page, &names, !header_done) {
-                    Ok(bytes) => Some((
-                        Ok::<_, actix_web::Error>(Bytes::from(bytes)),
-                        (next, true, done),
-                    )),
-                    Err(err) => {
-                        tracing::error!(%err, "conversation export failed");
-                        Some((
-                            Err(actix_web::error::ErrorInternalServerError("export failed")),
-                            (next, true, true),
-                        ))
-                    }
-                }
-            }
-        },
-    );
-    Ok(HttpResponse::Ok()
-        .content_type("text/csv; charset=utf-8")
-        .insert_header((
-            header::CONTENT_DISPOSITION,
-            format!("attachment; filename=\"{file}\""),
-        ))
-        .insert_header((header::CACHE_CONTROL, "no-store"))
-        .streaming(body))
+    Ok(csv_download(file, move |after, header| {
+        let db = db.clone();
+        let owner = owner.clone();
+        let names = names.clone();
+        let campaign_id = campaign_id.clone();
+        async move {
+            let page = owner::export_page(
+                &db,
+                &owner,
+                campaign_id.as_deref(),
+                after.as_deref(),
+                EXPORT_PAGE,
+            )
+            .await?;
+            Ok::<_, ca_conversations::error::ConversationError>(CsvPage {
+                bytes: owner::csv_chunk(&page, &names, header)?,
+                next: page.conversations.last().map(|c| c.id.clone()),
+                last: (page.conversations.len() as u64) < EXPORT_PAGE,
+            })
+        }
+    }))
 }
 
 /// Every conversation of the owner as `conversations.csv` (one row each,

@@ -1,19 +1,15 @@
 //! `/api/customers/*`: the owner's customers (seed 001 §7).
 
-use actix_web::http::header;
-use actix_web::web::Bytes;
 use actix_web::{HttpResponse, delete, get, put, web};
-use ca_core::ErrorKind;
 use ca_customers::dto::{
     CustomerListResponse, CustomerResponse, CustomerUpdate, ExportQuery, ListQuery,
     OverviewResponse, PeriodQuery,
 };
 use ca_customers::{report, service};
-use futures_util::stream;
 
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::CurrentUser;
-use crate::routes::MessageOut;
+use crate::routes::{CsvPage, MessageOut, csv_download, csv_format};
 use crate::state::AppState;
 
 /// The owner's customers: search (name, email, phone, company), status
@@ -160,61 +156,19 @@ pub async fn export(
     user: CurrentUser,
     query: web::Query<ExportQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let format = query.format.as_deref().map(str::trim).unwrap_or("csv");
-    if format != "csv" {
-        return Err(ApiError::new(
-            ErrorKind::Validation,
-            "unsupported_format",
-            "Only the csv format is available",
-        ));
-    }
+    csv_format(query.format.as_deref())?;
     let db = state.db.clone();
     let owner = user.0.id.clone();
-    // State: (after id, header written, finished).
-    let body = stream::unfold(
-        (None::<String>, false, false),
-        move |(after, header_done, finished)| {
-            let db = db.clone();
-            let owner = owner.clone();
-            async move {
-                if finished {
-                    return None;
-                }
-                let rows =
-                    match report::export_page(&db, &owner, after.as_deref(), EXPORT_PAGE).await {
-                        Ok(rows) => rows,
-                        Err(err) => {
-                            tracing::error!(%err, "customer export failed");
-                            return Some((
-                                Err(actix_web::error::ErrorInternalServerError("export failed")),
-                                (after, true, true),
-                            ));
-                        }
-                    };
-                let done = (rows.len() as u64) < EXPORT_PAGE;
-                let next = rows.last().map(|r| r.id.clone()).or(after);
-                match report::csv_chunk(&rows, !header_done) {
-                    Ok(bytes) => Some((
-                        Ok::<_, actix_web::Error>(Bytes::from(bytes)),
-                        (next, true, done),
-                    )),
-                    Err(err) => {
-                        tracing::error!(%err, "customer export failed");
-                        Some((
-                            Err(actix_web::error::ErrorInternalServerError("export failed")),
-                            (next, true, true),
-                        ))
-                    }
-                }
-            }
-        },
-    );
-    Ok(HttpResponse::Ok()
-        .content_type("text/csv; charset=utf-8")
-        .insert_header((
-            header::CONTENT_DISPOSITION,
-            "attachment; filename=\"customers.csv\"",
-        ))
-        .insert_header((header::CACHE_CONTROL, "no-store"))
-        .streaming(body))
+    Ok(csv_download("customers.csv", move |after, header| {
+        let db = db.clone();
+        let owner = owner.clone();
+        async move {
+            let rows = report::export_page(&db, &owner, after.as_deref(), EXPORT_PAGE).await?;
+            Ok::<_, ca_customers::error::CustomerError>(CsvPage {
+                bytes: report::csv_chunk(&rows, header)?,
+                next: rows.last().map(|r| r.id.clone()),
+                last: (rows.len() as u64) < EXPORT_PAGE,
+            })
+        }
+    }))
 }

@@ -28,3 +28,69 @@ impl MessageOut {
         }
     }
 }
+
+/// The only export format; anything else is a 400 `unsupported_format`.
+pub fn csv_format(format: Option<&str>) -> Result<(), crate::error::ApiError> {
+    match format.map(str::trim).filter(|f| !f.is_empty()) {
+        None | Some("csv") => Ok(()),
+        Some(_) => Err(crate::error::ApiError::new(
+            ca_core::ErrorKind::Validation,
+            "unsupported_format",
+            "Only the csv format is available",
+        )),
+    }
+}
+
+/// One page of a CSV export: its lines, the cursor to continue after, and
+/// whether it was the last.
+pub struct CsvPage {
+    pub bytes: Vec<u8>,
+    pub next: Option<String>,
+    pub last: bool,
+}
+
+/// A CSV file download streamed page by page in constant memory. `page` is
+/// called with the cursor after which to continue and whether to write the
+/// header; a failed page ends the stream with an error (logged).
+pub fn csv_download<F, Fut, E>(filename: &str, page: F) -> actix_web::HttpResponse
+where
+    F: Fn(Option<String>, bool) -> Fut + 'static,
+    Fut: std::future::Future<Output = Result<CsvPage, E>> + 'static,
+    E: std::fmt::Display,
+{
+    use actix_web::http::header;
+    let page = std::rc::Rc::new(page);
+    // State: (cursor, header written, finished).
+    let body = futures_util::stream::unfold(
+        (None::<String>, false, false),
+        move |(after, header_done, finished)| {
+            let page = page.clone();
+            async move {
+                if finished {
+                    return None;
+                }
+                match page(after.clone(), !header_done).await {
+                    Ok(p) => Some((
+                        Ok::<_, actix_web::Error>(actix_web::web::Bytes::from(p.bytes)),
+                        (p.next.or(after), true, p.last),
+                    )),
+                    Err(err) => {
+                        tracing::error!(%err, "CSV export failed");
+                        Some((
+                            Err(actix_web::error::ErrorInternalServerError("export failed")),
+                            (after, true, true),
+                        ))
+                    }
+                }
+            }
+        },
+    );
+    actix_web::HttpResponse::Ok()
+        .content_type("text/csv; charset=utf-8")
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{filename}\""),
+        ))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .streaming(body)
+}

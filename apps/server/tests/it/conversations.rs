@@ -430,7 +430,7 @@ async fn the_export_is_a_csv_of_every_conversation_with_formulas_neutralised() {
     .error(404, "campaign_not_found");
     app.get("/api/conversations/export?format=xlsx", Some(&token))
         .await
-        .error(400, "validation_failed");
+        .error(400, "unsupported_format");
     app.get("/api/conversations/export", None)
         .await
         .error(401, "missing_token");
