@@ -12,6 +12,7 @@ mod m20261122_000005_campaigns;
 mod m20261122_000006_conversations;
 mod m20261122_000007_customers_and_tracking;
 mod m20261122_000008_customer_owner_id_index;
+mod m20261122_000009_customer_counts_and_search;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -31,6 +32,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000006_conversations::Migration),
             Box::new(m20261122_000007_customers_and_tracking::Migration),
             Box::new(m20261122_000008_customer_owner_id_index::Migration),
+            Box::new(m20261122_000009_customer_counts_and_search::Migration),
         ]
     }
 }

@@ -1,16 +1,17 @@
 //! The analytics overview and the CSV export of an owner's customers.
 
 use chrono::{DateTime, Duration, Utc};
-use sea_orm::sea_query::{Expr, Func};
+use std::collections::BTreeMap;
+
 use sea_orm::{
-    ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, Order, PaginatorTrait,
-    QueryFilter, QueryOrder, QuerySelect,
+    ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, PaginatorTrait, QueryFilter,
+    QueryOrder, QuerySelect,
 };
 
 use ca_core::FieldErrors;
 
 use crate::dto::{ConversionStats, Headline, OverviewResponse, TopCampaign};
-use crate::entities::customer;
+use crate::entities::{customer, customer_count};
 use crate::error::CustomerError;
 
 /// `7d`, `30d`, `90d` or `365d` as a duration.
@@ -43,25 +44,70 @@ fn rate(part: u64, whole: u64) -> f64 {
     ((part as f64 / whole as f64) * 10_000.0).round() / 100.0
 }
 
+/// The owner's totals now, from the counts the database keeps.
+#[derive(Default)]
+struct Totals {
+    all: u64,
+    stats: ConversionStats,
+    /// (campaign id, campaign name) → customers, for campaigns with a name.
+    campaigns: Vec<(Option<String>, String, u64)>,
+}
+
+async fn totals<C: ConnectionTrait>(conn: &C, owner_id: &str) -> Result<Totals, CustomerError> {
+    let rows = customer_count::Entity::find()
+        .filter(customer_count::Column::OwnerId.eq(owner_id))
+        .all(conn)
+        .await?;
+    let mut t = Totals::default();
+    let mut campaigns: BTreeMap<(String, String), u64> = BTreeMap::new();
+    for row in rows {
+        let n = u64::try_from(row.n).unwrap_or(0);
+        t.all += n;
+        match row.conversion_status.as_str() {
+            "lead" => t.stats.lead += n,
+            "prospect" => t.stats.prospect += n,
+            "customer" => t.stats.customer += n,
+            "churned" => t.stats.churned += n,
+            _ => {}
+        }
+        if !row.campaign_name.is_empty() {
+            *campaigns
+                .entry((row.campaign_id, row.campaign_name))
+                .or_default() += n;
+        }
+    }
+    t.campaigns = campaigns
+        .into_iter()
+        .map(|((id, name), n)| ((!id.is_empty()).then_some(id), name, n))
+        .collect();
+    Ok(t)
+}
+
+/// The figures of the period `[from, to)`. Counts "before `to`" are the
+/// totals less the (few, recent) customers from `to` on, so every query is a
+/// range over an index rather than a count of all the owner's rows.
 async fn headline<C: ConnectionTrait>(
     conn: &C,
     owner_id: &str,
+    totals: &Totals,
     from: DateTime<Utc>,
     to: DateTime<Utc>,
 ) -> Result<Headline, CustomerError> {
     let mine = || customer::Entity::find().filter(customer::Column::OwnerId.eq(owner_id));
-    let total = mine()
-        .filter(customer::Column::CreatedAt.lt(to))
+    let later = mine()
+        .filter(customer::Column::CreatedAt.gte(to))
         .count(conn)
         .await?;
+    let later_buyers = mine()
+        .filter(customer::Column::ConversionStatus.eq("customer"))
+        .filter(customer::Column::CreatedAt.gte(to))
+        .count(conn)
+        .await?;
+    let total = totals.all.saturating_sub(later);
+    let buyers = totals.stats.customer.saturating_sub(later_buyers);
     let new = mine()
         .filter(customer::Column::CreatedAt.gte(from))
         .filter(customer::Column::CreatedAt.lt(to))
-        .count(conn)
-        .await?;
-    let buyers = mine()
-        .filter(customer::Column::CreatedAt.lt(to))
-        .filter(customer::Column::ConversionStatus.eq("customer"))
         .count(conn)
         .await?;
     let active = mine()
@@ -87,49 +133,12 @@ pub async fn overview<C: ConnectionTrait>(
     now: DateTime<Utc>,
 ) -> Result<OverviewResponse, CustomerError> {
     let end = now + Duration::seconds(1);
-    let current = headline(conn, owner_id, now - length, end).await?;
-    let previous = headline(conn, owner_id, now - length - length, now - length).await?;
-    let by_status: Vec<(String, i64)> = customer::Entity::find()
-        .select_only()
-        .column(customer::Column::ConversionStatus)
-        .column_as(
-            Expr::expr(Func::count(Expr::col(customer::Column::Id))),
-            "n",
-        )
-        .filter(customer::Column::OwnerId.eq(owner_id))
-        .group_by(customer::Column::ConversionStatus)
-        .into_tuple()
-        .all(conn)
-        .await?;
-    let mut stats = ConversionStats::default();
-    for (status, n) in by_status {
-        let n = u64::try_from(n).unwrap_or(0);
-        match status.as_str() {
-            "lead" => stats.lead = n,
-            "prospect" => stats.prospect = n,
-            "customer" => stats.customer = n,
-            "churned" => stats.churned = n,
-            _ => {}
-        }
-    }
-    let top: Vec<(Option<String>, String, i64)> = customer::Entity::find()
-        .select_only()
-        .column(customer::Column::SourceCampaignId)
-        .column(customer::Column::SourceCampaign)
-        .column_as(
-            Expr::expr(Func::count(Expr::col(customer::Column::Id))),
-            "n",
-        )
-        .filter(customer::Column::OwnerId.eq(owner_id))
-        .filter(customer::Column::SourceCampaign.is_not_null())
-        .group_by(customer::Column::SourceCampaignId)
-        .group_by(customer::Column::SourceCampaign)
-        .order_by(Expr::col(sea_orm::sea_query::Alias::new("n")), Order::Desc)
-        .order_by(customer::Column::SourceCampaign, Order::Asc)
-        .limit(5)
-        .into_tuple()
-        .all(conn)
-        .await?;
+    let totals = totals(conn, owner_id).await?;
+    let current = headline(conn, owner_id, &totals, now - length, end).await?;
+    let previous = headline(conn, owner_id, &totals, now - length - length, now - length).await?;
+    let mut top = totals.campaigns.clone();
+    top.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.1.cmp(&b.1)));
+    top.truncate(5);
     Ok(OverviewResponse {
         success: true,
         period: name,
@@ -137,13 +146,13 @@ pub async fn overview<C: ConnectionTrait>(
         new_customers: current.new_customers,
         conversion_rate: current.conversion_rate,
         active_leads: current.active_leads,
-        conversion_stats: stats,
+        conversion_stats: totals.stats,
         top_campaigns: top
             .into_iter()
-            .map(|(id, campaign_name, n)| TopCampaign {
+            .map(|(id, campaign_name, customers)| TopCampaign {
                 id,
                 campaign_name,
-                customers: u64::try_from(n).unwrap_or(0),
+                customers,
             })
             .collect(),
         previous,

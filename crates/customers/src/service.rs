@@ -3,8 +3,8 @@
 use chrono::Utc;
 use sea_orm::sea_query::{Expr, ExprTrait, Func, LikeExpr};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, EntityTrait, Order, PaginatorTrait,
-    QueryFilter, QueryOrder, QuerySelect, Set,
+    ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, DbBackend, EntityTrait, Order,
+    PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set,
 };
 
 use ca_core::FieldErrors;
@@ -12,7 +12,7 @@ use ca_core::FieldErrors;
 use crate::dto::{
     CustomerListResponse, CustomerOut, CustomerUpdate, ListQuery, Pagination, STATUSES,
 };
-use crate::entities::customer;
+use crate::entities::{customer, customer_count};
 use crate::error::CustomerError;
 use crate::{engagement_of, lead_score};
 
@@ -62,7 +62,8 @@ pub fn listing(q: &ListQuery) -> Result<Listing, CustomerError> {
         .as_deref()
         .map(str::trim)
         .filter(|s| !s.is_empty())
-        .map(str::to_lowercase);
+        // A line break separates the fields in the search index; no term holds one.
+        .map(|s| s.replace(char::is_control, " ").to_lowercase());
     if search.as_ref().is_some_and(|s| s.chars().count() > 100) {
         errors.insert(
             "search".into(),
@@ -123,7 +124,8 @@ pub fn listing(q: &ListQuery) -> Result<Listing, CustomerError> {
     })
 }
 
-fn like(term: &str) -> LikeExpr {
+/// `%term%` with the LIKE wildcards in `term` escaped by a backslash.
+fn like_pattern(term: &str) -> String {
     let escaped: String = term
         .chars()
         .flat_map(|c| match c {
@@ -131,7 +133,73 @@ fn like(term: &str) -> LikeExpr {
             other => vec![other],
         })
         .collect();
-    LikeExpr::new(format!("%{escaped}%")).escape('\\')
+    format!("%{escaped}%")
+}
+
+fn like(term: &str) -> LikeExpr {
+    LikeExpr::new(like_pattern(term)).escape('\\')
+}
+
+/// The text the search looks in on PostgreSQL: the expression its trigram
+/// index is built on (migration `m20261122_000009`), so it must stay the same.
+pub const PG_SEARCH_TEXT: &str = "lower(COALESCE(name, '') || E'\\n' || email || E'\\n' || \
+     COALESCE(phone, '') || E'\\n' || COALESCE(company, ''))";
+
+/// The shortest term the trigram indexes can look up; shorter ones scan.
+const INDEXED_TERM: usize = 3;
+
+/// Customers whose name, email, phone or company holds `term` (lower-cased).
+fn search_condition(backend: DbBackend, term: &str) -> Condition {
+    if term.chars().count() >= INDEXED_TERM {
+        match backend {
+            DbBackend::Postgres => {
+                return Condition::all().add(Expr::cust_with_values(
+                    format!("{PG_SEARCH_TEXT} LIKE $1"),
+                    [like_pattern(term)],
+                ));
+            }
+            DbBackend::Sqlite => {
+                // A quoted FTS5 phrase of trigrams matches that exact substring.
+                return Condition::all().add(Expr::cust_with_values(
+                    "\"customers\".\"id\" IN (SELECT k.customer_id FROM customer_search_keys k \
+                     WHERE k.rid IN (SELECT rowid FROM customers_search WHERE customers_search MATCH ?))",
+                    [format!("\"{}\"", term.replace('"', "\"\""))],
+                ));
+            }
+            _ => {}
+        }
+    }
+    let mut any = Condition::any();
+    for col in [
+        customer::Column::Email,
+        customer::Column::Name,
+        customer::Column::Phone,
+        customer::Column::Company,
+    ] {
+        any = any.add(Expr::expr(Func::lower(Expr::col(col))).like(like(term)));
+    }
+    any
+}
+
+/// How many customers the owner has (with `status`, when given), from the
+/// counts the database keeps, not by counting rows.
+pub async fn count<C: ConnectionTrait>(
+    conn: &C,
+    owner_id: &str,
+    status: Option<&str>,
+) -> Result<u64, CustomerError> {
+    let mut q = customer_count::Entity::find()
+        .select_only()
+        .column(customer_count::Column::N)
+        .filter(customer_count::Column::OwnerId.eq(owner_id));
+    if let Some(status) = status {
+        q = q.filter(customer_count::Column::ConversionStatus.eq(status));
+    }
+    let counts: Vec<i64> = q.into_tuple().all(conn).await?;
+    Ok(counts
+        .into_iter()
+        .map(|n| u64::try_from(n).unwrap_or(0))
+        .sum())
 }
 
 /// One page of the owner's customers.
@@ -144,19 +212,13 @@ pub async fn list<C: ConnectionTrait>(
     if let Some(status) = &l.status {
         query = query.filter(customer::Column::ConversionStatus.eq(status));
     }
-    if let Some(term) = &l.search {
-        let mut any = Condition::any();
-        for col in [
-            customer::Column::Email,
-            customer::Column::Name,
-            customer::Column::Phone,
-            customer::Column::Company,
-        ] {
-            any = any.add(Expr::expr(Func::lower(Expr::col(col))).like(like(term)));
+    let total = match &l.search {
+        Some(term) => {
+            query = query.filter(search_condition(conn.get_database_backend(), term));
+            query.clone().count(conn).await?
         }
-        query = query.filter(any);
-    }
-    let total = query.clone().count(conn).await?;
+        None => count(conn, owner_id, l.status.as_deref()).await?,
+    };
     let order = if l.descending {
         Order::Desc
     } else {

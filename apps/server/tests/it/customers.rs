@@ -468,3 +468,268 @@ async fn the_export_is_a_csv_of_every_customer_with_formulas_neutralised() {
         .await
         .error(401, "missing_token");
 }
+
+/// What the owner's figures are, counted row by row (the truth the kept
+/// counts and the search index must agree with).
+async fn counted(app: &TestApp, owner_id: &str) -> (u64, Value, Value) {
+    use sea_orm::{ColumnTrait, QueryFilter};
+    let rows = customer::Entity::find()
+        .filter(customer::Column::OwnerId.eq(owner_id))
+        .all(&app.db.conn)
+        .await
+        .expect("customers");
+    let mut stats = json!({"lead": 0, "prospect": 0, "customer": 0, "churned": 0});
+    let mut campaigns: std::collections::BTreeMap<(Option<String>, String), u64> =
+        Default::default();
+    for c in &rows {
+        let n = stats[&c.conversion_status].as_u64().expect("status") + 1;
+        stats[&c.conversion_status] = json!(n);
+        if let Some(name) = &c.source_campaign {
+            *campaigns
+                .entry((c.source_campaign_id.clone(), name.clone()))
+                .or_default() += 1;
+        }
+    }
+    let mut top: Vec<_> = campaigns.into_iter().collect();
+    top.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.1.cmp(&b.0.1)));
+    let top: Vec<Value> = top
+        .into_iter()
+        .take(5)
+        .map(|((id, name), n)| json!({"_id": id, "campaignName": name, "customers": n}))
+        .collect();
+    (rows.len() as u64, stats, json!(top))
+}
+
+/// The list's totals and the overview come from counts the database keeps
+/// with triggers, and the search from a trigram index kept the same way;
+/// after every kind of change both must say what counting the rows says.
+#[tokio::test]
+async fn kept_counts_and_the_search_index_follow_every_change() {
+    let app = spawn_app().await;
+    let (token, a) = owner(&app, "counts@example.in").await;
+    let (other, b) = owner(&app, "counts-b@example.in").await;
+    let t = Some(token.as_str());
+    let created = app
+        .send(
+            "POST",
+            "/api/campaigns",
+            t,
+            json!({"name": "Holi sale", "websiteUrl": "https://shop.example.in"}),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let campaign_id = created.body["campaign"]["_id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    let ids = seed(
+        &app,
+        &a,
+        &[
+            Seed {
+                name: Some("Meera Iyer"),
+                phone: Some("+91 98290 11111"),
+                company: Some("Kesar Handlooms"),
+                ..s("meera@kesar.in", "lead", 20, 1, 2)
+            },
+            Seed {
+                name: Some("Arjun Mehta"),
+                ..s("arjun@example.in", "prospect", 40, 2, 3)
+            },
+            Seed {
+                name: Some("Say \"hi\" 100% _ok_"),
+                ..s("quote@example.in", "customer", 60, 1, 4)
+            },
+            s("plain@example.in", "lead", 10, 1, 5),
+        ],
+    )
+    .await;
+    seed(&app, &b, &[s("meera@other.in", "lead", 10, 1, 1)]).await;
+    // Two of A's customers came from the real campaign.
+    {
+        use sea_orm::{ColumnTrait, QueryFilter, sea_query::Expr};
+        customer::Entity::update_many()
+            .col_expr(
+                customer::Column::SourceCampaignId,
+                Expr::value(campaign_id.clone()),
+            )
+            .col_expr(customer::Column::SourceCampaign, Expr::value("Holi sale"))
+            .filter(customer::Column::Id.is_in([ids[0].clone(), ids[1].clone()]))
+            .exec(&app.db.conn)
+            .await
+            .expect("campaign");
+    }
+
+    async fn agree(app: &TestApp, t: Option<&str>, owner_id: &str, step: &str) {
+        let (total, stats, top) = counted(app, owner_id).await;
+        let list = app.get("/api/customers/user", t).await;
+        assert_eq!(
+            list.body["pagination"]["total"], total,
+            "{step}: list total"
+        );
+        for status in ["lead", "prospect", "customer", "churned"] {
+            let r = app
+                .get(&format!("/api/customers/user?status={status}"), t)
+                .await;
+            assert_eq!(
+                r.body["pagination"]["total"], stats[status],
+                "{step}: {status} total"
+            );
+            assert_eq!(
+                r.body["customers"].as_array().expect("rows").len() as u64,
+                stats[status].as_u64().expect("n"),
+                "{step}: {status} rows"
+            );
+        }
+        let o = app
+            .get("/api/customers/analytics/overview?period=30d", t)
+            .await;
+        assert_eq!(o.body["totalCustomers"], total, "{step}: overview total");
+        assert_eq!(o.body["conversionStats"], stats, "{step}: statuses");
+        assert_eq!(o.body["topCampaigns"], top, "{step}: top campaigns");
+    }
+    let search = |term: &'static str| {
+        let app = &app;
+        async move {
+            let mut url = reqwest::Url::parse("http://x/api/customers/user").expect("url");
+            url.query_pairs_mut().append_pair("search", term);
+            let r = app
+                .get(&format!("{}?{}", url.path(), url.query().unwrap_or("")), t)
+                .await;
+            assert_eq!(r.status, 200, "{term}: {}", r.body);
+            let mut found = emails(&r.body);
+            found.sort();
+            assert_eq!(
+                r.body["pagination"]["total"],
+                found.len(),
+                "{term}: total is the matches"
+            );
+            found
+        }
+    };
+
+    agree(&app, t, &a, "seeded").await;
+    assert_eq!(search("MEERA").await, ["meera@kesar.in"], "not B's Meera");
+    assert_eq!(search("98290 111").await, ["meera@kesar.in"]);
+    assert_eq!(search("sar hand").await, ["meera@kesar.in"]);
+    assert_eq!(search("\"hi\"").await, ["quote@example.in"]);
+    assert_eq!(search("100%").await, ["quote@example.in"]);
+    assert_eq!(search("_ok_").await, ["quote@example.in"]);
+    assert_eq!(search("%ok").await, Vec::<String>::new());
+    assert_eq!(
+        search("yer\nmee").await,
+        Vec::<String>::new(),
+        "no match across fields"
+    );
+    assert_eq!(
+        search("iyermeera").await,
+        Vec::<String>::new(),
+        "fields are not run together"
+    );
+    assert_eq!(search("ta").await, ["arjun@example.in"], "two letters scan");
+    assert_eq!(
+        search("example.in").await,
+        ["arjun@example.in", "plain@example.in", "quote@example.in"]
+    );
+    let r = app
+        .get("/api/customers/user?search=example.in&status=lead", t)
+        .await;
+    assert_eq!(emails(&r.body), ["plain@example.in"]);
+    assert_eq!(r.body["pagination"]["total"], 1);
+
+    // A change of status and of the searched fields.
+    let path = format!("/api/customers/{}", ids[0]);
+    let changed = app
+        .send(
+            "PUT",
+            &path,
+            t,
+            json!({"conversionStatus": "customer", "name": "Meenakshi Iyer", "company": "Indigo Works"}),
+        )
+        .await;
+    assert_eq!(changed.status, 200, "{}", changed.body);
+    agree(&app, t, &a, "status changed").await;
+    assert_eq!(search("meenakshi").await, ["meera@kesar.in"]);
+    assert_eq!(search("indigo").await, ["meera@kesar.in"]);
+    assert_eq!(search("kesar hand").await, Vec::<String>::new());
+    assert_eq!(
+        search("meera@").await,
+        ["meera@kesar.in"],
+        "email unchanged"
+    );
+    // A change that moves nothing keeps the counts.
+    app.send("PUT", &path, t, json!({"notes": "Called on Monday"}))
+        .await;
+    agree(&app, t, &a, "notes changed").await;
+
+    // A deleted customer leaves the counts and the search.
+    let gone = app
+        .send(
+            "DELETE",
+            &format!("/api/customers/{}", ids[1]),
+            t,
+            json!({}),
+        )
+        .await;
+    assert_eq!(gone.status, 200, "{}", gone.body);
+    agree(&app, t, &a, "deleted").await;
+    assert_eq!(search("mehta").await, Vec::<String>::new());
+
+    // Deleting the campaign keeps its customers under its name, without the id.
+    let del = app
+        .send(
+            "DELETE",
+            &format!("/api/campaigns/{campaign_id}"),
+            t,
+            json!({}),
+        )
+        .await;
+    assert_eq!(del.status, 200, "{}", del.body);
+    agree(&app, t, &a, "campaign deleted").await;
+    let o = app.get("/api/customers/analytics/overview", t).await;
+    assert!(
+        o.body["topCampaigns"]
+            .as_array()
+            .expect("top")
+            .iter()
+            .any(|c| c["campaignName"] == "Holi sale" && c["_id"].is_null()),
+        "{}",
+        o.body
+    );
+
+    // B's figures never moved.
+    agree(&app, Some(&other), &b, "owner B").await;
+}
+
+/// On PostgreSQL the search must be answered from the trigram index, which
+/// is built on the very expression the query uses.
+#[tokio::test]
+async fn postgres_search_uses_the_trigram_index() {
+    use sea_orm::{ConnectionTrait, DbBackend, Statement, TransactionTrait};
+    let app = spawn_app().await;
+    if app.db.conn.get_database_backend() != DbBackend::Postgres {
+        return;
+    }
+    let tx = app.db.conn.begin().await.expect("tx");
+    tx.execute_unprepared("SET LOCAL enable_seqscan = off")
+        .await
+        .expect("set");
+    let plan = tx
+        .query_all_raw(Statement::from_string(
+            DbBackend::Postgres,
+            format!(
+                "EXPLAIN SELECT id FROM customers WHERE {} LIKE '%mehta%'",
+                ca_customers::service::PG_SEARCH_TEXT
+            ),
+        ))
+        .await
+        .expect("explain");
+    let text: Vec<String> = plan
+        .iter()
+        .map(|row| row.try_get_by_index::<String>(0).expect("line"))
+        .collect();
+    assert!(
+        text.iter().any(|l| l.contains("ix_customers_search")),
+        "{text:#?}"
+    );
+}
