@@ -148,23 +148,32 @@ pub const PG_SEARCH_TEXT: &str = "lower(COALESCE(name, '') || E'\\n' || email ||
 /// The shortest term the trigram indexes can look up; shorter ones scan.
 const INDEXED_TERM: usize = 3;
 
-/// Customers whose name, email, phone or company holds `term` (lower-cased).
-fn search_condition(backend: DbBackend, term: &str) -> Condition {
+/// The owner's customers whose name, email, phone or company holds `term`
+/// (lower-cased).
+fn search_condition(backend: DbBackend, owner_id: &str, term: &str) -> Condition {
+    let mine = Condition::all().add(customer::Column::OwnerId.eq(owner_id));
     if term.chars().count() >= INDEXED_TERM {
         match backend {
             DbBackend::Postgres => {
-                return Condition::all().add(Expr::cust_with_values(
+                return mine.add(Expr::cust_with_values(
                     format!("{PG_SEARCH_TEXT} LIKE $1"),
                     [like_pattern(term)],
                 ));
             }
             DbBackend::Sqlite => {
                 // A quoted FTS5 phrase of trigrams matches that exact substring.
-                return Condition::all().add(Expr::cust_with_values(
-                    "\"customers\".\"id\" IN (SELECT k.customer_id FROM customer_search_keys k \
-                     WHERE k.rid IN (SELECT rowid FROM customers_search WHERE customers_search MATCH ?))",
-                    [format!("\"{}\"", term.replace('"', "\"\""))],
-                ));
+                // The unary `+` keeps SQLite from walking the owner's index
+                // (all their rows) instead of starting from the matches.
+                return Condition::all()
+                    .add(Expr::cust_with_values(
+                        "+\"customers\".\"owner_id\" = ?",
+                        [owner_id],
+                    ))
+                    .add(Expr::cust_with_values(
+                        "\"customers\".\"id\" IN (SELECT k.customer_id FROM customer_search_keys k \
+                         WHERE k.rid IN (SELECT rowid FROM customers_search WHERE customers_search MATCH ?))",
+                        [format!("\"{}\"", term.replace('"', "\"\""))],
+                    ));
             }
             _ => {}
         }
@@ -178,7 +187,7 @@ fn search_condition(backend: DbBackend, term: &str) -> Condition {
     ] {
         any = any.add(Expr::expr(Func::lower(Expr::col(col))).like(like(term)));
     }
-    any
+    mine.add(any)
 }
 
 /// How many customers the owner has (with `status`, when given), from the
@@ -208,15 +217,15 @@ pub async fn list<C: ConnectionTrait>(
     owner_id: &str,
     l: &Listing,
 ) -> Result<CustomerListResponse, CustomerError> {
-    let mut query = customer::Entity::find().filter(customer::Column::OwnerId.eq(owner_id));
+    let mut query = customer::Entity::find().filter(match &l.search {
+        Some(term) => search_condition(conn.get_database_backend(), owner_id, term),
+        None => Condition::all().add(customer::Column::OwnerId.eq(owner_id)),
+    });
     if let Some(status) = &l.status {
         query = query.filter(customer::Column::ConversionStatus.eq(status));
     }
     let total = match &l.search {
-        Some(term) => {
-            query = query.filter(search_condition(conn.get_database_backend(), term));
-            query.clone().count(conn).await?
-        }
+        Some(_) => query.clone().count(conn).await?,
         None => count(conn, owner_id, l.status.as_deref()).await?,
     };
     let order = if l.descending {
