@@ -150,7 +150,7 @@ const INDEXED_TERM: usize = 3;
 
 /// The owner's customers whose name, email, phone or company holds `term`
 /// (lower-cased).
-fn search_condition(backend: DbBackend, owner_id: &str, term: &str) -> Condition {
+pub fn search_condition(backend: DbBackend, owner_id: &str, term: &str) -> Condition {
     let mine = Condition::all().add(customer::Column::OwnerId.eq(owner_id));
     if term.chars().count() >= INDEXED_TERM {
         match backend {

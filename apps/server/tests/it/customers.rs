@@ -733,3 +733,48 @@ async fn postgres_search_uses_the_trigram_index() {
         "{text:#?}"
     );
 }
+
+/// On SQLite a search must start from the FTS5 matches: walking the owner's
+/// index and probing every row took most of a second at a million customers.
+#[tokio::test]
+async fn sqlite_search_starts_from_the_trigram_matches() {
+    use sea_orm::{ConnectionTrait, DbBackend, QueryFilter, QueryOrder, QuerySelect, QueryTrait};
+    let app = spawn_app().await;
+    if app.db.conn.get_database_backend() != DbBackend::Sqlite {
+        return;
+    }
+    let (_, owner_id) = owner(&app, "plan@example.in").await;
+    let stmt = customer::Entity::find()
+        .filter(ca_customers::service::search_condition(
+            DbBackend::Sqlite,
+            &owner_id,
+            "mehta",
+        ))
+        .order_by_desc(customer::Column::LastConversationDate)
+        .limit(20)
+        .build(DbBackend::Sqlite);
+    let plan = app
+        .db
+        .conn
+        .query_all_raw(sea_orm::Statement::from_sql_and_values(
+            DbBackend::Sqlite,
+            format!("EXPLAIN QUERY PLAN {}", stmt.sql),
+            stmt.values.map(|v| v.0).unwrap_or_default(),
+        ))
+        .await
+        .expect("plan");
+    let lines: Vec<String> = plan
+        .iter()
+        .map(|row| row.try_get_by_index::<String>(3).expect("detail"))
+        .collect();
+    assert!(
+        lines.iter().any(|l| l.contains("customers_search")),
+        "{lines:#?}"
+    );
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.starts_with("SEARCH customers USING") && l.contains("owner_id=?")),
+        "the owner's index must not drive the search: {lines:#?}"
+    );
+}
