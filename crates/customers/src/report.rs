@@ -136,7 +136,11 @@ pub async fn overview<C: ConnectionTrait>(
     let totals = totals(conn, owner_id).await?;
     let current = headline(conn, owner_id, &totals, now - length, end).await?;
     let previous = headline(conn, owner_id, &totals, now - length - length, now - length).await?;
-    let mut top = totals.campaigns.clone();
+    let Totals {
+        stats,
+        campaigns: mut top,
+        ..
+    } = totals;
     top.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.1.cmp(&b.1)));
     top.truncate(5);
     Ok(OverviewResponse {
@@ -146,7 +150,7 @@ pub async fn overview<C: ConnectionTrait>(
         new_customers: current.new_customers,
         conversion_rate: current.conversion_rate,
         active_leads: current.active_leads,
-        conversion_stats: totals.stats,
+        conversion_stats: stats,
         top_campaigns: top
             .into_iter()
             .map(|(id, campaign_name, customers)| TopCampaign {

@@ -778,3 +778,52 @@ async fn sqlite_search_starts_from_the_trigram_matches() {
         "the owner's index must not drive the search: {lines:#?}"
     );
 }
+
+/// An install that already has customers upgrades to the kept counts and the
+/// search index: the migration fills both from the rows (and undoes cleanly).
+#[tokio::test]
+async fn the_migration_fills_counts_and_search_from_existing_customers() {
+    use ca_migrations::{Migrator, MigratorTrait};
+    use sea_orm::{ColumnTrait, QueryFilter, sea_query::Expr};
+    let app = spawn_app().await;
+    let (token, a) = owner(&app, "upgrade@example.in").await;
+    let t = Some(token.as_str());
+    Migrator::down(&app.db.conn, Some(1)).await.expect("down");
+    seed(
+        &app,
+        &a,
+        &[
+            Seed {
+                name: Some("Arjun Mehta"),
+                ..s("arjun@example.in", "prospect", 40, 2, 3)
+            },
+            s("plain@example.in", "lead", 10, 1, 5),
+            s("third@example.in", "customer", 70, 1, 6),
+        ],
+    )
+    .await;
+    customer::Entity::update_many()
+        .col_expr(customer::Column::ConversionStatus, Expr::value("churned"))
+        .filter(customer::Column::Email.eq("plain@example.in"))
+        .exec(&app.db.conn)
+        .await
+        .expect("change before the upgrade");
+    Migrator::up(&app.db.conn, None).await.expect("up");
+    let (total, stats, top) = counted(&app, &a).await;
+    assert_eq!(total, 3);
+    let list = app.get("/api/customers/user", t).await;
+    assert_eq!(list.body["pagination"]["total"], 3);
+    let o = app.get("/api/customers/analytics/overview", t).await;
+    assert_eq!(o.body["conversionStats"], stats);
+    assert_eq!(
+        o.body["conversionStats"],
+        json!({"lead": 0, "prospect": 1, "customer": 1, "churned": 1})
+    );
+    assert_eq!(o.body["topCampaigns"], top);
+    let found = app.get("/api/customers/user?search=mehta", t).await;
+    assert_eq!(emails(&found.body), ["arjun@example.in"]);
+    // And the kept counts go on following changes after the upgrade.
+    seed(&app, &a, &[s("fourth@example.in", "lead", 10, 1, 1)]).await;
+    let after = app.get("/api/customers/user?status=lead", t).await;
+    assert_eq!(after.body["pagination"]["total"], 1);
+}
