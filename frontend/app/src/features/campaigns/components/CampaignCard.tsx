@@ -28,7 +28,6 @@ import { Link } from "react-router";
 import { messageOf } from "../../../lib/api-client";
 import { formatInr } from "../../../lib/format";
 import {
-  conversionRate,
   performanceBar,
   useDeleteCampaign,
   useToggleCampaign,
@@ -55,7 +54,7 @@ export function CampaignCard({ campaign }: { campaign: Campaign }) {
   const toggle = useToggleCampaign();
   const remove = useDeleteCampaign();
   const [error, setError] = useState<string | null>(null);
-  const rate = conversionRate(campaign);
+  const rate = campaign.analytics.conversionRate;
   const exit = campaign.settings.exitIntent;
   const path = { params: { path: { id: campaign._id } } };
 

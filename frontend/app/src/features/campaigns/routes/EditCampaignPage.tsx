@@ -22,12 +22,7 @@ import { useState } from "react";
 import { Link, useParams } from "react-router";
 import { $api, messageOf } from "../../../lib/api-client";
 import { formatInr } from "../../../lib/format";
-import {
-  conversionRate,
-  useDefaultSettings,
-  type Campaign,
-  type CampaignSettings,
-} from "../api/campaigns";
+import { useDefaultSettings, type Campaign, type CampaignSettings } from "../api/campaigns";
 import { fromDesigner, toDesigner } from "../api/designer";
 import { intInput } from "../api/wizard";
 import { ConversionFormsEditor } from "../components/ConversionFormsEditor";
@@ -114,7 +109,7 @@ function Editor({ campaign }: { campaign: Campaign }) {
     }
   }
 
-  const rate = conversionRate(saved);
+  const rate = saved.analytics.conversionRate;
   return (
     <Stack maw={1280} gap="lg">
       <Group justify="space-between">

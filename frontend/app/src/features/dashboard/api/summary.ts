@@ -1,4 +1,5 @@
 import type { components } from "../../../api/schema";
+import { conversionRate } from "../../../lib/figures";
 
 type Campaign = components["schemas"]["CampaignOut"];
 
@@ -7,7 +8,7 @@ export interface DashboardSummary {
   conversions: number;
   activeCampaigns: number;
   totalImpressions: number;
-  /** Conversions ÷ impressions × 100, to 2 decimals (seed 000 §9). */
+  /** Conversions per 100 impressions across all campaigns, to 2 decimals. */
   conversionRate: number;
 }
 
@@ -15,13 +16,12 @@ export function summarize(campaigns: Campaign[]): DashboardSummary {
   const totalRevenue = campaigns.reduce((s, c) => s + c.analytics.revenue, 0);
   const conversions = campaigns.reduce((s, c) => s + c.analytics.conversions, 0);
   const totalImpressions = campaigns.reduce((s, c) => s + c.analytics.impressions, 0);
-  const rate = totalImpressions > 0 ? (conversions / totalImpressions) * 100 : 0;
   return {
     totalRevenue,
     conversions,
     activeCampaigns: campaigns.filter((c) => c.isActive).length,
     totalImpressions,
-    conversionRate: Math.round(rate * 100) / 100,
+    conversionRate: conversionRate(conversions, totalImpressions),
   };
 }
 

@@ -184,54 +184,48 @@ export function DashboardPage() {
                     </Table.Tr>
                   </Table.Thead>
                   <Table.Tbody>
-                    {list.map((c) => {
-                      const rate =
-                        c.analytics.impressions > 0
-                          ? (c.analytics.conversions / c.analytics.impressions) * 100
-                          : 0;
-                      return (
-                        <Table.Tr key={c._id}>
-                          <Table.Td>
-                            <Text fw={600}>{c.name}</Text>
-                            <Text fz="xs" c="dimmed">
-                              {c.analytics.impressions.toLocaleString("en-IN")} impressions ·{" "}
-                              {c.websiteUrl}
-                            </Text>
-                          </Table.Td>
-                          <Table.Td style={{ whiteSpace: "nowrap" }}>
-                            <Badge
-                              color={c.isActive ? "green" : "gray"}
-                              variant="light"
-                              style={{ overflow: "visible" }}
-                            >
-                              {c.isActive ? "Active" : "Inactive"}
-                            </Badge>
-                          </Table.Td>
-                          <Table.Td>{rate.toFixed(2)}%</Table.Td>
-                          <Table.Td>
-                            <Menu position="bottom-end" withinPortal>
-                              <Menu.Target>
-                                <ActionIcon
-                                  variant="subtle"
-                                  color="gray"
-                                  aria-label={`Actions for ${c.name}`}
-                                >
-                                  <IconDots size={16} />
-                                </ActionIcon>
-                              </Menu.Target>
-                              <Menu.Dropdown>
-                                <Menu.Item onClick={() => navigate(`/campaigns/${c._id}/edit`)}>
-                                  View Details
-                                </Menu.Item>
-                                <Menu.Item onClick={() => navigate(`/campaigns/${c._id}/edit`)}>
-                                  Edit Campaign
-                                </Menu.Item>
-                              </Menu.Dropdown>
-                            </Menu>
-                          </Table.Td>
-                        </Table.Tr>
-                      );
-                    })}
+                    {list.map((c) => (
+                      <Table.Tr key={c._id}>
+                        <Table.Td>
+                          <Text fw={600}>{c.name}</Text>
+                          <Text fz="xs" c="dimmed">
+                            {c.analytics.impressions.toLocaleString("en-IN")} impressions ·{" "}
+                            {c.websiteUrl}
+                          </Text>
+                        </Table.Td>
+                        <Table.Td style={{ whiteSpace: "nowrap" }}>
+                          <Badge
+                            color={c.isActive ? "green" : "gray"}
+                            variant="light"
+                            style={{ overflow: "visible" }}
+                          >
+                            {c.isActive ? "Active" : "Inactive"}
+                          </Badge>
+                        </Table.Td>
+                        <Table.Td>{c.analytics.conversionRate.toFixed(2)}%</Table.Td>
+                        <Table.Td>
+                          <Menu position="bottom-end" withinPortal>
+                            <Menu.Target>
+                              <ActionIcon
+                                variant="subtle"
+                                color="gray"
+                                aria-label={`Actions for ${c.name}`}
+                              >
+                                <IconDots size={16} />
+                              </ActionIcon>
+                            </Menu.Target>
+                            <Menu.Dropdown>
+                              <Menu.Item onClick={() => navigate(`/campaigns/${c._id}/edit`)}>
+                                View Details
+                              </Menu.Item>
+                              <Menu.Item onClick={() => navigate(`/campaigns/${c._id}/edit`)}>
+                                Edit Campaign
+                              </Menu.Item>
+                            </Menu.Dropdown>
+                          </Menu>
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
                   </Table.Tbody>
                 </Table>
               </Table.ScrollContainer>
