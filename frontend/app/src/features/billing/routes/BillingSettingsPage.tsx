@@ -14,35 +14,15 @@ import {
 import { IconCheck } from "@tabler/icons-react";
 import { useState } from "react";
 import { useSearchParams } from "react-router";
-import type { components } from "../../../api/schema";
 import { messageOf } from "../../../lib/api-client";
 import { useAuth } from "../../../lib/auth";
 import { startCheckout } from "../../../lib/checkout";
 import { formatDate, formatInr } from "../../../lib/format";
 import { useUsage } from "../../../lib/usage";
 import { usePlans } from "../api/billing";
+import { planAction } from "../api/plan-action";
+import { usageError } from "../api/usage-error";
 import { UsageCard } from "../components/UsageCard";
-
-type Plan = components["schemas"]["PlanOut"];
-
-/** What a plan card's button says and whether it can be pressed (seed 001 §2, §4: the
- * current plan is the one whose id matches usage.plan.planId). */
-export function planAction(plan: Plan, currentPlanId: string | undefined) {
-  if (plan.id === currentPlanId) return { label: "Current Plan", disabled: true, contact: false };
-  if (plan.price === 0) return { label: "Free Plan", disabled: true, contact: false };
-  if (plan.contactSales || plan.displayName.toLowerCase().includes("enterprise")) {
-    return { label: "Contact Sales", disabled: false, contact: true };
-  }
-  return { label: `Choose ${plan.displayName}`, disabled: false, contact: false };
-}
-
-/** Usage failures (seed 001 §8): a lost session, or anything else. */
-export function usageError(error: unknown): string {
-  const code = (error as { code?: string } | null)?.code;
-  return code === "missing_token" || code === "invalid_token"
-    ? "Please log in again to view billing information."
-    : "Failed to load usage data. Please try again.";
-}
 
 export function BillingSettingsPage() {
   const [params] = useSearchParams();

@@ -3,21 +3,11 @@ import { IconPlus, IconRocket, IconSparkles } from "@tabler/icons-react";
 import { useNavigate } from "react-router";
 import { canCreate, type Usage } from "../../../lib/usage";
 import { useCampaigns } from "../api/campaigns";
+import { creationButton } from "../api/creation-button";
 import { CampaignCard } from "../components/CampaignCard";
 
 /** Delay before opening the wizard (seed 000 §9). */
 const CREATE_NAVIGATION_MS = 150;
-
-/** The header button by plan state (seed 000 §4). */
-export function creationButton(usage: Usage): { label: string; to: string } {
-  const { status } = usage.plan;
-  const below = usage.campaigns.current < usage.campaigns.limit;
-  if (status === "free" || status === "expired" || status === "cancelled") {
-    return { label: "Upgrade to Create", to: "/billing" };
-  }
-  if (below) return { label: "New Campaign", to: "/campaigns/create" };
-  return { label: "Upgrade for More", to: "/billing" };
-}
 
 function UpgradeBanner({ usage }: { usage: Usage }) {
   const navigate = useNavigate();

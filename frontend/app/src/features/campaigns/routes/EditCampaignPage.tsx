@@ -24,6 +24,7 @@ import { $api, messageOf } from "../../../lib/api-client";
 import { formatInr } from "../../../lib/format";
 import { useDefaultSettings, type Campaign, type CampaignSettings } from "../api/campaigns";
 import { fromDesigner, toDesigner } from "../api/designer";
+import { parsePages } from "../api/page-list";
 import { intInput } from "../api/wizard";
 import { ConversionFormsEditor } from "../components/ConversionFormsEditor";
 import { PopupDesigner } from "../components/PopupDesigner";
@@ -42,14 +43,6 @@ const AI_LIMITS = [
   { key: "businessInfo", label: "Business information", max: 2000, warn: 1800, rows: 4 },
   { key: "customInstructions", label: "Custom instructions", max: 1000, warn: null, rows: 3 },
 ] as const;
-
-/** One URL per line; blank lines dropped (seed 000 §2.11). */
-export function parsePages(text: string): string[] {
-  return text
-    .split("\n")
-    .map((l) => l.trim())
-    .filter((l) => l !== "");
-}
 
 function Editor({ campaign }: { campaign: Campaign }) {
   const queryClient = useQueryClient();

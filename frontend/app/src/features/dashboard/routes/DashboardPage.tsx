@@ -24,41 +24,11 @@ import {
   IconTargetArrow,
 } from "@tabler/icons-react";
 import { Link, useNavigate } from "react-router";
-import { $api, type User } from "../../../lib/api-client";
+import { $api } from "../../../lib/api-client";
 import { useAuth } from "../../../lib/auth";
 import { formatDate, formatInr } from "../../../lib/format";
+import { planSummary } from "../api/plan-summary";
 import { recentActivity, summarize } from "../api/summary";
-
-/** The account's plan state, in words, from the user record. */
-export function planSummary(user: User): { badge: string; color: string; text: string } {
-  if (user.isInTrial) {
-    const days = user.trialRemainingDays;
-    return {
-      badge: "Trial",
-      color: "blue",
-      text: `Your free trial ends in ${days} day${days === 1 ? "" : "s"} (on ${formatDate(user.trialEndsAt)}).`,
-    };
-  }
-  if (user.subscriptionStatus === "active") {
-    return {
-      badge: "Active",
-      color: "green",
-      text: `Your ${user.planId} plan is active until ${formatDate(user.subscriptionEndsAt)}.`,
-    };
-  }
-  if (user.subscriptionStatus === "expired") {
-    return {
-      badge: "Expired",
-      color: "red",
-      text: "Your subscription has ended. Renew to keep your campaigns running.",
-    };
-  }
-  return {
-    badge: "Free",
-    color: "gray",
-    text: "You're on the free plan. Upgrade to create campaigns.",
-  };
-}
 
 function Metric({
   label,

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Usage } from "../../../lib/usage";
-import { creationButton } from "./CampaignsPage";
-import { parsePages } from "./EditCampaignPage";
+import { creationButton } from "./creation-button";
 
 const usage = (status: string, current: number, limit: number): Usage => ({
   plan: { planId: "basic", status },
@@ -9,7 +8,7 @@ const usage = (status: string, current: number, limit: number): Usage => ({
   visitors: { current: 0, limit: 1000, resetDate: "2026-12-01T00:00:00Z" },
 });
 
-describe("the plan-driven creation button (seed 000 §4)", () => {
+describe("the plan-driven creation button", () => {
   it("follows the plan state", () => {
     expect(creationButton(usage("free", 0, 0))).toEqual({
       label: "Upgrade to Create",
@@ -24,11 +23,5 @@ describe("the plan-driven creation button (seed 000 §4)", () => {
       to: "/billing",
     });
     expect(creationButton(usage("trial", 0, 1)).label).toBe("New Campaign");
-  });
-});
-
-describe("page lists", () => {
-  it("take one URL per line and drop blank lines", () => {
-    expect(parsePages("/a\n\n  \n https://x.in/b \n")).toEqual(["/a", "https://x.in/b"]);
   });
 });

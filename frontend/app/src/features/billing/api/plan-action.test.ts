@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { components } from "../../../api/schema";
-import { usagePercent } from "../components/UsageCard";
-import { planAction, usageError } from "./BillingSettingsPage";
+import { planAction } from "./plan-action";
 
 type Plan = components["schemas"]["PlanOut"];
 const plan = (id: string, price: number, extra: Partial<Plan> = {}): Plan => ({
@@ -31,7 +30,7 @@ const plan = (id: string, price: number, extra: Partial<Plan> = {}): Plan => ({
   ...extra,
 });
 
-describe("plan card buttons (seed 001 §2)", () => {
+describe("plan card buttons", () => {
   it("current, free, enterprise, buyable", () => {
     expect(planAction(plan("basic", 999), "basic").label).toBe("Current Plan");
     expect(planAction(plan("free", 0), "basic")).toEqual({
@@ -48,17 +47,5 @@ describe("plan card buttons (seed 001 §2)", () => {
       disabled: false,
       contact: false,
     });
-  });
-
-  it("usage bars cap at 100 % and errors follow the seed", () => {
-    expect(usagePercent(5, 10)).toBe(50);
-    expect(usagePercent(15, 10)).toBe(100);
-    expect(usagePercent(0, 0)).toBe(0);
-    expect(usageError({ code: "invalid_token" })).toBe(
-      "Please log in again to view billing information.",
-    );
-    expect(usageError({ code: "internal_error" })).toBe(
-      "Failed to load usage data. Please try again.",
-    );
   });
 });

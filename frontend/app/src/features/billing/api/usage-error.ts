@@ -1,0 +1,10 @@
+/**
+ * The message shown when the usage figures fail to load: a missing or invalid session asks the
+ * owner to log in again; any other failure invites a retry.
+ */
+export function usageError(error: unknown): string {
+  const code = (error as { code?: string } | null)?.code;
+  return code === "missing_token" || code === "invalid_token"
+    ? "Please log in again to view billing information."
+    : "Failed to load usage data. Please try again.";
+}
