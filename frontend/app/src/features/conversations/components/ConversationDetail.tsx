@@ -22,13 +22,8 @@ import { useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import type { components } from "../../../api/schema";
 import { client } from "../../../lib/api-client";
-import {
-  badgeOf,
-  LOAD_OLDER_BELOW,
-  MESSAGE_PAGE,
-  OLDER_DELAY_MS,
-  SCROLL_TOP_AFTER,
-} from "../api/rules";
+import { badgeOf } from "./display";
+import { LOAD_OLDER_BELOW, MESSAGE_PAGE, OLDER_DELAY_MS, SCROLL_TOP_AFTER } from "./paging";
 
 type Message = components["schemas"]["ConversationMessage"];
 type Detail = components["schemas"]["ConversationDetail"];

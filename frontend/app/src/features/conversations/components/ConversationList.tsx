@@ -14,14 +14,9 @@ import { useState } from "react";
 import { Link } from "react-router";
 import type { components } from "../../../api/schema";
 import { client, messageOf } from "../../../lib/api-client";
-import {
-  badgeOf,
-  inTimeFilter,
-  LIST_LIMIT,
-  preview,
-  TIME_FILTERS,
-  type TimeFilter,
-} from "../api/rules";
+import { inTimeFilter, TIME_FILTERS, type TimeFilter } from "../api/time-filters";
+import { badgeOf, preview } from "./display";
+import { LIST_LIMIT } from "./paging";
 
 type Conversation = components["schemas"]["ConversationOut"];
 

@@ -1,7 +1,8 @@
 import { Badge, Divider, Group, Modal, SimpleGrid, Stack, Text } from "@mantine/core";
 import type { components } from "../../../api/schema";
 import { formatDate } from "../../../lib/format";
-import { formatSessionTime, STATUS_COLORS, statusLabel, type Status } from "../api/rules";
+import type { Status } from "../api/customer-status";
+import { formatSessionTime, STATUS_COLORS, statusLabel } from "./display";
 
 export type Customer = components["schemas"]["CustomerOut"];
 

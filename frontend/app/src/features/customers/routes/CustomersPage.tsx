@@ -29,22 +29,19 @@ import {
 import { useState } from "react";
 import { $api, client } from "../../../lib/api-client";
 import { formatDate } from "../../../lib/format";
+import { DEFAULT_SORT, nextSort, type Sort } from "../api/customer-sort";
+import { STATUSES, type Status } from "../api/customer-status";
+import { type Customer, CustomerDialog } from "../components/CustomerDialog";
 import {
   changeCaption,
   changeColor,
-  DEFAULT_SORT,
-  nextSort,
   OVERVIEW_PERIOD,
   PAGE_SIZE,
   SKELETON_ROWS,
   SORTS,
   STATUS_COLORS,
-  STATUSES,
   statusLabel,
-  type Sort,
-  type Status,
-} from "../api/rules";
-import { type Customer, CustomerDialog } from "../components/CustomerDialog";
+} from "../components/display";
 
 function MetricCard({
   label,

@@ -1,15 +1,14 @@
-/** Pure rules of the Customers screen (seed 001 §2, §9). */
+import type { SortBy } from "../api/customer-sort";
+import type { Status } from "../api/customer-status";
 
+/** What the Customers screen shows and how it words and colours it. */
+
+/** Customers per page of the list. */
 export const PAGE_SIZE = 20;
+/** Placeholder rows while the list loads. */
 export const SKELETON_ROWS = 5;
 /** The customer analytics period on this screen. */
 export const OVERVIEW_PERIOD = "30d";
-
-export const STATUSES = ["lead", "prospect", "customer", "churned"] as const;
-export type Status = (typeof STATUSES)[number];
-
-export type SortBy = "lastConversationDate" | "leadScore" | "totalConversations";
-export type SortOrder = "asc" | "desc";
 
 /** The three sort buttons, in order. */
 export const SORTS: { label: string; by: SortBy }[] = [
@@ -17,21 +16,6 @@ export const SORTS: { label: string; by: SortBy }[] = [
   { label: "Lead Score", by: "leadScore" },
   { label: "Conversations", by: "totalConversations" },
 ];
-
-export interface Sort {
-  by: SortBy;
-  order: SortOrder;
-}
-
-export const DEFAULT_SORT: Sort = { by: "lastConversationDate", order: "desc" };
-
-/** Clicking the active sort button flips its direction; another button starts descending. */
-export function nextSort(current: Sort, clicked: SortBy): Sort {
-  if (current.by === clicked) {
-    return { by: clicked, order: current.order === "desc" ? "asc" : "desc" };
-  }
-  return { by: clicked, order: "desc" };
-}
 
 /** Session time as seconds, minutes, or hours and minutes. */
 export function formatSessionTime(seconds: number): string {
@@ -66,6 +50,7 @@ export function changeColor(current: number, previous: number): string {
   return "dimmed";
 }
 
+/** The badge colour of each conversion status. */
 export const STATUS_COLORS: Record<Status, string> = {
   lead: "blue",
   prospect: "yellow",
@@ -73,6 +58,7 @@ export const STATUS_COLORS: Record<Status, string> = {
   churned: "gray",
 };
 
+/** A status as shown: its first letter capitalised. */
 export function statusLabel(status: string): string {
   return status.charAt(0).toUpperCase() + status.slice(1);
 }

@@ -1,21 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { changeCaption, DEFAULT_SORT, formatSessionTime, nextSort } from "./rules";
-
-describe("sort buttons", () => {
-  it("flip the active sort and start another descending", () => {
-    expect(nextSort(DEFAULT_SORT, "lastConversationDate")).toEqual({
-      by: "lastConversationDate",
-      order: "asc",
-    });
-    expect(nextSort({ by: "lastConversationDate", order: "asc" }, "lastConversationDate")).toEqual(
-      DEFAULT_SORT,
-    );
-    expect(nextSort({ by: "lastConversationDate", order: "asc" }, "leadScore")).toEqual({
-      by: "leadScore",
-      order: "desc",
-    });
-  });
-});
+import { changeCaption, formatSessionTime } from "./display";
 
 describe("session time", () => {
   it("reads as seconds, minutes, or hours and minutes", () => {

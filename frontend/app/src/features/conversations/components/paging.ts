@@ -1,0 +1,12 @@
+/** How much the conversation screens load at a time, and when scrolling loads more. */
+
+/** Conversations per list load ("Load more" fetches the next batch). */
+export const LIST_LIMIT = 10;
+/** Messages per load in the detail: the latest batch first, then older ones on scroll. */
+export const MESSAGE_PAGE = 20;
+/** Pause before an older batch of messages arrives, so the loading state is visible. */
+export const OLDER_DELAY_MS = 500;
+/** Scrolling within this many pixels of the top of the messages loads the older batch. */
+export const LOAD_OLDER_BELOW = 100;
+/** The scroll-to-top button appears once the messages are scrolled this many pixels down. */
+export const SCROLL_TOP_AFTER = 300;
