@@ -2,7 +2,7 @@ import { Button } from "@mantine/core";
 import { IconCheck, IconCopy } from "@tabler/icons-react";
 import { useEffect, useState } from "react";
 
-/** How long "Copied!" shows (seed 000 §9). */
+/** How long "Copied!" shows after a copy: long enough to notice, then the button resets. */
 const COPIED_MS = 2000;
 
 /** Copies `text`; says Copied! for 2 seconds, or calls `onError` when the browser refuses. */

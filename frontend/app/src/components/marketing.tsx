@@ -11,7 +11,7 @@ import {
 } from "@mantine/core";
 import { IconChartBar, IconCode, IconMessageChatbot, IconPointer } from "@tabler/icons-react";
 
-/** The product's four features (seed 000 §1, seed 002 §1). */
+/** The product's four headline features, as the marketing pages present them. */
 export const FEATURES = [
   {
     icon: IconPointer,

@@ -15,7 +15,7 @@ const authHeader: Middleware = {
   },
 };
 
-/** Where a 401 sends the browser (seed 000 §4: session expiry). */
+/** Where a 401 sends the browser: the session-expired page, which asks to sign in again. */
 export const SESSION_EXPIRED_PATH = "/auth";
 
 /**

@@ -1,4 +1,4 @@
-/** Local storage keys of seed 000 §9. */
+/** Local storage keys: the session token and the theme, named as the original client named them. */
 export const TOKEN_KEY = "token";
 export const THEME_KEY = "theme";
 

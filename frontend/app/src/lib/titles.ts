@@ -1,4 +1,4 @@
-/** The shell header's title for a path (seed 000 §2.2, seed 001 §2). */
+/** The shell header's title for a path; any path not listed falls back to Dashboard. */
 export function titleForPath(pathname: string): string {
   const path = pathname.replace(/\/+$/, "") || "/";
   if (path.startsWith("/admin")) return "Admin Dashboard";

@@ -8,7 +8,11 @@ export function useUsage() {
   return $api.useQuery("get", "/api/billing/usage");
 }
 
-/** Whether the owner may create another campaign (seed 000 §4, creation gate). */
+/**
+ * Whether the app offers campaign creation (the wizard, the empty list's create button): always
+ * on an active plan, otherwise only while below the campaign limit. The server still refuses a
+ * create beyond the plan's limit.
+ */
 export function canCreate(usage: Usage): boolean {
   return usage.plan.status === "active" || usage.campaigns.current < usage.campaigns.limit;
 }

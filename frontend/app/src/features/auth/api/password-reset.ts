@@ -29,7 +29,10 @@ export async function resetPassword(
   return { token: result.data.token, user: result.data.user };
 }
 
-/** The reset form's client checks (seed 002 §5); null when it may be sent. */
+/**
+ * The reset form's client checks, first failure wins: the link must carry a token, both fields
+ * be filled, match, and be at least 6 characters. Null when the form may be sent.
+ */
 export function resetFormError(token: string, password: string, confirm: string): string | null {
   if (!token) return "Invalid reset token";
   if (!password || !confirm) return "Both password fields are required";

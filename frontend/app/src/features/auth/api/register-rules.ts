@@ -7,7 +7,10 @@ export interface RegisterForm {
   confirmPassword: string;
 }
 
-/** The register form's client checks (seed 000 §5); null when the form may be sent. */
+/**
+ * The register form's client checks, first failure wins: every field filled, the passwords
+ * matching, and at least 6 characters. Null when the form may be sent.
+ */
 export function registerFormError(form: RegisterForm): string | null {
   const fields = [
     form.name,

@@ -17,7 +17,7 @@ describe("register form checks", () => {
     expect(fullPhone(valid)).toBe("+91 9876543210");
   });
 
-  it("uses the seed's messages", () => {
+  it("explains what is wrong with the form", () => {
     expect(registerFormError({ ...valid, name: " " })).toBe("All fields are required");
     expect(registerFormError({ ...valid, confirmPassword: "other1" })).toBe(
       "Passwords do not match",
@@ -29,7 +29,7 @@ describe("register form checks", () => {
 });
 
 describe("reset form checks", () => {
-  it("uses the seed's messages in order", () => {
+  it("reports the first problem: link, blanks, mismatch, length", () => {
     expect(resetFormError("", "a", "a")).toBe("Invalid reset token");
     expect(resetFormError("t", "", "")).toBe("Both password fields are required");
     expect(resetFormError("t", "secret1", "secret2")).toBe("Passwords do not match");

@@ -7,7 +7,10 @@ import { useAuth } from "../../../lib/auth";
 import { resetFormError, resetPassword } from "../api/password-reset";
 import { AuthLayout } from "../components/AuthLayout";
 
-/** Redirect delay after a successful reset (seed 002 §9). */
+/**
+ * After a successful reset the owner is signed in; the success view shows this long before
+ * the dashboard opens.
+ */
 const REDIRECT_MS = 2000;
 
 export function ResetPasswordPage() {

@@ -3,7 +3,7 @@ import { IconClockExclamation } from "@tabler/icons-react";
 import { Link } from "react-router";
 import { AuthLayout } from "../components/AuthLayout";
 
-/** Where a 401 lands (seed 000 §2.1: /auth). */
+/** `/auth`: where the app sends the owner when the server rejects their session (a 401). */
 export function SessionExpiredPage() {
   return (
     <AuthLayout title="Your session has expired">

@@ -4,7 +4,7 @@ import { formatDate } from "../../../lib/format";
 
 type Usage = components["schemas"]["Usage"];
 
-/** Share of a limit used, capped at 100 % (seed 002 §9). */
+/** Share of a limit used, capped at 100 % so an over-limit bar stays full, not overflowing. */
 export function usagePercent(current: number, limit: number): number {
   if (limit <= 0) return current > 0 ? 100 : 0;
   return Math.min(100, Math.round((current / limit) * 100));

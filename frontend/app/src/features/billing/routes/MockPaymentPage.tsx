@@ -27,7 +27,10 @@ import { useAuth } from "../../../lib/auth";
 import { formatInr } from "../../../lib/format";
 import { useMockPayment } from "../api/billing";
 
-/** Simulated processing time, and redirect delays (seed 001 §9). */
+/**
+ * The demo payment imitates a real one: a simulated processing wait, then time to read the
+ * success view (or an invite-only refusal) before going back to billing.
+ */
 const PROCESSING_MS = 2000;
 const SUCCESS_REDIRECT_MS = 3000;
 const INVITE_REDIRECT_MS = 4000;

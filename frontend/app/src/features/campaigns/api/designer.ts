@@ -2,7 +2,7 @@ import type { CampaignSettings } from "./campaigns";
 
 type Design = CampaignSettings["popup"]["design"];
 
-/** The standalone designer's settings (seed 000 §3). */
+/** The standalone designer's settings: the popup design plus the greeting, flattened. */
 export interface DesignerSettings {
   headerTitle: string;
   headerSubtitle: string;
@@ -63,7 +63,7 @@ export function fromDesigner(s: CampaignSettings, v: DesignerSettings): Campaign
   };
 }
 
-/** Colour presets (seed 000 §9). */
+/** Colour presets offered in the designer, each a primary and secondary colour. */
 export const COLOR_PRESETS = [
   { name: "Fire Red", primary: "#ff6b6b", secondary: "#ee5a24" },
   { name: "Ocean Blue", primary: "#3742fa", secondary: "#2f3542" },
@@ -81,7 +81,7 @@ export const RADIUS_PRESETS = [
 
 export const FONTS = ["Inter", "Arial", "Helvetica", "Georgia", "Times New Roman"];
 
-/** Quick-add badges (seed 000 §9). */
+/** Trust badges the designer can add in one click. */
 export const QUICK_BADGES = [
   { icon: "🔒", text: "Secure" },
   { icon: "⚡", text: "Instant" },

@@ -23,7 +23,7 @@ const company = (required: boolean) =>
   field("company", "Company", "text", required, "Company name");
 const phone = (required: boolean) => field("phone", "Phone", "phone", required, "+91 98765 43210");
 
-/** The four templates of seed 000 §3. */
+/** The four conversion-form templates an owner can start a form from. */
 export const TEMPLATES: Record<
   string,
   { label: string; make: () => Omit<ConversionForm, "id" | "isDefault"> }
@@ -94,7 +94,7 @@ function newId(): string {
   return crypto.randomUUID();
 }
 
-/** Adds a form from a template; the first form becomes the default (seed 000 §4). */
+/** Adds a form from a template; the first form added becomes the default one. */
 export function addFromTemplate(forms: ConversionForm[], template: string): ConversionForm[] {
   const t = TEMPLATES[template];
   if (!t) return forms;

@@ -15,7 +15,10 @@ export interface WizardDraft {
   settings: CampaignSettings;
 }
 
-/** Whether a step counts as complete (seed 000 §4). */
+/**
+ * Whether a step counts as complete (shown with a green check): a name and website (basic),
+ * a header title (design), at least one device (targeting), an initial message (ai).
+ */
 export function stepComplete(step: StepKey, draft: WizardDraft): boolean {
   switch (step) {
     case "basic":
@@ -32,7 +35,10 @@ export function stepComplete(step: StepKey, draft: WizardDraft): boolean {
 export const LIMIT_REWRITE =
   "You have reached your campaign limit. Please upgrade your plan to create more campaigns.";
 
-/** The message the wizard shows for a failed create (seed 000 §8). */
+/**
+ * The message the wizard shows for a failed create: the server's message or a fallback, except
+ * that any message about the campaign limit or upgrading becomes one plain request to upgrade.
+ */
 export function createErrorMessage(error: unknown): string {
   const body = (error ?? {}) as {
     message?: string;

@@ -274,7 +274,7 @@ export function ConversionFormsEditor({
   value: Forms;
   onChange: (v: Forms) => void;
 }) {
-  // Drag starts after 5 px, or a 120 ms long-press on touch (seed 000 §9).
+  // Drag starts after 5 px, or a 120 ms long-press on touch, so clicks and scrolling still work.
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
     useSensor(TouchSensor, { activationConstraint: { delay: 120, tolerance: 5 } }),

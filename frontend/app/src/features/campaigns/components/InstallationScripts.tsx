@@ -3,7 +3,7 @@ import { useState } from "react";
 import { CopyButton } from "../../../components/CopyButton";
 import { useConversionScript, useWidgetScript } from "../api/campaigns";
 
-/** The Widget Script / Conversion Script tabs with copy buttons (seed 000 §2.7). */
+/** The Widget Script / Conversion Script tabs an owner installs a campaign with, each copyable. */
 export function InstallationScripts({ campaignId }: { campaignId: string }) {
   const widget = useWidgetScript(campaignId, true);
   const conversion = useConversionScript(campaignId, true);

@@ -28,8 +28,8 @@ import { PopupPreview } from "./PopupPreview";
 import { TrustBadgeList } from "./SettingsFields";
 
 /**
- * The standalone popup designer (seed 000 §2.10): takes designer settings plus
- * change and save callbacks, with a live preview.
+ * The standalone popup designer: takes designer settings plus change and save
+ * callbacks, with a live preview.
  */
 export function PopupDesigner({
   settings,

@@ -1,17 +1,20 @@
 import { Badge, Box, Button, Group, Paper, Stack, Text, TextInput } from "@mantine/core";
 import type { CampaignSettings } from "../api/campaigns";
 
-/** The assistant's greeting when the campaign sets none (seed 000 §9). */
+/** The assistant's greeting when the campaign sets no initial message. */
 export const DEFAULT_GREETING = "Hi! I noticed you're about to leave. What can I help you with?";
 
-/** Popup sizes in pixels (seed 000 §9). */
+/** The popup's width and height in pixels for each size choice. */
 export const POPUP_SIZES: Record<string, { width: number; height: number }> = {
   small: { width: 480, height: 580 },
   medium: { width: 560, height: 680 },
   large: { width: 640, height: 780 },
 };
 
-/** The design's text, falling back to the legacy popup fields when empty (seed 000 §2.11). */
+/**
+ * The design's text, falling back to the popup's plain fields (title, message, button text and
+ * colour) when empty, so a campaign that only set those still previews with its own wording.
+ */
 export function previewTexts(settings: CampaignSettings) {
   const { popup } = settings;
   const d = popup.design;

@@ -21,7 +21,7 @@ const SENSITIVITIES = [
   { value: "high", label: "High" },
 ];
 
-/** Sensitivity, Delay (ms) and Cooldown (min), with the seed's bounds. */
+/** Sensitivity, Delay (ms, at least 0) and Cooldown (min, at least 1); blank means the minimum. */
 export function ExitIntentFields({
   value,
   onChange,

@@ -6,7 +6,7 @@ import { useCampaigns } from "../api/campaigns";
 import { creationButton } from "../api/creation-button";
 import { CampaignCard } from "../components/CampaignCard";
 
-/** Delay before opening the wizard (seed 000 §9). */
+/** A short pause after pressing New Campaign before the wizard opens. */
 const CREATE_NAVIGATION_MS = 150;
 
 function UpgradeBanner({ usage }: { usage: Usage }) {

@@ -32,7 +32,7 @@ import {
 import { PopupPreview } from "../components/PopupPreview";
 import { AiStep, BasicStep, DesignStep, TargetingStep } from "../components/WizardSteps";
 
-/** Delay before leaving after a successful create (seed 000 §9). */
+/** A short pause after a successful create before going back to the campaign list. */
 const DONE_NAVIGATION_MS = 150;
 
 function UpgradeRequired({ limit }: { limit: number }) {

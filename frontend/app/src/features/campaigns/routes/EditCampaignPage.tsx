@@ -320,7 +320,7 @@ function Editor({ campaign }: { campaign: Campaign }) {
   );
 }
 
-/** /campaigns/:id/edit (seed 000 §2.11). */
+/** /campaigns/:id/edit: loads one campaign and shows its summary and settings tabs. */
 export function EditCampaignPage() {
   const { id = "" } = useParams();
   const query = $api.useQuery(

@@ -131,7 +131,7 @@ export function ConversationDetail({ id }: { id: string }) {
     if (!oldest || loadingOlder || !hasMore) return;
     setLoadingOlder(true);
     try {
-      // Seed 001 §4: the older batch arrives after a 500 ms wait.
+      // A short deliberate wait before the older batch, so the loader shows while it arrives.
       await new Promise((r) => setTimeout(r, OLDER_DELAY_MS));
       const page = await fetchPage(id, oldest._id);
       keepFrom.current = viewport.current?.scrollHeight ?? null;
@@ -262,7 +262,7 @@ export function ConversationDetail({ id }: { id: string }) {
             onChange={(e) => setDraft(e.currentTarget.value)}
             style={{ flex: 1 }}
           />
-          {/* Demonstration only: Send sends nothing (seed 001 §2). */}
+          {/* Owners only monitor conversations: Send is a demonstration and sends nothing. */}
           <Button
             leftSection={<IconSend size={16} />}
             disabled={draft.trim() === ""}

@@ -6,7 +6,7 @@ import { useNavigate, useParams } from "react-router";
 import { ConversationDetail } from "../components/ConversationDetail";
 import { ConversationList } from "../components/ConversationList";
 
-/** Below this width list and detail stack (seed 001 §9: 768 px). */
+/** Below 768 px, the app's small-screen breakpoint, list and detail stack instead of splitting. */
 const NARROW = "(max-width: 767px)";
 const HEIGHT = "calc(100dvh - 120px)";
 

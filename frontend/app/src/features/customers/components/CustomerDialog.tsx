@@ -19,7 +19,7 @@ function Field({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** The View dialog: contact, engagement, source and customer-since (seed 001 §2). */
+/** The View dialog: contact, engagement, source campaign (or Direct) and customer-since date. */
 export function CustomerDialog({
   customer,
   onClose,

@@ -83,7 +83,7 @@ function Overview() {
     params: { query: { period: OVERVIEW_PERIOD } },
   });
   if (overview.isError) {
-    // Seed 001 §8: customer analytics failures are only logged.
+    // The overview is secondary to the list: a failure is only logged, and placeholders stay.
     console.error("customer analytics failed", overview.error);
   }
   const o = overview.data;
@@ -187,7 +187,7 @@ function Overview() {
   );
 }
 
-/** Downloads the CSV export as customers.csv; failures are only logged (seed 001 §8). */
+/** Downloads the CSV export as customers.csv; a failure is only logged and the screen stays put. */
 async function exportCsv() {
   try {
     const { data, error } = await client.GET("/api/customers/export/data", {

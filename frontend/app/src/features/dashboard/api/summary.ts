@@ -34,7 +34,10 @@ export interface ActivityItem {
   user: { name: string; avatar: string };
 }
 
-/** At most 3 items: the 2 newest campaigns and one conversion summary (seed 000 §9). */
+/**
+ * The dashboard's recent activity: the 2 newest campaigns, then one line summing up all
+ * conversions when there are any, so the card stays short (at most 3 items).
+ */
 export function recentActivity(campaigns: Campaign[], userName: string): ActivityItem[] {
   const avatar = userName.slice(0, 1).toUpperCase();
   const items: ActivityItem[] = [...campaigns]

@@ -5,7 +5,7 @@ import { Logo } from "../../../components/Logo";
 import { titleForPath } from "../../../lib/titles";
 import { Navigation } from "./Navigation";
 
-/** Drawer width below the 768 px breakpoint (seed 000 §2.2). */
+/** Below 768 px the sidebar becomes a slide-in drawer of this width. */
 const DRAWER_WIDTH = 280;
 
 /** The logged-in shell: sidebar, header title by path, and a drawer on small screens. */
