@@ -17,7 +17,8 @@ export default defineConfig({
   },
   server: {
     proxy: {
-      "/api": "http://127.0.0.1:8080",
+      // `cargo xtask run` by default; the dev-overlay journey points it at its own test server.
+      "/api": process.env.CA_DEV_API_URL || "http://127.0.0.1:8080",
     },
   },
   test: {

@@ -17,3 +17,10 @@ if (root) {
     </StrictMode>,
   );
 }
+
+// The stagewise developer toolbar, under the Vite dev server only. Vite replaces
+// `import.meta.env.DEV` with `false` in `vite build`, which drops this branch and
+// the chunk it would load. VITE_STAGEWISE_TOOLBAR=off turns it off in development.
+if (import.meta.env.DEV && import.meta.env.VITE_STAGEWISE_TOOLBAR !== "off") {
+  void import("./dev/stagewise").then((dev) => dev.mountStagewiseToolbar());
+}
