@@ -178,7 +178,13 @@ pub fn test_all(root: &Path) -> anyhow::Result<bool> {
         });
         match (&server_bin, built) {
             (Some(bin), true) => {
-                step(&mut results, "Playwright end to end", || e2e(root, bin));
+                step(&mut results, "Playwright end to end", || {
+                    e2e(root, bin, "e2e")
+                });
+                // The stagewise toolbar under the Vite dev server, and no stagewise in dist/.
+                step(&mut results, "dev overlay (stagewise)", || {
+                    e2e(root, bin, "e2e:dev")
+                });
             }
             _ => println!(
                 "\n(skipping the end-to-end tests: the server or the dashboard did not build)"
@@ -300,7 +306,8 @@ fn ready(port: u16) -> bool {
     s.read_exact(&mut head).is_ok() && head.starts_with(b"HTTP/1.1 200")
 }
 
-fn e2e(root: &Path, bin: &Path) -> anyhow::Result<(bool, Counts)> {
+/// Runs `npm run <script>` (a Playwright suite) against a fresh server on a fresh database.
+fn e2e(root: &Path, bin: &Path, script: &str) -> anyhow::Result<(bool, Counts)> {
     ensure_chromium()?;
     let tmp = temp_dir("ca-e2e")?;
     let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
@@ -339,12 +346,20 @@ fn e2e(root: &Path, bin: &Path) -> anyhow::Result<(bool, Counts)> {
         }
         std::thread::sleep(Duration::from_millis(200));
     }
-    let mut cmd = npm(root, "e2e");
+    let mut cmd = npm(root, script);
     cmd.env("E2E_BASE_URL", &base)
         .env("E2E_SERVER_BIN", bin)
         .env("E2E_DATABASE_URL", &db_url)
         .env("E2E_JWT_SECRET", &secret)
-        .env("CHROMIUM_PATH", CHROMIUM);
+        .env("CHROMIUM_PATH", CHROMIUM)
+        // Where the dev-overlay suite starts its Vite dev server.
+        .env(
+            "E2E_DEV_PORT",
+            TcpListener::bind("127.0.0.1:0")?
+                .local_addr()?
+                .port()
+                .to_string(),
+        );
     let result = run_counted(&mut cmd, Some(Runner::Playwright));
     drop(server);
     match &result {
