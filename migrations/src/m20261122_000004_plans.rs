@@ -55,7 +55,8 @@ struct SeedPlan {
     sort_order: i32,
 }
 
-/// The plans the product starts with (seed 000 §1, §9; seed 001 §9; seed 002 §9 presets).
+/// The plans the product starts with: free, basic, the invite-only beta and
+/// the contact-sales enterprise plan.
 const SEED: &[SeedPlan] = &[
     SeedPlan {
         id: "free",

@@ -18,10 +18,13 @@ use actix_web::{App, HttpResponse, HttpServer, web as aweb};
 use actix_web_prom::{PrometheusMetrics, PrometheusMetricsBuilder};
 use anyhow::Context;
 use ca_auth::{AuthService, JwtKeys, Mailer};
+use ca_billing::BillingService;
+use ca_campaigns::CampaignService;
 use ca_conversations::assistant::openai::ProviderConfig;
 use ca_conversations::{ConversationService, Limits};
 use ca_core::Config;
 use ca_core::rate_limit::RateLimiter;
+use ca_customers::CustomerService;
 use ca_migrations::{Migrator, MigratorTrait};
 use ca_tracking::writer::{EventWriter, WriterConfig};
 use ca_tracking::{TrackingConfig, TrackingService};
@@ -75,6 +78,7 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
         db.clone(),
         limiter,
         EventWriter::start(db.clone(), WriterConfig::default()),
+        conversations.clone(),
         TrackingConfig {
             public_url: config.public_url(),
             config_cache: Duration::from_secs(config.widget_config_cache_secs),
@@ -85,6 +89,9 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
     );
     Ok(aweb::Data::new(AppState {
         config: Arc::new(config),
+        billing: BillingService::new(db.clone()),
+        campaigns: CampaignService::new(db.clone()),
+        customers: CustomerService::new(db.clone()),
         db,
         auth,
         conversations,

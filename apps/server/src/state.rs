@@ -3,16 +3,24 @@
 use std::sync::Arc;
 
 use ca_auth::AuthService;
+use ca_billing::BillingService;
+use ca_campaigns::CampaignService;
 use ca_conversations::ConversationService;
 use ca_core::Config;
+use ca_customers::CustomerService;
 use ca_tracking::TrackingService;
 use sea_orm::DatabaseConnection;
 
-/// Shared application state, built once at start.
+/// Shared application state, built once at start: one service per domain
+/// crate, which the handlers call (the database connection is for health
+/// checks and operator commands).
 pub struct AppState {
     pub config: Arc<Config>,
     pub db: DatabaseConnection,
     pub auth: AuthService,
+    pub billing: BillingService,
+    pub campaigns: CampaignService,
+    pub customers: CustomerService,
     pub conversations: ConversationService,
     pub tracking: TrackingService,
 }

@@ -1,4 +1,5 @@
-//! Wire types of the accounts API (the seeds' field names, camelCase).
+//! Wire types of the accounts API (camelCase, the field names existing
+//! clients already use).
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};

@@ -23,9 +23,9 @@ use crate::dto::{
 use crate::entities::{password_reset_token, user};
 use crate::{AuthError, JwtKeys, Mailer, password};
 
-/// How long a trial started at registration lasts (seed 002 §9).
+/// How long a trial started at registration lasts.
 pub const TRIAL_DAYS: i64 = 3;
-/// How long a password reset link works (seed 002 §9).
+/// How long a password reset link works.
 pub const RESET_LINK_TTL_MINUTES: i64 = 60;
 
 /// Failed sign-ins allowed per email in the window.
@@ -486,4 +486,22 @@ impl AuthService {
     pub async fn has_users(&self) -> Result<bool, AuthError> {
         Ok(user::Entity::find().count(&self.db).await? > 0)
     }
+}
+
+/// Which of `ids` are accounts that still exist (events queued for an owner
+/// who was removed meanwhile are dropped).
+pub async fn existing_users<C: sea_orm::ConnectionTrait>(
+    conn: &C,
+    ids: Vec<String>,
+) -> Result<std::collections::HashSet<String>, sea_orm::DbErr> {
+    if ids.is_empty() {
+        return Ok(Default::default());
+    }
+    Ok(user::Entity::find()
+        .filter(user::Column::Id.is_in(ids))
+        .all(conn)
+        .await?
+        .into_iter()
+        .map(|u| u.id)
+        .collect())
 }

@@ -7,4 +7,4 @@ pub mod error;
 pub mod service;
 
 pub use error::BillingError;
-pub use service::{Entitlement, entitlement};
+pub use service::{BillingService, Entitlement, entitlement};

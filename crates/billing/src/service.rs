@@ -2,8 +2,8 @@
 
 use chrono::{DateTime, Datelike, Months, TimeZone, Utc};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter,
-    QueryOrder, Set,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait,
+    PaginatorTrait, QueryFilter, QueryOrder, Set,
 };
 
 use ca_auth::dto::effective_status;
@@ -13,9 +13,9 @@ use crate::BillingError;
 use crate::dto::PlanOut;
 use crate::entities::{plan, plan_invitation};
 
-/// Campaigns allowed during the trial (seed 002 §9).
+/// Campaigns allowed during the trial.
 pub const TRIAL_CAMPAIGNS: i32 = 1;
-/// Monthly visitors allowed during the trial (seed 002 §9).
+/// Monthly visitors allowed during the trial.
 pub const TRIAL_VISITORS: i64 = 1_000;
 /// AI conversations allowed during the trial.
 pub const TRIAL_AI_CONVERSATIONS: i64 = 100;
@@ -112,23 +112,11 @@ pub fn month_start(now: DateTime<Utc>) -> DateTime<Utc> {
         .unwrap_or(now)
 }
 
-/// Active plans in display order.
-pub async fn list_plans<C: ConnectionTrait>(conn: &C) -> Result<Vec<PlanOut>, BillingError> {
-    let plans = plan::Entity::find()
-        .filter(plan::Column::Active.eq(true))
-        .order_by_asc(plan::Column::SortOrder)
-        .order_by_asc(plan::Column::Price)
-        .all(conn)
-        .await?;
-    Ok(plans.iter().map(PlanOut::from).collect())
-}
-
-/// One plan by id, active or not.
-pub async fn get_plan<C: ConnectionTrait>(conn: &C, id: &str) -> Result<PlanOut, BillingError> {
+/// The plan with id `id`, or [`BillingError::PlanNotFound`].
+async fn find_plan<C: ConnectionTrait>(conn: &C, id: &str) -> Result<plan::Model, BillingError> {
     plan::Entity::find_by_id(id.trim().to_string())
         .one(conn)
         .await?
-        .map(|p| PlanOut::from(&p))
         .ok_or(BillingError::PlanNotFound)
 }
 
@@ -139,7 +127,7 @@ pub async fn invite<C: ConnectionTrait>(
     email: &str,
 ) -> Result<(), BillingError> {
     let email = email.trim().to_lowercase();
-    let plan_id = get_plan(conn, plan_id).await?.id;
+    let plan_id = find_plan(conn, plan_id).await?.id;
     if is_invited(conn, &plan_id, &email).await? {
         return Ok(());
     }
@@ -199,44 +187,77 @@ async fn purchasable<C: ConnectionTrait>(
     Ok(plan)
 }
 
-/// Starts checkout; with no payment provider configured the browser goes to
-/// the demo payment page.
-pub async fn checkout<C: ConnectionTrait>(
-    conn: &C,
-    owner: &user::Model,
-    plan_id: &str,
-) -> Result<String, BillingError> {
-    let plan = purchasable(conn, owner, plan_id, Utc::now()).await?;
-    let price = plan.price.to_string();
-    let query = serde_urlencoded::to_string([
-        ("planId", plan.id.as_str()),
-        ("planName", plan.display_name.as_str()),
-        ("price", price.as_str()),
-    ])
-    .map_err(|e| BillingError::Infra(ca_core::error::InfraError::Other(e.to_string())))?;
-    Ok(format!("/mock-payment?{query}"))
+/// Plans, checkout and the demo payment, for the owner's billing screens.
+#[derive(Clone)]
+pub struct BillingService {
+    db: DatabaseConnection,
 }
 
-/// Completes a demo payment: the plan is active for one interval.
-/// Refused when a real payment provider is configured (`demo_enabled` false).
-pub async fn complete_demo_payment<C: ConnectionTrait>(
-    conn: &C,
-    owner: &user::Model,
-    plan_id: &str,
-    demo_enabled: bool,
-) -> Result<user::Model, BillingError> {
-    if !demo_enabled {
-        return Err(BillingError::DemoPaymentsDisabled);
+impl BillingService {
+    pub fn new(db: DatabaseConnection) -> Self {
+        Self { db }
     }
-    let now = Utc::now();
-    let plan = purchasable(conn, owner, plan_id, now).await?;
-    let months = if plan.interval == "yearly" { 12 } else { 1 };
-    let ends = now.checked_add_months(Months::new(months)).unwrap_or(now);
-    let updated =
-        ca_auth::subscription::set_subscription(conn, &owner.id, &plan.id, "active", Some(ends))
+
+    /// Active plans in display order.
+    pub async fn list_plans(&self) -> Result<Vec<PlanOut>, BillingError> {
+        let plans = plan::Entity::find()
+            .filter(plan::Column::Active.eq(true))
+            .order_by_asc(plan::Column::SortOrder)
+            .order_by_asc(plan::Column::Price)
+            .all(&self.db)
             .await?;
-    tracing::info!(user_id = %owner.id, plan = %plan.id, "demo payment completed; plan active");
-    Ok(updated)
+        Ok(plans.iter().map(PlanOut::from).collect())
+    }
+
+    /// One plan by id, active or not.
+    pub async fn get_plan(&self, id: &str) -> Result<PlanOut, BillingError> {
+        Ok(PlanOut::from(&find_plan(&self.db, id).await?))
+    }
+
+    /// Starts checkout; with no payment provider configured the browser goes to
+    /// the demo payment page.
+    pub async fn checkout(
+        &self,
+        owner: &user::Model,
+        plan_id: &str,
+    ) -> Result<String, BillingError> {
+        let plan = purchasable(&self.db, owner, plan_id, Utc::now()).await?;
+        let price = plan.price.to_string();
+        let query = serde_urlencoded::to_string([
+            ("planId", plan.id.as_str()),
+            ("planName", plan.display_name.as_str()),
+            ("price", price.as_str()),
+        ])
+        .map_err(|e| BillingError::Infra(ca_core::error::InfraError::Other(e.to_string())))?;
+        Ok(format!("/mock-payment?{query}"))
+    }
+
+    /// Completes a demo payment: the plan is active for one interval.
+    /// Refused when a real payment provider is configured (`demo_enabled` false).
+    pub async fn complete_demo_payment(
+        &self,
+        owner: &user::Model,
+        plan_id: &str,
+        demo_enabled: bool,
+    ) -> Result<user::Model, BillingError> {
+        if !demo_enabled {
+            return Err(BillingError::DemoPaymentsDisabled);
+        }
+        let now = Utc::now();
+        let plan = purchasable(&self.db, owner, plan_id, now).await?;
+        let months = if plan.interval == "yearly" { 12 } else { 1 };
+        let ends = now.checked_add_months(Months::new(months)).unwrap_or(now);
+        let updated = ca_auth::subscription::set_subscription(
+            &self.db,
+            &owner.id,
+            &plan.id,
+            "active",
+            Some(ends),
+        )
+        .await?;
+        tracing::info!(user_id = %owner.id, plan = %plan.id, "demo payment completed; plan active");
+        Ok(updated)
+    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,8 @@
 
 use ca_auth::entities::user;
 use ca_billing::BillingError;
-use ca_billing::service::{complete_demo_payment, entitlement, list_plans};
+use ca_billing::BillingService;
+use ca_billing::service::entitlement;
 use ca_migrations::testing::TestDb;
 use chrono::{Duration, Utc};
 use sea_orm::{ActiveModelTrait, Set};
@@ -51,7 +52,8 @@ async fn trial_active_and_free_entitlements() {
         (0, "free", true)
     );
 
-    let paid = complete_demo_payment(&db.conn, &free, "basic", true)
+    let paid = BillingService::new(db.conn.clone())
+        .complete_demo_payment(&free, "basic", true)
         .await
         .expect("pay");
     let e = entitlement(&db.conn, &paid, now).await.expect("paid");
@@ -74,7 +76,16 @@ async fn trial_active_and_free_entitlements() {
 async fn demo_payment_is_refused_when_a_provider_is_configured() {
     let db = TestDb::new().await.expect("db");
     let free = owner(&db, "free", "free").await;
-    let refused = complete_demo_payment(&db.conn, &free, "basic", false).await;
+    let refused = BillingService::new(db.conn.clone())
+        .complete_demo_payment(&free, "basic", false)
+        .await;
     assert!(matches!(refused, Err(BillingError::DemoPaymentsDisabled)));
-    assert_eq!(list_plans(&db.conn).await.expect("plans").len(), 4);
+    assert_eq!(
+        BillingService::new(db.conn.clone())
+            .list_plans()
+            .await
+            .expect("plans")
+            .len(),
+        4
+    );
 }

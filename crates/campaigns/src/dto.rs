@@ -1,4 +1,4 @@
-//! Wire types of the campaigns API (seed 000 §3, §7).
+//! Wire types of the campaigns API.
 
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
@@ -38,21 +38,12 @@ pub struct CampaignAnalytics {
     pub revenue: Decimal,
 }
 
-/// Conversions per 100 impressions, rounded to 2 decimals.
-pub fn conversion_rate(conversions: i64, impressions: i64) -> f64 {
-    if impressions <= 0 {
-        return 0.0;
-    }
-    let rate = conversions as f64 / impressions as f64 * 100.0;
-    (rate * 100.0).round() / 100.0
-}
-
 impl CampaignAnalytics {
     pub fn of(m: &campaign::Model) -> Self {
         Self {
             impressions: m.impressions,
             conversions: m.conversions,
-            conversion_rate: conversion_rate(m.conversions, m.impressions),
+            conversion_rate: ca_core::figures::percent(m.conversions, m.impressions),
             revenue: Decimal::new(m.revenue_paise, 2).normalize(),
         }
     }
@@ -185,17 +176,4 @@ pub struct WidgetScriptResponse {
 pub struct ConversionScriptResponse {
     pub success: bool,
     pub script_content: String,
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rate_rounds_to_two_decimals() {
-        assert_eq!(conversion_rate(0, 0), 0.0);
-        assert_eq!(conversion_rate(1, 3), 33.33);
-        assert_eq!(conversion_rate(2, 3), 66.67);
-        assert_eq!(conversion_rate(5, 5), 100.0);
-    }
 }

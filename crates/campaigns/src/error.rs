@@ -4,10 +4,11 @@ use ca_core::error::InfraError;
 use ca_core::{DomainError, ErrorKind, FieldErrors};
 use serde_json::{Map, Value, json};
 
-/// Message when a free or trial owner is at the campaign limit (seed 000 §8).
+/// Message when a free or trial owner is at the campaign limit (the
+/// dashboard shows it as is and offers an upgrade).
 pub const FREE_LIMIT_MESSAGE: &str =
     "You've reached your free plan limit. Upgrade to create more campaigns.";
-/// Message when a paid owner is at the campaign limit (seed 000 §8).
+/// Message when a paid owner is at the campaign limit.
 pub const PAID_LIMIT_MESSAGE: &str = "Campaign limit exceeded. Please upgrade your plan.";
 
 /// Everything a campaign call can refuse with.

@@ -1,6 +1,6 @@
 //! The snippets an owner pastes into their site.
 
-/// The widget tag for every page of the owner's site (seed 000 §1).
+/// The widget tag for every page of the owner's site.
 pub fn widget_script(public_url: &str, campaign_id: &str) -> String {
     let base = public_url.trim_end_matches('/');
     format!(

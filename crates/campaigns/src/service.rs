@@ -1,4 +1,5 @@
-//! Campaign calls. Every query filters by the owner in the query itself.
+//! The owner's campaign calls. Every query filters by the owner in the query
+//! itself.
 
 use chrono::{DateTime, Utc};
 use sea_orm::{
@@ -16,6 +17,12 @@ use crate::dto::{
 };
 use crate::entities::{campaign, monthly_visitor};
 use crate::settings::CampaignSettings;
+
+/// The owner's campaign calls.
+#[derive(Clone)]
+pub struct CampaignService {
+    db: DatabaseConnection,
+}
 
 /// Checks name, website URL and settings; returns the cleaned input.
 fn check(mut input: CampaignIn) -> Result<CampaignIn, CampaignError> {
@@ -61,20 +68,6 @@ fn settings_json(settings: &CampaignSettings) -> Result<String, CampaignError> {
         .map_err(|e| CampaignError::Infra(ca_core::error::InfraError::Other(e.to_string())))
 }
 
-/// The owner's campaigns, newest first.
-pub async fn list<C: ConnectionTrait>(
-    conn: &C,
-    owner_id: &str,
-) -> Result<Vec<CampaignOut>, CampaignError> {
-    let rows = campaign::Entity::find()
-        .filter(campaign::Column::OwnerId.eq(owner_id))
-        .order_by_desc(campaign::Column::CreatedAt)
-        .order_by_desc(campaign::Column::Id)
-        .all(conn)
-        .await?;
-    Ok(rows.iter().map(CampaignOut::of).collect())
-}
-
 async fn find_owned<C: ConnectionTrait>(
     conn: &C,
     owner_id: &str,
@@ -86,126 +79,6 @@ async fn find_owned<C: ConnectionTrait>(
         .one(conn)
         .await?
         .ok_or(CampaignError::NotFound)
-}
-
-/// One of the owner's campaigns; another owner's is [`CampaignError::NotFound`].
-pub async fn get<C: ConnectionTrait>(
-    conn: &C,
-    owner_id: &str,
-    id: &str,
-) -> Result<CampaignOut, CampaignError> {
-    Ok(CampaignOut::of(&find_owned(conn, owner_id, id).await?))
-}
-
-/// Creates a campaign if the owner's plan allows another one.
-pub async fn create(
-    db: &DatabaseConnection,
-    owner: &user::Model,
-    input: CampaignIn,
-) -> Result<CampaignOut, CampaignError> {
-    let input = check(input)?;
-    let now = Utc::now();
-    let txn = db.begin().await?;
-    // Lock the owner's row (PostgreSQL) so two concurrent creations cannot both pass the limit.
-    let owner = user::Entity::find_by_id(owner.id.clone())
-        .lock_exclusive()
-        .one(&txn)
-        .await?
-        .ok_or(CampaignError::NotFound)?;
-    let allowed = entitlement(&txn, &owner, now).await?;
-    let count = campaign::Entity::find()
-        .filter(campaign::Column::OwnerId.eq(&owner.id))
-        .count(&txn)
-        .await?;
-    if count >= u64::try_from(allowed.campaigns.max(0)).unwrap_or(0) {
-        txn.rollback().await?;
-        return Err(CampaignError::LimitReached {
-            is_free_plan: allowed.is_free,
-            limit: allowed.campaigns,
-        });
-    }
-    let model = campaign::ActiveModel {
-        id: Set(ca_core::ids::new_id().to_string()),
-        owner_id: Set(owner.id.clone()),
-        name: Set(input.name),
-        website_url: Set(input.website_url),
-        is_active: Set(input.is_active.unwrap_or(true)),
-        settings: Set(settings_json(&input.settings)?),
-        impressions: Set(0),
-        conversions: Set(0),
-        revenue_paise: Set(0),
-        created_at: Set(now),
-        updated_at: Set(now),
-    }
-    .insert(&txn)
-    .await?;
-    txn.commit().await?;
-    tracing::info!(campaign = %model.id, owner = %model.owner_id, "campaign created");
-    Ok(CampaignOut::of(&model))
-}
-
-/// Replaces name, URL, active flag and settings with the sent campaign.
-pub async fn update<C: ConnectionTrait>(
-    conn: &C,
-    owner_id: &str,
-    id: &str,
-    input: CampaignIn,
-) -> Result<CampaignOut, CampaignError> {
-    let existing = find_owned(conn, owner_id, id).await?;
-    let input = check(input)?;
-    let mut active: campaign::ActiveModel = existing.into();
-    active.name = Set(input.name);
-    active.website_url = Set(input.website_url);
-    if let Some(is_active) = input.is_active {
-        active.is_active = Set(is_active);
-    }
-    active.settings = Set(settings_json(&input.settings)?);
-    active.updated_at = Set(Utc::now());
-    Ok(CampaignOut::of(&active.update(conn).await?))
-}
-
-/// Deletes the campaign. Conversations and events that later features attach
-/// to a campaign are removed by their own crates' cleanup.
-pub async fn delete<C: ConnectionTrait>(
-    conn: &C,
-    owner_id: &str,
-    id: &str,
-) -> Result<(), CampaignError> {
-    let result = campaign::Entity::delete_many()
-        .filter(campaign::Column::Id.eq(id))
-        .filter(campaign::Column::OwnerId.eq(owner_id))
-        .exec(conn)
-        .await?;
-    if result.rows_affected == 0 {
-        return Err(CampaignError::NotFound);
-    }
-    tracing::info!(campaign = %id, owner = %owner_id, "campaign deleted");
-    Ok(())
-}
-
-/// Switches the campaign between active and inactive.
-pub async fn toggle<C: ConnectionTrait>(
-    conn: &C,
-    owner_id: &str,
-    id: &str,
-) -> Result<CampaignOut, CampaignError> {
-    let existing = find_owned(conn, owner_id, id).await?;
-    let flipped = !existing.is_active;
-    let mut active: campaign::ActiveModel = existing.into();
-    active.is_active = Set(flipped);
-    active.updated_at = Set(Utc::now());
-    Ok(CampaignOut::of(&active.update(conn).await?))
-}
-
-/// The campaign's counters.
-pub async fn analytics<C: ConnectionTrait>(
-    conn: &C,
-    owner_id: &str,
-    id: &str,
-) -> Result<CampaignAnalytics, CampaignError> {
-    Ok(CampaignAnalytics::of(
-        &find_owned(conn, owner_id, id).await?,
-    ))
 }
 
 /// The month key (`YYYY-MM`) monthly visitors are counted under.
@@ -244,4 +117,138 @@ pub async fn usage<C: ConnectionTrait>(
             reset_date: next_month_start(now),
         },
     })
+}
+
+impl CampaignService {
+    pub fn new(db: DatabaseConnection) -> Self {
+        Self { db }
+    }
+
+    /// What the owner uses of their plan at `now` (see [`usage`]).
+    pub async fn usage(
+        &self,
+        owner: &user::Model,
+        now: DateTime<Utc>,
+    ) -> Result<Usage, CampaignError> {
+        usage(&self.db, owner, now).await
+    }
+
+    /// The owner's campaigns, newest first.
+    pub async fn list(&self, owner_id: &str) -> Result<Vec<CampaignOut>, CampaignError> {
+        let rows = campaign::Entity::find()
+            .filter(campaign::Column::OwnerId.eq(owner_id))
+            .order_by_desc(campaign::Column::CreatedAt)
+            .order_by_desc(campaign::Column::Id)
+            .all(&self.db)
+            .await?;
+        Ok(rows.iter().map(CampaignOut::of).collect())
+    }
+
+    /// One of the owner's campaigns; another owner's is [`CampaignError::NotFound`].
+    pub async fn get(&self, owner_id: &str, id: &str) -> Result<CampaignOut, CampaignError> {
+        Ok(CampaignOut::of(&find_owned(&self.db, owner_id, id).await?))
+    }
+
+    /// Creates a campaign if the owner's plan allows another one.
+    pub async fn create(
+        &self,
+        owner: &user::Model,
+        input: CampaignIn,
+    ) -> Result<CampaignOut, CampaignError> {
+        let input = check(input)?;
+        let now = Utc::now();
+        let txn = self.db.begin().await?;
+        // Lock the owner's row (PostgreSQL) so two concurrent creations cannot both pass the limit.
+        let owner = user::Entity::find_by_id(owner.id.clone())
+            .lock_exclusive()
+            .one(&txn)
+            .await?
+            .ok_or(CampaignError::NotFound)?;
+        let allowed = entitlement(&txn, &owner, now).await?;
+        let count = campaign::Entity::find()
+            .filter(campaign::Column::OwnerId.eq(&owner.id))
+            .count(&txn)
+            .await?;
+        if count >= u64::try_from(allowed.campaigns.max(0)).unwrap_or(0) {
+            txn.rollback().await?;
+            return Err(CampaignError::LimitReached {
+                is_free_plan: allowed.is_free,
+                limit: allowed.campaigns,
+            });
+        }
+        let model = campaign::ActiveModel {
+            id: Set(ca_core::ids::new_id().to_string()),
+            owner_id: Set(owner.id.clone()),
+            name: Set(input.name),
+            website_url: Set(input.website_url),
+            is_active: Set(input.is_active.unwrap_or(true)),
+            settings: Set(settings_json(&input.settings)?),
+            impressions: Set(0),
+            conversions: Set(0),
+            revenue_paise: Set(0),
+            created_at: Set(now),
+            updated_at: Set(now),
+        }
+        .insert(&txn)
+        .await?;
+        txn.commit().await?;
+        tracing::info!(campaign = %model.id, owner = %model.owner_id, "campaign created");
+        Ok(CampaignOut::of(&model))
+    }
+
+    /// Replaces name, URL, active flag and settings with the sent campaign.
+    pub async fn update(
+        &self,
+        owner_id: &str,
+        id: &str,
+        input: CampaignIn,
+    ) -> Result<CampaignOut, CampaignError> {
+        let existing = find_owned(&self.db, owner_id, id).await?;
+        let input = check(input)?;
+        let mut active: campaign::ActiveModel = existing.into();
+        active.name = Set(input.name);
+        active.website_url = Set(input.website_url);
+        if let Some(is_active) = input.is_active {
+            active.is_active = Set(is_active);
+        }
+        active.settings = Set(settings_json(&input.settings)?);
+        active.updated_at = Set(Utc::now());
+        Ok(CampaignOut::of(&active.update(&self.db).await?))
+    }
+
+    /// Deletes the campaign. Conversations and events that later features attach
+    /// to a campaign are removed by their own crates' cleanup.
+    pub async fn delete(&self, owner_id: &str, id: &str) -> Result<(), CampaignError> {
+        let result = campaign::Entity::delete_many()
+            .filter(campaign::Column::Id.eq(id))
+            .filter(campaign::Column::OwnerId.eq(owner_id))
+            .exec(&self.db)
+            .await?;
+        if result.rows_affected == 0 {
+            return Err(CampaignError::NotFound);
+        }
+        tracing::info!(campaign = %id, owner = %owner_id, "campaign deleted");
+        Ok(())
+    }
+
+    /// Switches the campaign between active and inactive.
+    pub async fn toggle(&self, owner_id: &str, id: &str) -> Result<CampaignOut, CampaignError> {
+        let existing = find_owned(&self.db, owner_id, id).await?;
+        let flipped = !existing.is_active;
+        let mut active: campaign::ActiveModel = existing.into();
+        active.is_active = Set(flipped);
+        active.updated_at = Set(Utc::now());
+        Ok(CampaignOut::of(&active.update(&self.db).await?))
+    }
+
+    /// The campaign's counters.
+    pub async fn analytics(
+        &self,
+        owner_id: &str,
+        id: &str,
+    ) -> Result<CampaignAnalytics, CampaignError> {
+        Ok(CampaignAnalytics::of(
+            &find_owned(&self.db, owner_id, id).await?,
+        ))
+    }
 }

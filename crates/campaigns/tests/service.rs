@@ -7,7 +7,7 @@ use ca_auth::dto::RegisterIn;
 use ca_auth::{AuthService, JwtKeys, Mailer};
 use ca_campaigns::CampaignError;
 use ca_campaigns::dto::CampaignIn;
-use ca_campaigns::service;
+use ca_campaigns::{CampaignService, service};
 use ca_core::rate_limit::RateLimiter;
 use ca_migrations::testing::TestDb;
 
@@ -44,27 +44,42 @@ async fn owners_see_only_their_campaigns_and_the_trial_limit_holds() {
     let db = TestDb::new().await.expect("db");
     let a = owner(&db, "a@example.in").await;
     let b = owner(&db, "b@example.in").await;
-    let created = service::create(&db.conn, &a, input("A1"))
+    let created = CampaignService::new(db.conn.clone())
+        .create(&a, input("A1"))
         .await
         .expect("create");
     assert!(matches!(
-        service::create(&db.conn, &a, input("A2")).await,
+        CampaignService::new(db.conn.clone())
+            .create(&a, input("A2"))
+            .await,
         Err(CampaignError::LimitReached {
             is_free_plan: true,
             limit: 1
         })
     ));
     assert!(matches!(
-        service::get(&db.conn, &b.id, &created.id).await,
+        CampaignService::new(db.conn.clone())
+            .get(&b.id, &created.id)
+            .await,
         Err(CampaignError::NotFound)
     ));
     assert!(matches!(
-        service::delete(&db.conn, &b.id, &created.id).await,
+        CampaignService::new(db.conn.clone())
+            .delete(&b.id, &created.id)
+            .await,
         Err(CampaignError::NotFound)
     ));
-    assert_eq!(service::list(&db.conn, &a.id).await.expect("list").len(), 1);
+    assert_eq!(
+        CampaignService::new(db.conn.clone())
+            .list(&a.id)
+            .await
+            .expect("list")
+            .len(),
+        1
+    );
     assert!(
-        service::list(&db.conn, &b.id)
+        CampaignService::new(db.conn.clone())
+            .list(&b.id)
             .await
             .expect("list")
             .is_empty()

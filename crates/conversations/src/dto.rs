@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 
 use crate::forms::CollectedData;
 
-/// Where the visitor is (seed 001 §3 `userContext`).
+/// Where the visitor is: page, referrer, device (a conversation's `userContext`).
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]
 pub struct UserContext {
@@ -199,7 +199,7 @@ pub struct SubmitIn {
     pub website: Option<String>,
 }
 
-/// Collected contact data (seed 001 §3 `collectedData`).
+/// Contact data the visitor left in forms (a conversation's `collectedData`).
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]
 pub struct CollectedDataOut {

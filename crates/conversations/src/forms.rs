@@ -1,4 +1,4 @@
-//! When the assistant offers a conversion form (seed 000 §3 formDisplayRules),
+//! When the assistant offers a conversion form (the campaign's form display rules),
 //! decided on the server so every client obeys it.
 
 use ca_campaigns::settings::{ConversionForm, FormSettings};
@@ -77,7 +77,7 @@ fn open_candidates<'a>(
     Some(candidates)
 }
 
-/// What a visitor told us through forms (seed 001 §3 `collectedData`).
+/// What a visitor told us through forms (a conversation's `collectedData`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CollectedData {
     pub name: Option<String>,

@@ -1,15 +1,18 @@
-//! Visitor conversations: the assistant that answers a leaving visitor and the
-//! rules that decide when a conversion form is offered.
+//! Visitor conversations: the assistant that answers a leaving visitor, the
+//! rules that decide when a conversion form is offered, the public calls the
+//! widget makes (`visitor`), and the owner's view in the dashboard
+//! (`dashboard`), all through one [`ConversationService`].
 
 pub mod assistant;
+pub mod dashboard;
 pub mod dto;
 pub mod entities;
 pub mod error;
 pub mod forms;
-pub mod owner;
-pub mod service;
+pub mod stats;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod visitor;
 
 pub use error::ConversationError;
-pub use service::{ConversationService, Limits};
+pub use visitor::{ConversationService, Limits};

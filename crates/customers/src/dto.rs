@@ -1,4 +1,4 @@
-//! Wire types of the customers API (seed 001 §3, §7).
+//! Wire types of the customers API.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -85,21 +85,12 @@ pub struct ListQuery {
     pub sort_order: Option<String>,
 }
 
-/// Page information.
-#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
-pub struct Pagination {
-    pub page: u64,
-    pub limit: u64,
-    pub total: u64,
-    pub pages: u64,
-}
-
 /// `{success, customers, pagination}`.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct CustomerListResponse {
     pub success: bool,
     pub customers: Vec<CustomerOut>,
-    pub pagination: Pagination,
+    pub pagination: ca_core::paging::Pagination,
 }
 
 /// `{success, customer}`.
@@ -141,8 +132,7 @@ pub struct ConversionStats {
     pub churned: u64,
 }
 
-/// A campaign and how many customers came from it (seed 001 §3:
-/// `_id, campaignName, customers`).
+/// A campaign and how many customers came from it.
 #[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]
 pub struct TopCampaign {

@@ -7,8 +7,12 @@ pub mod report;
 pub mod service;
 
 pub use error::CustomerError;
+pub use service::CustomerService;
+
+use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
+use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, Set,
 };
@@ -230,6 +234,48 @@ pub async fn record_purchase<C: ConnectionTrait>(
     active.updated_at = Set(now);
     active.update(conn).await?;
     Ok(true)
+}
+
+/// Page views of visitors who are already the owner's customers: each found
+/// customer's count grows by its visitors' views and the score follows. One
+/// lookup per 500 visitors, then an update per customer found (usually few).
+pub async fn add_page_views<C: ConnectionTrait>(
+    conn: &C,
+    owner_id: &str,
+    views: &HashMap<String, i64>,
+) -> Result<(), DbErr> {
+    let visitors: Vec<String> = views.keys().cloned().collect();
+    for chunk in visitors.chunks(500) {
+        let known = customer::Entity::find()
+            .filter(customer::Column::OwnerId.eq(owner_id))
+            .filter(customer::Column::VisitorId.is_in(chunk.to_vec()))
+            .all(conn)
+            .await?;
+        for c in known {
+            let n = c
+                .visitor_id
+                .as_ref()
+                .and_then(|v| views.get(v))
+                .copied()
+                .unwrap_or(0);
+            let mut after = c.clone();
+            after.total_page_views += n;
+            let score = lead_score(&engagement_of(&after));
+            customer::Entity::update_many()
+                .col_expr(
+                    customer::Column::TotalPageViews,
+                    sea_orm::sea_query::ExprTrait::add(
+                        Expr::col(customer::Column::TotalPageViews),
+                        n,
+                    ),
+                )
+                .col_expr(customer::Column::LeadScore, Expr::value(score))
+                .filter(customer::Column::Id.eq(c.id))
+                .exec(conn)
+                .await?;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -4,44 +4,18 @@ use chrono::{DateTime, Duration, Utc};
 use std::collections::BTreeMap;
 
 use sea_orm::{
-    ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, PaginatorTrait, QueryFilter,
-    QueryOrder, QuerySelect,
+    ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
 };
-
-use ca_core::FieldErrors;
 
 use crate::dto::{ConversionStats, Headline, OverviewResponse, TopCampaign};
 use crate::entities::{customer, customer_count};
 use crate::error::CustomerError;
+use crate::service::CustomerService;
 
-/// `7d`, `30d`, `90d` or `365d` as a duration.
+/// `7d`, `30d`, `90d` or `365d` (default `30d`) as a duration.
 pub fn period(raw: Option<&str>) -> Result<(String, Duration), CustomerError> {
-    let p = raw
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .unwrap_or("30d");
-    let days = match p {
-        "7d" => 7,
-        "30d" => 30,
-        "90d" => 90,
-        "365d" => 365,
-        _ => {
-            let mut errors = FieldErrors::new();
-            errors.insert(
-                "period".into(),
-                vec!["Period must be 7d, 30d, 90d or 365d".into()],
-            );
-            return Err(CustomerError::invalid(errors));
-        }
-    };
-    Ok((p.to_string(), Duration::days(days)))
-}
-
-fn rate(part: u64, whole: u64) -> f64 {
-    if whole == 0 {
-        return 0.0;
-    }
-    ((part as f64 / whole as f64) * 10_000.0).round() / 100.0
+    ca_core::period::parse(raw, ca_core::period::CUSTOMER_PERIODS, "30d")
+        .map_err(CustomerError::invalid)
 }
 
 /// The owner's totals now, from the counts the database keeps.
@@ -119,47 +93,8 @@ async fn headline<C: ConnectionTrait>(
     Ok(Headline {
         total_customers: total,
         new_customers: new,
-        conversion_rate: rate(buyers, total),
+        conversion_rate: ca_core::figures::percent(buyers as i64, total as i64),
         active_leads: active,
-    })
-}
-
-/// The overview of the owner's customers over `length` ending at `now`.
-pub async fn overview<C: ConnectionTrait>(
-    conn: &C,
-    owner_id: &str,
-    name: String,
-    length: Duration,
-    now: DateTime<Utc>,
-) -> Result<OverviewResponse, CustomerError> {
-    let end = now + Duration::seconds(1);
-    let totals = totals(conn, owner_id).await?;
-    let current = headline(conn, owner_id, &totals, now - length, end).await?;
-    let previous = headline(conn, owner_id, &totals, now - length - length, now - length).await?;
-    let Totals {
-        stats,
-        campaigns: mut top,
-        ..
-    } = totals;
-    top.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.1.cmp(&b.1)));
-    top.truncate(5);
-    Ok(OverviewResponse {
-        success: true,
-        period: name,
-        total_customers: current.total_customers,
-        new_customers: current.new_customers,
-        conversion_rate: current.conversion_rate,
-        active_leads: current.active_leads,
-        conversion_stats: stats,
-        top_campaigns: top
-            .into_iter()
-            .map(|(id, campaign_name, customers)| TopCampaign {
-                id,
-                campaign_name,
-                customers,
-            })
-            .collect(),
-        previous,
     })
 }
 
@@ -226,19 +161,67 @@ pub fn csv_chunk(rows: &[customer::Model], header: bool) -> Result<Vec<u8>, Cust
         .map_err(|e| CustomerError::Infra(ca_core::error::InfraError::Other(e.to_string())))
 }
 
-/// The next page of the export after `after` (by id), at most `size` rows.
-pub async fn export_page(
-    db: &DatabaseConnection,
-    owner_id: &str,
-    after: Option<&str>,
-    size: u64,
-) -> Result<Vec<customer::Model>, CustomerError> {
-    let mut q = customer::Entity::find().filter(customer::Column::OwnerId.eq(owner_id));
-    if let Some(after) = after {
-        q = q.filter(customer::Column::Id.gt(after));
+impl CustomerService {
+    /// The overview of the owner's customers over `length` ending at `now`.
+    pub async fn overview(
+        &self,
+        owner_id: &str,
+        name: String,
+        length: Duration,
+        now: DateTime<Utc>,
+    ) -> Result<OverviewResponse, CustomerError> {
+        let end = now + Duration::seconds(1);
+        let totals = totals(&self.db, owner_id).await?;
+        let current = headline(&self.db, owner_id, &totals, now - length, end).await?;
+        let previous = headline(
+            &self.db,
+            owner_id,
+            &totals,
+            now - length - length,
+            now - length,
+        )
+        .await?;
+        let Totals {
+            stats,
+            campaigns: mut top,
+            ..
+        } = totals;
+        top.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| a.1.cmp(&b.1)));
+        top.truncate(5);
+        Ok(OverviewResponse {
+            success: true,
+            period: name,
+            total_customers: current.total_customers,
+            new_customers: current.new_customers,
+            conversion_rate: current.conversion_rate,
+            active_leads: current.active_leads,
+            conversion_stats: stats,
+            top_campaigns: top
+                .into_iter()
+                .map(|(id, campaign_name, customers)| TopCampaign {
+                    id,
+                    campaign_name,
+                    customers,
+                })
+                .collect(),
+            previous,
+        })
     }
-    Ok(q.order_by_asc(customer::Column::Id)
-        .limit(size)
-        .all(db)
-        .await?)
+
+    /// The next page of the export after `after` (by id), at most `size` rows.
+    pub async fn export_page(
+        &self,
+        owner_id: &str,
+        after: Option<&str>,
+        size: u64,
+    ) -> Result<Vec<customer::Model>, CustomerError> {
+        let mut q = customer::Entity::find().filter(customer::Column::OwnerId.eq(owner_id));
+        if let Some(after) = after {
+            q = q.filter(customer::Column::Id.gt(after));
+        }
+        Ok(q.order_by_asc(customer::Column::Id)
+            .limit(size)
+            .all(&self.db)
+            .await?)
+    }
 }

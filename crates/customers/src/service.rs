@@ -1,20 +1,33 @@
 //! The owner's customer calls. Every query filters by the owner in SQL.
 
 use chrono::Utc;
-use sea_orm::sea_query::{Expr, ExprTrait, Func, LikeExpr};
+use sea_orm::sea_query::{Expr, ExprTrait, Func};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, DbBackend, EntityTrait, Order,
-    PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set,
+    ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, DatabaseConnection, DbBackend,
+    EntityTrait, Order, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set,
 };
 
 use ca_core::FieldErrors;
+use ca_core::paging::{Pagination, whole_number};
+use ca_core::search::{contains, contains_pattern};
 
-use crate::dto::{
-    CustomerListResponse, CustomerOut, CustomerUpdate, ListQuery, Pagination, STATUSES,
-};
+use crate::dto::{CustomerListResponse, CustomerOut, CustomerUpdate, ListQuery, STATUSES};
 use crate::entities::{customer, customer_count};
 use crate::error::CustomerError;
 use crate::{engagement_of, lead_score};
+
+/// The owner's customer calls: the list, one customer, changes, deletion,
+/// the overview and the export (the last two in `report`).
+#[derive(Clone)]
+pub struct CustomerService {
+    pub(crate) db: DatabaseConnection,
+}
+
+impl CustomerService {
+    pub fn new(db: DatabaseConnection) -> Self {
+        Self { db }
+    }
+}
 
 /// A checked list query.
 #[derive(Debug, Clone)]
@@ -27,36 +40,11 @@ pub struct Listing {
     pub descending: bool,
 }
 
-fn number(
-    raw: Option<&str>,
-    field: &str,
-    default: u64,
-    min: u64,
-    max: u64,
-    errors: &mut FieldErrors,
-) -> u64 {
-    match raw.map(str::trim).filter(|v| !v.is_empty()) {
-        None => default,
-        Some(v) => match v.parse::<u64>() {
-            Ok(n) if (min..=max).contains(&n) => n,
-            _ => {
-                errors.insert(
-                    field.into(),
-                    vec![format!(
-                        "{field} must be a whole number from {min} to {max}"
-                    )],
-                );
-                default
-            }
-        },
-    }
-}
-
 /// Checks the query of `GET /api/customers/user`.
 pub fn listing(q: &ListQuery) -> Result<Listing, CustomerError> {
     let mut errors = FieldErrors::new();
-    let page = number(q.page.as_deref(), "page", 1, 1, 1_000_000, &mut errors);
-    let limit = number(q.limit.as_deref(), "limit", 20, 1, 100, &mut errors);
+    let page = whole_number(q.page.as_deref(), "page", 1, 1, 1_000_000, &mut errors);
+    let limit = whole_number(q.limit.as_deref(), "limit", 20, 1, 100, &mut errors);
     let search = q
         .search
         .as_deref()
@@ -124,22 +112,6 @@ pub fn listing(q: &ListQuery) -> Result<Listing, CustomerError> {
     })
 }
 
-/// `%term%` with the LIKE wildcards in `term` escaped by a backslash.
-fn like_pattern(term: &str) -> String {
-    let escaped: String = term
-        .chars()
-        .flat_map(|c| match c {
-            '%' | '_' | '\\' => vec!['\\', c],
-            other => vec![other],
-        })
-        .collect();
-    format!("%{escaped}%")
-}
-
-fn like(term: &str) -> LikeExpr {
-    LikeExpr::new(like_pattern(term)).escape('\\')
-}
-
 /// The text the search looks in on PostgreSQL: the expression its trigram
 /// index is built on (migration `m20261122_000009`), so it must stay the same.
 pub const PG_SEARCH_TEXT: &str = "lower(COALESCE(name, '') || E'\\n' || email || E'\\n' || \
@@ -157,7 +129,7 @@ pub fn search_condition(backend: DbBackend, owner_id: &str, term: &str) -> Condi
             DbBackend::Postgres => {
                 return mine.add(Expr::cust_with_values(
                     format!("{PG_SEARCH_TEXT} LIKE $1"),
-                    [like_pattern(term)],
+                    [contains_pattern(term)],
                 ));
             }
             DbBackend::Sqlite => {
@@ -185,7 +157,7 @@ pub fn search_condition(backend: DbBackend, owner_id: &str, term: &str) -> Condi
         customer::Column::Phone,
         customer::Column::Company,
     ] {
-        any = any.add(Expr::expr(Func::lower(Expr::col(col))).like(like(term)));
+        any = any.add(Expr::expr(Func::lower(Expr::col(col))).like(contains(term)));
     }
     mine.add(any)
 }
@@ -211,47 +183,6 @@ pub async fn count<C: ConnectionTrait>(
         .sum())
 }
 
-/// One page of the owner's customers.
-pub async fn list<C: ConnectionTrait>(
-    conn: &C,
-    owner_id: &str,
-    l: &Listing,
-) -> Result<CustomerListResponse, CustomerError> {
-    let mut query = customer::Entity::find().filter(match &l.search {
-        Some(term) => search_condition(conn.get_database_backend(), owner_id, term),
-        None => Condition::all().add(customer::Column::OwnerId.eq(owner_id)),
-    });
-    if let Some(status) = &l.status {
-        query = query.filter(customer::Column::ConversionStatus.eq(status));
-    }
-    let total = match &l.search {
-        Some(_) => query.clone().count(conn).await?,
-        None => count(conn, owner_id, l.status.as_deref()).await?,
-    };
-    let order = if l.descending {
-        Order::Desc
-    } else {
-        Order::Asc
-    };
-    let rows = query
-        .order_by(l.sort, order.clone())
-        .order_by(customer::Column::Id, order)
-        .offset((l.page - 1) * l.limit)
-        .limit(l.limit)
-        .all(conn)
-        .await?;
-    Ok(CustomerListResponse {
-        success: true,
-        customers: rows.iter().map(CustomerOut::of).collect(),
-        pagination: Pagination {
-            page: l.page,
-            limit: l.limit,
-            total,
-            pages: total.div_ceil(l.limit),
-        },
-    })
-}
-
 async fn find<C: ConnectionTrait>(
     conn: &C,
     owner_id: &str,
@@ -263,15 +194,6 @@ async fn find<C: ConnectionTrait>(
         .one(conn)
         .await?
         .ok_or(CustomerError::NotFound)
-}
-
-/// One of the owner's customers; another owner's is [`CustomerError::NotFound`].
-pub async fn get<C: ConnectionTrait>(
-    conn: &C,
-    owner_id: &str,
-    id: &str,
-) -> Result<CustomerOut, CustomerError> {
-    Ok(CustomerOut::of(&find(conn, owner_id, id).await?))
 }
 
 fn text(
@@ -291,90 +213,129 @@ fn text(
     Some((!v.is_empty()).then_some(v))
 }
 
-/// Changes status, name, phone, company and notes; recomputes the lead score.
-pub async fn update<C: ConnectionTrait>(
-    conn: &C,
-    owner_id: &str,
-    id: &str,
-    input: CustomerUpdate,
-) -> Result<CustomerOut, CustomerError> {
-    let existing = find(conn, owner_id, id).await?;
-    let mut errors = FieldErrors::new();
-    let status = input
-        .conversion_status
-        .as_ref()
-        .or(input.status.as_ref())
-        .map(|s| s.trim().to_string());
-    if let Some(s) = &status
-        && !STATUSES.contains(&s.as_str())
-    {
-        errors.insert(
-            "conversionStatus".into(),
-            vec!["Status must be lead, prospect, customer or churned".into()],
-        );
+impl CustomerService {
+    /// One page of the owner's customers.
+    pub async fn list(
+        &self,
+        owner_id: &str,
+        l: &Listing,
+    ) -> Result<CustomerListResponse, CustomerError> {
+        let mut query = customer::Entity::find().filter(match &l.search {
+            Some(term) => search_condition(self.db.get_database_backend(), owner_id, term),
+            None => Condition::all().add(customer::Column::OwnerId.eq(owner_id)),
+        });
+        if let Some(status) = &l.status {
+            query = query.filter(customer::Column::ConversionStatus.eq(status));
+        }
+        let total = match &l.search {
+            Some(_) => query.clone().count(&self.db).await?,
+            None => count(&self.db, owner_id, l.status.as_deref()).await?,
+        };
+        let order = if l.descending {
+            Order::Desc
+        } else {
+            Order::Asc
+        };
+        let rows = query
+            .order_by(l.sort, order.clone())
+            .order_by(customer::Column::Id, order)
+            .offset((l.page - 1) * l.limit)
+            .limit(l.limit)
+            .all(&self.db)
+            .await?;
+        Ok(CustomerListResponse {
+            success: true,
+            customers: rows.iter().map(CustomerOut::of).collect(),
+            pagination: Pagination::new(l.page, l.limit, total),
+        })
     }
-    let name = text(input.name.as_ref(), "name", "Name", 200, &mut errors);
-    let company = text(
-        input.company.as_ref(),
-        "company",
-        "Company",
-        200,
-        &mut errors,
-    );
-    let notes = text(input.notes.as_ref(), "notes", "Notes", 5000, &mut errors);
-    let phone = text(input.phone.as_ref(), "phone", "Phone", 40, &mut errors);
-    if let Some(Some(p)) = &phone
-        && ca_core::validation::phone(p).is_err()
-    {
-        errors.insert(
-            "phone".into(),
-            vec!["Please enter a valid phone number".into()],
-        );
-    }
-    if !errors.is_empty() {
-        return Err(CustomerError::invalid(errors));
-    }
-    let mut after = existing.clone();
-    if let Some(s) = status {
-        after.conversion_status = s;
-    }
-    if let Some(v) = name {
-        after.name = v;
-    }
-    if let Some(v) = phone {
-        after.phone = v;
-    }
-    if let Some(v) = company {
-        after.company = v;
-    }
-    if let Some(v) = notes {
-        after.notes = v;
-    }
-    after.lead_score = lead_score(&engagement_of(&after));
-    let mut active: customer::ActiveModel = existing.into();
-    active.conversion_status = Set(after.conversion_status);
-    active.name = Set(after.name);
-    active.phone = Set(after.phone);
-    active.company = Set(after.company);
-    active.notes = Set(after.notes);
-    active.lead_score = Set(after.lead_score);
-    active.updated_at = Set(Utc::now());
-    Ok(CustomerOut::of(&active.update(conn).await?))
-}
 
-/// Deletes one of the owner's customers.
-pub async fn delete<C: ConnectionTrait>(
-    conn: &C,
-    owner_id: &str,
-    id: &str,
-) -> Result<(), CustomerError> {
-    let result = customer::Entity::delete_many()
-        .filter(customer::Column::Id.eq(id.trim()))
-        .filter(customer::Column::OwnerId.eq(owner_id))
-        .exec(conn)
-        .await?;
-    if result.rows_affected == 0 {
-        return Err(CustomerError::NotFound);
+    /// One of the owner's customers; another owner's is [`CustomerError::NotFound`].
+    pub async fn get(&self, owner_id: &str, id: &str) -> Result<CustomerOut, CustomerError> {
+        Ok(CustomerOut::of(&find(&self.db, owner_id, id).await?))
     }
-    Ok(())
+
+    /// Changes status, name, phone, company and notes; recomputes the lead score.
+    pub async fn update(
+        &self,
+        owner_id: &str,
+        id: &str,
+        input: CustomerUpdate,
+    ) -> Result<CustomerOut, CustomerError> {
+        let existing = find(&self.db, owner_id, id).await?;
+        let mut errors = FieldErrors::new();
+        let status = input
+            .conversion_status
+            .as_ref()
+            .or(input.status.as_ref())
+            .map(|s| s.trim().to_string());
+        if let Some(s) = &status
+            && !STATUSES.contains(&s.as_str())
+        {
+            errors.insert(
+                "conversionStatus".into(),
+                vec!["Status must be lead, prospect, customer or churned".into()],
+            );
+        }
+        let name = text(input.name.as_ref(), "name", "Name", 200, &mut errors);
+        let company = text(
+            input.company.as_ref(),
+            "company",
+            "Company",
+            200,
+            &mut errors,
+        );
+        let notes = text(input.notes.as_ref(), "notes", "Notes", 5000, &mut errors);
+        let phone = text(input.phone.as_ref(), "phone", "Phone", 40, &mut errors);
+        if let Some(Some(p)) = &phone
+            && ca_core::validation::phone(p).is_err()
+        {
+            errors.insert(
+                "phone".into(),
+                vec!["Please enter a valid phone number".into()],
+            );
+        }
+        if !errors.is_empty() {
+            return Err(CustomerError::invalid(errors));
+        }
+        let mut after = existing.clone();
+        if let Some(s) = status {
+            after.conversion_status = s;
+        }
+        if let Some(v) = name {
+            after.name = v;
+        }
+        if let Some(v) = phone {
+            after.phone = v;
+        }
+        if let Some(v) = company {
+            after.company = v;
+        }
+        if let Some(v) = notes {
+            after.notes = v;
+        }
+        after.lead_score = lead_score(&engagement_of(&after));
+        let mut active: customer::ActiveModel = existing.into();
+        active.conversion_status = Set(after.conversion_status);
+        active.name = Set(after.name);
+        active.phone = Set(after.phone);
+        active.company = Set(after.company);
+        active.notes = Set(after.notes);
+        active.lead_score = Set(after.lead_score);
+        active.updated_at = Set(Utc::now());
+        Ok(CustomerOut::of(&active.update(&self.db).await?))
+    }
+
+    /// Deletes one of the owner's customers.
+    pub async fn delete(&self, owner_id: &str, id: &str) -> Result<(), CustomerError> {
+        let result = customer::Entity::delete_many()
+            .filter(customer::Column::Id.eq(id.trim()))
+            .filter(customer::Column::OwnerId.eq(owner_id))
+            .exec(&self.db)
+            .await?;
+        if result.rows_affected == 0 {
+            return Err(CustomerError::NotFound);
+        }
+        Ok(())
+    }
 }

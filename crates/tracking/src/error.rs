@@ -19,6 +19,10 @@ pub enum TrackingError {
     RateLimited(std::time::Duration),
     #[error("The server is shutting down; try again shortly")]
     ShuttingDown,
+    /// The conversation side refused the step (e.g. an unknown conversation
+    /// or a form field that breaks a rule); its answer is passed on as is.
+    #[error(transparent)]
+    Conversation(#[from] ca_conversations::ConversationError),
     #[error("internal error: {0}")]
     Infra(#[from] InfraError),
 }
@@ -64,6 +68,7 @@ impl DomainError for TrackingError {
             Self::ForeignOrigin => ErrorKind::Forbidden,
             Self::RateLimited(d) => ErrorKind::RateLimited(*d),
             Self::ShuttingDown => ErrorKind::Conflict,
+            Self::Conversation(e) => e.kind(),
             Self::Infra(_) => ErrorKind::Internal,
         }
     }
@@ -75,6 +80,7 @@ impl DomainError for TrackingError {
             Self::ForeignOrigin => "origin_not_allowed",
             Self::RateLimited(_) => "rate_limited",
             Self::ShuttingDown => "shutting_down",
+            Self::Conversation(e) => e.code(),
             Self::Infra(_) => "internal_error",
         }
     }
@@ -82,7 +88,15 @@ impl DomainError for TrackingError {
     fn field_errors(&self) -> Option<&FieldErrors> {
         match self {
             Self::Validation { errors, .. } => Some(errors),
+            Self::Conversation(e) => e.field_errors(),
             _ => None,
+        }
+    }
+
+    fn details(&self) -> serde_json::Map<String, serde_json::Value> {
+        match self {
+            Self::Conversation(e) => e.details(),
+            _ => serde_json::Map::new(),
         }
     }
 }

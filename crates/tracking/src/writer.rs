@@ -6,13 +6,12 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
-use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, TransactionTrait};
+use sea_orm::sea_query::OnConflict;
+use sea_orm::{DatabaseConnection, DbErr, EntityTrait, TransactionTrait};
 use tokio::sync::{mpsc, oneshot};
 
-use ca_campaigns::entities::{campaign, monthly_visitor};
+use ca_campaigns::counters::SeenVisitor;
 use ca_campaigns::service::period_of;
-use ca_customers::entities::customer;
 
 use crate::entities::campaign_touch;
 
@@ -134,7 +133,7 @@ async fn write_with_retry(db: &DatabaseConnection, events: &[Event]) {
 /// Writes one batch in one transaction.
 pub async fn write(db: &DatabaseConnection, events: &[Event]) -> Result<(), DbErr> {
     let mut visitors: HashMap<(String, String, String), DateTime<Utc>> = HashMap::new();
-    let mut page_views: HashMap<(String, String), i64> = HashMap::new();
+    let mut page_views: HashMap<String, HashMap<String, i64>> = HashMap::new();
     let mut impressions: HashMap<String, i64> = HashMap::new();
     let mut touches: HashMap<(String, String), (String, DateTime<Utc>)> = HashMap::new();
     for e in events {
@@ -144,7 +143,9 @@ pub async fn write(db: &DatabaseConnection, events: &[Event]) -> Result<(), DbEr
                     .entry((e.owner_id.clone(), period_of(e.at), e.visitor_id.clone()))
                     .or_insert(e.at);
                 *page_views
-                    .entry((e.owner_id.clone(), e.visitor_id.clone()))
+                    .entry(e.owner_id.clone())
+                    .or_default()
+                    .entry(e.visitor_id.clone())
                     .or_default() += 1;
             }
             Kind::Impression => {
@@ -158,107 +159,33 @@ pub async fn write(db: &DatabaseConnection, events: &[Event]) -> Result<(), DbEr
     }
     let txn = db.begin().await?;
     // Campaigns deleted (and owners removed) since their events were queued are skipped.
-    let campaign_ids: Vec<String> = impressions.keys().cloned().collect();
-    let live: std::collections::HashSet<String> = if campaign_ids.is_empty() {
-        Default::default()
-    } else {
-        campaign::Entity::find()
-            .filter(campaign::Column::Id.is_in(campaign_ids))
-            .all(&txn)
-            .await?
-            .into_iter()
-            .map(|c| c.id)
-            .collect()
-    };
+    let live =
+        ca_campaigns::counters::existing(&txn, impressions.keys().cloned().collect()).await?;
     impressions.retain(|id, _| live.contains(id));
     touches.retain(|(id, _), _| live.contains(id));
-    let owner_ids: Vec<String> = visitors.keys().map(|(o, _, _)| o.clone()).collect();
-    let owners: std::collections::HashSet<String> = if owner_ids.is_empty() {
-        Default::default()
-    } else {
-        ca_auth::entities::user::Entity::find()
-            .filter(ca_auth::entities::user::Column::Id.is_in(owner_ids))
-            .all(&txn)
-            .await?
-            .into_iter()
-            .map(|u| u.id)
-            .collect()
-    };
+    let owners = ca_auth::service::existing_users(
+        &txn,
+        visitors.keys().map(|(o, _, _)| o.clone()).collect(),
+    )
+    .await?;
     visitors.retain(|(o, _, _), _| owners.contains(o));
-    if !visitors.is_empty() {
-        let rows: Vec<monthly_visitor::ActiveModel> = visitors
+    ca_campaigns::counters::record_visitors(
+        &txn,
+        visitors
             .into_iter()
-            .map(
-                |((owner, period, visitor), at)| monthly_visitor::ActiveModel {
-                    owner_id: sea_orm::Set(owner),
-                    period: sea_orm::Set(period),
-                    visitor_id: sea_orm::Set(visitor),
-                    first_seen_at: sea_orm::Set(at),
-                },
-            )
-            .collect();
-        for chunk in rows.chunks(1000) {
-            monthly_visitor::Entity::insert_many(chunk.to_vec())
-                .on_conflict(
-                    OnConflict::columns([
-                        monthly_visitor::Column::OwnerId,
-                        monthly_visitor::Column::Period,
-                        monthly_visitor::Column::VisitorId,
-                    ])
-                    .do_nothing()
-                    .to_owned(),
-                )
-                .exec_without_returning(&txn)
-                .await?;
-        }
-    }
-    // Page views of visitors who are already customers: one lookup per owner
-    // and batch, then an update for each customer found (usually few).
-    let mut by_owner: HashMap<String, Vec<String>> = HashMap::new();
-    for (owner, visitor) in page_views.keys() {
-        by_owner
-            .entry(owner.clone())
-            .or_default()
-            .push(visitor.clone());
-    }
-    for (owner, visitors) in by_owner {
-        for chunk in visitors.chunks(500) {
-            let known = customer::Entity::find()
-                .filter(customer::Column::OwnerId.eq(&owner))
-                .filter(customer::Column::VisitorId.is_in(chunk.to_vec()))
-                .all(&txn)
-                .await?;
-            for c in known {
-                let n = c
-                    .visitor_id
-                    .as_ref()
-                    .and_then(|v| page_views.get(&(owner.clone(), v.clone())))
-                    .copied()
-                    .unwrap_or(0);
-                let mut after = c.clone();
-                after.total_page_views += n;
-                let score = ca_customers::lead_score(&ca_customers::engagement_of(&after));
-                customer::Entity::update_many()
-                    .col_expr(
-                        customer::Column::TotalPageViews,
-                        Expr::col(customer::Column::TotalPageViews).add(n),
-                    )
-                    .col_expr(customer::Column::LeadScore, Expr::value(score))
-                    .filter(customer::Column::Id.eq(c.id))
-                    .exec(&txn)
-                    .await?;
-            }
-        }
+            .map(|((owner_id, _, visitor_id), at)| SeenVisitor {
+                owner_id,
+                visitor_id,
+                at,
+            })
+            .collect(),
+    )
+    .await?;
+    for (owner, views) in page_views {
+        ca_customers::add_page_views(&txn, &owner, &views).await?;
     }
     for (campaign_id, n) in impressions {
-        campaign::Entity::update_many()
-            .col_expr(
-                campaign::Column::Impressions,
-                Expr::col(campaign::Column::Impressions).add(n),
-            )
-            .filter(campaign::Column::Id.eq(campaign_id))
-            .exec(&txn)
-            .await?;
+        ca_campaigns::counters::add_impressions(&txn, &campaign_id, n).await?;
     }
     if !touches.is_empty() {
         let rows: Vec<campaign_touch::ActiveModel> = touches

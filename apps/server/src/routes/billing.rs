@@ -3,7 +3,6 @@
 use actix_web::{get, post, web};
 use ca_auth::dto::UserOut;
 use ca_billing::dto::{CheckoutData, CheckoutResponse, PlanChoiceIn, PlanResponse, PlansResponse};
-use ca_billing::service as billing;
 use ca_campaigns::dto::UsageResponse;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -22,7 +21,7 @@ pub async fn list_plans(state: web::Data<AppState>) -> Result<web::Json<PlansRes
 async fn active_plans(state: &AppState) -> Result<web::Json<PlansResponse>, ApiError> {
     Ok(web::Json(PlansResponse {
         success: true,
-        data: billing::list_plans(&state.db).await?,
+        data: state.billing.list_plans().await?,
     }))
 }
 
@@ -42,7 +41,7 @@ pub async fn get_plan(
 ) -> Result<web::Json<PlanResponse>, ApiError> {
     Ok(web::Json(PlanResponse {
         success: true,
-        data: billing::get_plan(&state.db, &id).await?,
+        data: state.billing.get_plan(&id).await?,
     }))
 }
 
@@ -71,7 +70,7 @@ pub async fn usage(
 ) -> Result<web::Json<UsageResponse>, ApiError> {
     Ok(web::Json(UsageResponse {
         success: true,
-        data: ca_campaigns::service::usage(&state.db, &user.0, chrono::Utc::now()).await?,
+        data: state.campaigns.usage(&user.0, chrono::Utc::now()).await?,
     }))
 }
 
@@ -96,7 +95,7 @@ pub async fn checkout(
     user: CurrentUser,
     body: web::Json<PlanChoiceIn>,
 ) -> Result<web::Json<CheckoutResponse>, ApiError> {
-    let url = billing::checkout(&state.db, &user.0, &body.plan_id).await?;
+    let url = state.billing.checkout(&user.0, &body.plan_id).await?;
     Ok(web::Json(CheckoutResponse {
         success: true,
         data: CheckoutData { checkout_url: url },
@@ -140,8 +139,11 @@ pub async fn mock_payment_success(
     body: web::Json<PlanChoiceIn>,
 ) -> Result<web::Json<MockPaymentResponse>, ApiError> {
     let demo = state.config.demo_payments_enabled();
-    let updated = billing::complete_demo_payment(&state.db, &user.0, &body.plan_id, demo).await?;
-    let plan = billing::get_plan(&state.db, &updated.plan_id).await?;
+    let updated = state
+        .billing
+        .complete_demo_payment(&user.0, &body.plan_id, demo)
+        .await?;
+    let plan = state.billing.get_plan(&updated.plan_id).await?;
     Ok(web::Json(MockPaymentResponse {
         success: true,
         message: format!(

@@ -1,12 +1,13 @@
-//! `/api/campaigns/*`: the nine campaign calls of seed 000 §7.
+//! `/api/campaigns/*`: the owner's campaigns: list, create, read, change,
+//! delete, switch on and off, analytics, and the two embed snippets.
 
 use actix_web::{HttpResponse, delete, get, patch, post, put, web};
 use ca_campaigns::dto::{
     AnalyticsResponse, CampaignIn, CampaignListResponse, CampaignResponse,
     ConversionScriptResponse, WidgetScriptResponse,
 };
+use ca_campaigns::scripts;
 use ca_campaigns::settings::CampaignSettings;
-use ca_campaigns::{scripts, service};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -29,8 +30,8 @@ pub async fn list(
     state: web::Data<AppState>,
     user: CurrentUser,
 ) -> Result<web::Json<CampaignListResponse>, ApiError> {
-    let campaigns = service::list(&state.db, &user.0.id).await?;
-    let usage = service::usage(&state.db, &user.0, chrono::Utc::now()).await?;
+    let campaigns = state.campaigns.list(&user.0.id).await?;
+    let usage = state.campaigns.usage(&user.0, chrono::Utc::now()).await?;
     Ok(web::Json(CampaignListResponse {
         success: true,
         campaigns,
@@ -56,14 +57,14 @@ pub async fn create(
     user: CurrentUser,
     body: web::Json<CampaignIn>,
 ) -> Result<HttpResponse, ApiError> {
-    let campaign = service::create(&state.db, &user.0, body.into_inner()).await?;
+    let campaign = state.campaigns.create(&user.0, body.into_inner()).await?;
     Ok(HttpResponse::Created().json(CampaignResponse {
         success: true,
         campaign,
     }))
 }
 
-/// The settings a new campaign starts with (seed 000 §9, §2.11), so clients
+/// The settings a new campaign starts with, so clients
 /// show the same defaults the server applies.
 #[utoipa::path(
     tag = "campaigns",
@@ -107,7 +108,7 @@ pub async fn get_one(
 ) -> Result<web::Json<CampaignResponse>, ApiError> {
     Ok(web::Json(CampaignResponse {
         success: true,
-        campaign: service::get(&state.db, &user.0.id, &id).await?,
+        campaign: state.campaigns.get(&user.0.id, &id).await?,
     }))
 }
 
@@ -133,7 +134,10 @@ pub async fn update(
 ) -> Result<web::Json<CampaignResponse>, ApiError> {
     Ok(web::Json(CampaignResponse {
         success: true,
-        campaign: service::update(&state.db, &user.0.id, &id, body.into_inner()).await?,
+        campaign: state
+            .campaigns
+            .update(&user.0.id, &id, body.into_inner())
+            .await?,
     }))
 }
 
@@ -154,7 +158,7 @@ pub async fn remove(
     user: CurrentUser,
     id: web::Path<String>,
 ) -> Result<web::Json<MessageOut>, ApiError> {
-    service::delete(&state.db, &user.0.id, &id).await?;
+    state.campaigns.delete(&user.0.id, &id).await?;
     Ok(web::Json(MessageOut::ok("Campaign deleted")))
 }
 
@@ -177,7 +181,7 @@ pub async fn toggle(
 ) -> Result<web::Json<CampaignResponse>, ApiError> {
     Ok(web::Json(CampaignResponse {
         success: true,
-        campaign: service::toggle(&state.db, &user.0.id, &id).await?,
+        campaign: state.campaigns.toggle(&user.0.id, &id).await?,
     }))
 }
 
@@ -198,9 +202,11 @@ pub async fn analytics(
     user: CurrentUser,
     id: web::Path<String>,
 ) -> Result<web::Json<AnalyticsResponse>, ApiError> {
-    let analytics = service::analytics(&state.db, &user.0.id, &id).await?;
-    let assistant =
-        ca_conversations::service::reply_stats(&state.db, &user.0.id, Some(&id)).await?;
+    let analytics = state.campaigns.analytics(&user.0.id, &id).await?;
+    let assistant = state
+        .conversations
+        .reply_stats(&user.0.id, Some(&id))
+        .await?;
     Ok(web::Json(AnalyticsResponse {
         success: true,
         analytics,
@@ -225,7 +231,7 @@ pub async fn widget_script(
     user: CurrentUser,
     id: web::Path<String>,
 ) -> Result<web::Json<WidgetScriptResponse>, ApiError> {
-    let campaign = service::get(&state.db, &user.0.id, &id).await?;
+    let campaign = state.campaigns.get(&user.0.id, &id).await?;
     Ok(web::Json(WidgetScriptResponse {
         success: true,
         script: scripts::widget_script(&state.config.public_url(), &campaign.id),
@@ -249,7 +255,7 @@ pub async fn conversion_script(
     user: CurrentUser,
     id: web::Path<String>,
 ) -> Result<web::Json<ConversionScriptResponse>, ApiError> {
-    let campaign = service::get(&state.db, &user.0.id, &id).await?;
+    let campaign = state.campaigns.get(&user.0.id, &id).await?;
     Ok(web::Json(ConversionScriptResponse {
         success: true,
         script_content: scripts::conversion_script(&state.config.public_url(), &campaign.id),

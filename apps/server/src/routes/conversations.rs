@@ -1,10 +1,12 @@
-//! `/api/conversations/*`: the owner's view of visitor conversations (seed 001 §7).
+//! `/api/conversations/*`: the owner's view of visitor conversations.
 
 use actix_web::{HttpResponse, delete, get, web};
-use ca_conversations::owner::{
-    self, AnalyticsResponse, ConversationListResponse, ConversationResponse, ExportQuery,
-    ListQuery, MessagesQuery, PeriodQuery,
+use ca_conversations::dashboard::dto::{
+    AnalyticsResponse, ConversationListResponse, ConversationResponse, ListQuery, MessagesQuery,
+    PeriodQuery,
 };
+use ca_conversations::dashboard::export::{ExportQuery, csv_chunk};
+use ca_conversations::dashboard::period;
 
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::CurrentUser;
@@ -30,7 +32,7 @@ pub async fn list(
     query: web::Query<ListQuery>,
 ) -> Result<web::Json<ConversationListResponse>, ApiError> {
     Ok(web::Json(
-        owner::list(&state.db, &user.0.id, None, &query).await?,
+        state.conversations.list(&user.0.id, None, &query).await?,
     ))
 }
 
@@ -55,7 +57,10 @@ pub async fn by_campaign(
     query: web::Query<ListQuery>,
 ) -> Result<web::Json<ConversationListResponse>, ApiError> {
     Ok(web::Json(
-        owner::list(&state.db, &user.0.id, Some(&id), &query).await?,
+        state
+            .conversations
+            .list(&user.0.id, Some(&id), &query)
+            .await?,
     ))
 }
 
@@ -77,17 +82,12 @@ pub async fn analytics(
     user: CurrentUser,
     query: web::Query<PeriodQuery>,
 ) -> Result<web::Json<AnalyticsResponse>, ApiError> {
-    let (name, length) = owner::period(query.period.as_deref())?;
+    let (name, length) = period(query.period.as_deref())?;
     Ok(web::Json(
-        owner::analytics(
-            &state.db,
-            &user.0.id,
-            None,
-            name,
-            length,
-            chrono::Utc::now(),
-        )
-        .await?,
+        state
+            .conversations
+            .analytics(&user.0.id, None, name, length, chrono::Utc::now())
+            .await?,
     ))
 }
 
@@ -111,17 +111,18 @@ pub async fn campaign_analytics(
     campaign: web::Path<String>,
     query: web::Query<PeriodQuery>,
 ) -> Result<web::Json<AnalyticsResponse>, ApiError> {
-    let (name, length) = owner::period(query.period.as_deref())?;
+    let (name, length) = period(query.period.as_deref())?;
     Ok(web::Json(
-        owner::analytics(
-            &state.db,
-            &user.0.id,
-            Some(&campaign),
-            name,
-            length,
-            chrono::Utc::now(),
-        )
-        .await?,
+        state
+            .conversations
+            .analytics(
+                &user.0.id,
+                Some(&campaign),
+                name,
+                length,
+                chrono::Utc::now(),
+            )
+            .await?,
     ))
 }
 
@@ -148,7 +149,7 @@ pub async fn get_one(
 ) -> Result<web::Json<ConversationResponse>, ApiError> {
     Ok(web::Json(ConversationResponse {
         success: true,
-        conversation: owner::get(&state.db, &user.0.id, &id, &query).await?,
+        conversation: state.conversations.get(&user.0.id, &id, &query).await?,
     }))
 }
 
@@ -170,7 +171,7 @@ pub async fn remove(
     user: CurrentUser,
     id: web::Path<String>,
 ) -> Result<web::Json<MessageOut>, ApiError> {
-    owner::delete(&state.db, &user.0.id, &id).await?;
+    state.conversations.delete(&user.0.id, &id).await?;
     Ok(web::Json(MessageOut::ok("Conversation deleted")))
 }
 
@@ -184,29 +185,32 @@ async fn export_csv(
 ) -> Result<HttpResponse, ApiError> {
     csv_format(format.as_deref())?;
     let owner = user.0.id.clone();
-    owner::export_check(&state.db, &owner, campaign_id.as_deref()).await?;
-    let names = std::sync::Arc::new(owner::campaign_names(&state.db, &owner).await?);
-    let db = state.db.clone();
+    state
+        .conversations
+        .export_check(&owner, campaign_id.as_deref())
+        .await?;
+    let names = std::sync::Arc::new(state.conversations.campaign_names(&owner).await?);
+    let service = state.conversations.clone();
     let file = match &campaign_id {
         Some(_) => "campaign-conversations.csv",
         None => "conversations.csv",
     };
     Ok(csv_download(file, move |after, header| {
-        let db = db.clone();
+        let service = service.clone();
         let owner = owner.clone();
         let names = names.clone();
         let campaign_id = campaign_id.clone();
         async move {
-            let page = owner::export_page(
-                &db,
-                &owner,
-                campaign_id.as_deref(),
-                after.as_deref(),
-                EXPORT_PAGE,
-            )
-            .await?;
+            let page = service
+                .export_page(
+                    &owner,
+                    campaign_id.as_deref(),
+                    after.as_deref(),
+                    EXPORT_PAGE,
+                )
+                .await?;
             Ok::<_, ca_conversations::error::ConversationError>(CsvPage {
-                bytes: owner::csv_chunk(&page, &names, header)?,
+                bytes: csv_chunk(&page, &names, header)?,
                 next: page.conversations.last().map(|c| c.id.clone()),
                 last: (page.conversations.len() as u64) < EXPORT_PAGE,
             })

@@ -1,4 +1,4 @@
-//! `/api/customers/*`: the owner's customers (seed 001 §7).
+//! `/api/customers/*`: the owner's customers.
 
 use actix_web::{HttpResponse, delete, get, put, web};
 use ca_customers::dto::{
@@ -32,9 +32,7 @@ pub async fn list(
     query: web::Query<ListQuery>,
 ) -> Result<web::Json<CustomerListResponse>, ApiError> {
     let listing = service::listing(&query)?;
-    Ok(web::Json(
-        service::list(&state.db, &user.0.id, &listing).await?,
-    ))
+    Ok(web::Json(state.customers.list(&user.0.id, &listing).await?))
 }
 
 /// One customer.
@@ -57,7 +55,7 @@ pub async fn get_one(
 ) -> Result<web::Json<CustomerResponse>, ApiError> {
     Ok(web::Json(CustomerResponse {
         success: true,
-        customer: service::get(&state.db, &user.0.id, &id).await?,
+        customer: state.customers.get(&user.0.id, &id).await?,
     }))
 }
 
@@ -84,7 +82,10 @@ pub async fn update(
 ) -> Result<web::Json<CustomerResponse>, ApiError> {
     Ok(web::Json(CustomerResponse {
         success: true,
-        customer: service::update(&state.db, &user.0.id, &id, body.into_inner()).await?,
+        customer: state
+            .customers
+            .update(&user.0.id, &id, body.into_inner())
+            .await?,
     }))
 }
 
@@ -106,7 +107,7 @@ pub async fn remove(
     user: CurrentUser,
     id: web::Path<String>,
 ) -> Result<web::Json<MessageOut>, ApiError> {
-    service::delete(&state.db, &user.0.id, &id).await?;
+    state.customers.delete(&user.0.id, &id).await?;
     Ok(web::Json(MessageOut::ok("Customer deleted")))
 }
 
@@ -131,7 +132,10 @@ pub async fn overview(
 ) -> Result<web::Json<OverviewResponse>, ApiError> {
     let (name, length) = report::period(query.period.as_deref())?;
     Ok(web::Json(
-        report::overview(&state.db, &user.0.id, name, length, chrono::Utc::now()).await?,
+        state
+            .customers
+            .overview(&user.0.id, name, length, chrono::Utc::now())
+            .await?,
     ))
 }
 
@@ -157,13 +161,15 @@ pub async fn export(
     query: web::Query<ExportQuery>,
 ) -> Result<HttpResponse, ApiError> {
     csv_format(query.format.as_deref())?;
-    let db = state.db.clone();
+    let customers = state.customers.clone();
     let owner = user.0.id.clone();
     Ok(csv_download("customers.csv", move |after, header| {
-        let db = db.clone();
+        let customers = customers.clone();
         let owner = owner.clone();
         async move {
-            let rows = report::export_page(&db, &owner, after.as_deref(), EXPORT_PAGE).await?;
+            let rows = customers
+                .export_page(&owner, after.as_deref(), EXPORT_PAGE)
+                .await?;
             Ok::<_, ca_customers::error::CustomerError>(CsvPage {
                 bytes: report::csv_chunk(&rows, header)?,
                 next: rows.last().map(|r| r.id.clone()),

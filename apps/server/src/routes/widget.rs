@@ -304,15 +304,12 @@ pub async fn submit_form(
     body: web::Json<SubmitIn>,
 ) -> Result<web::Json<SubmitOut>, ApiError> {
     let now = chrono::Utc::now();
-    let (out, conversation) = state
-        .conversations
-        .submit(&path, body.into_inner(), &ip.0, now)
-        .await?;
-    // The lead is stored before the visitor hears it was received.
-    if let Some(conversation) = conversation {
-        state.tracking.record_lead(&conversation, now).await?;
-    }
-    Ok(web::Json(out))
+    Ok(web::Json(
+        state
+            .tracking
+            .submit_form(&path, body.into_inner(), &ip.0, now)
+            .await?,
+    ))
 }
 
 /// The visitor closed the popup: the conversation ends with the outcome

@@ -376,7 +376,7 @@ async fn the_export_is_a_csv_of_every_conversation_with_formulas_neutralised() {
         .collect();
     assert_eq!(
         header,
-        ca_conversations::owner::CSV_HEADER
+        ca_conversations::dashboard::export::CSV_HEADER
             .iter()
             .map(|h| h.to_string())
             .collect::<Vec<_>>()

@@ -154,7 +154,7 @@ async fn start_greets_stores_context_and_checks_its_input() {
         ("assistant", "Namaste! Looking for a saree?")
     );
 
-    // An empty initial message means the default greeting (seed 000 §9).
+    // An empty initial message means the default greeting.
     let (_, plain) = owner_with_campaign(&app, "plain@example.in", "").await;
     assert_eq!(
         start(&app, &plain).await.body["greeting"],

@@ -221,7 +221,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The settings a new campaign starts with (seed 000 §9, §2.11), so clients
+         * The settings a new campaign starts with, so clients
          *     show the same defaults the server applies.
          */
         get: operations["defaults"];
@@ -969,7 +969,7 @@ export interface components {
             data: components["schemas"]["CheckoutData"];
             success: boolean;
         };
-        /** @description Collected contact data (seed 001 §3 `collectedData`). */
+        /** @description Contact data the visitor left in forms (a conversation's `collectedData`). */
         CollectedDataOut: {
             company?: string | null;
             email?: string | null;
@@ -1325,15 +1325,27 @@ export interface components {
             /** Format: int64 */
             totalCustomers: number;
         };
-        /** @description Page information. */
+        /** @description Page information of a list answer. */
         Pagination: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Items per page.
+             */
             limit: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The page shown, from 1.
+             */
             page: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Pages in the whole list (0 when it is empty).
+             */
             pages: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Items in the whole list.
+             */
             total: number;
         };
         /** @description The user after a completed payment. */
@@ -1721,10 +1733,7 @@ export interface components {
             /** Format: int64 */
             totalMs: number;
         };
-        /**
-         * @description A campaign and how many customers came from it (seed 001 §3:
-         *     `_id, campaignName, customers`).
-         */
+        /** @description A campaign and how many customers came from it. */
         TopCampaign: {
             /** @description The campaign's id; null once the campaign is deleted. */
             _id?: string | null;
@@ -1785,7 +1794,7 @@ export interface components {
              */
             resetDate: string;
         };
-        /** @description Where the visitor is (seed 001 §3 `userContext`). */
+        /** @description Where the visitor is: page, referrer, device (a conversation's `userContext`). */
         UserContext: {
             /** @description The page the visitor was on (http or https, at most 1,000 characters). */
             currentUrl?: string | null;

@@ -1,11 +1,11 @@
-//! The public conversation calls the widget makes: start, message, form,
-//! dismiss; plus the inactivity sweep and reply timing statistics.
+//! The visitor side of conversations: the public calls the widget makes
+//! (start, message, form, dismiss) and the sweep that completes idle ones.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use sea_orm::sea_query::{Alias, Expr, ExprTrait, Func, Query};
+use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, DatabaseConnection, EntityTrait, PaginatorTrait, QueryFilter,
     QueryOrder, QuerySelect, Set,
@@ -13,9 +13,8 @@ use sea_orm::{
 
 use ca_auth::entities::user;
 use ca_billing::service::{entitlement, month_start};
-use ca_campaigns::dto::ReplyStats;
 use ca_campaigns::entities::campaign;
-use ca_campaigns::settings::{CampaignSettings, ConversionForm, DEFAULT_GREETING};
+use ca_campaigns::settings::{CampaignSettings, ConversionForm};
 use ca_core::FieldErrors;
 use ca_core::rate_limit::{Limit, RateLimiter};
 
@@ -63,7 +62,7 @@ impl Default for Limits {
 /// The visitor conversation service.
 #[derive(Clone)]
 pub struct ConversationService {
-    db: DatabaseConnection,
+    pub(crate) db: DatabaseConnection,
     assistant: Arc<dyn Assistant>,
     limiter: Arc<RateLimiter>,
     limits: Limits,
@@ -123,15 +122,6 @@ fn parse_settings(model: &campaign::Model) -> Result<CampaignSettings, Conversat
 
 fn millis(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
-}
-
-fn greeting(settings: &CampaignSettings) -> String {
-    let initial = settings.ai_settings.initial_message.trim();
-    if initial.is_empty() {
-        DEFAULT_GREETING.to_string()
-    } else {
-        initial.to_string()
-    }
 }
 
 fn public_id() -> String {
@@ -254,7 +244,7 @@ impl ConversationService {
             i64::try_from(used).unwrap_or(i64::MAX) < allowed.ai_conversations
         };
         let greeting = if ai_enabled {
-            greeting(&settings)
+            settings.greeting()
         } else {
             AI_LIMIT_NOTICE.to_string()
         };
@@ -681,51 +671,19 @@ impl ConversationService {
     }
 }
 
-/// Average reply timing over the owner's assistant replies, for one campaign
-/// or all of them.
-pub async fn reply_stats(
-    db: &DatabaseConnection,
-    owner_id: &str,
-    campaign_id: Option<&str>,
-) -> Result<ReplyStats, ConversationError> {
-    let mut conversations = Query::select();
-    conversations
-        .column(conversation::Column::Id)
-        .from(conversation::Entity)
-        .and_where(conversation::Column::OwnerId.eq(owner_id));
-    if let Some(campaign) = campaign_id {
-        conversations.and_where(conversation::Column::CampaignId.eq(campaign));
-    }
-    let row: Option<(i64, Option<f64>, Option<f64>)> = message::Entity::find()
-        .select_only()
-        .column_as(
-            Expr::expr(Func::count(Expr::col(message::Column::Id))),
-            "replies",
-        )
-        .column_as(
-            Expr::expr(Func::cast_as(
-                Func::avg(Expr::col(message::Column::FirstTokenMs)),
-                Alias::new("DOUBLE PRECISION"),
-            )),
-            "avg_first",
-        )
-        .column_as(
-            Expr::expr(Func::cast_as(
-                Func::avg(Expr::col(message::Column::TotalMs)),
-                Alias::new("DOUBLE PRECISION"),
-            )),
-            "avg_total",
-        )
-        .filter(message::Column::FirstTokenMs.is_not_null())
-        .filter(message::Column::ConversationId.in_subquery(conversations.to_owned()))
-        .into_tuple()
-        .one(db)
-        .await?;
-    let (replies, first, total) = row.unwrap_or((0, None, None));
-    let round = |v: Option<f64>| (v.unwrap_or(0.0) * 10.0).round() / 10.0;
-    Ok(ReplyStats {
-        replies,
-        avg_first_token_ms: round(first),
-        avg_total_ms: round(total),
-    })
+/// The conversation produced a lead: its outcome becomes `conversion`. True
+/// only the first time, so a conversation counts one conversion however many
+/// forms it sends. Takes the caller's transaction, which also stores the lead.
+pub async fn mark_converted<C: sea_orm::ConnectionTrait>(
+    conn: &C,
+    conversation_id: &str,
+) -> Result<bool, sea_orm::DbErr> {
+    Ok(conversation::Entity::update_many()
+        .col_expr(conversation::Column::Outcome, Expr::value("conversion"))
+        .filter(conversation::Column::Id.eq(conversation_id))
+        .filter(conversation::Column::Outcome.ne("conversion"))
+        .exec(conn)
+        .await?
+        .rows_affected
+        == 1)
 }
