@@ -7,6 +7,8 @@ const features = [
   "auth",
   "billing",
   "campaigns",
+  "conversations",
+  "customers",
   "dashboard",
   "landing",
   "legal",
