@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatInr } from "./format";
+import { formatInr, formatInrExact } from "./format";
 import { titleForPath } from "./titles";
 
 describe("formatInr", () => {
@@ -8,6 +8,15 @@ describe("formatInr", () => {
     expect(formatInr(5000)).toBe("₹5,000");
     expect(formatInr(100000)).toBe("₹1,00,000");
     expect(formatInr(1499.5)).toBe("₹1,500");
+  });
+});
+
+describe("formatInrExact", () => {
+  it("shows paise only when there are some", () => {
+    expect(formatInrExact(9990)).toBe("₹9,990");
+    expect(formatInrExact(999.5)).toBe("₹999.50");
+    expect(formatInrExact(100000.05)).toBe("₹1,00,000.05");
+    expect(formatInrExact(0)).toBe("₹0");
   });
 });
 
@@ -20,6 +29,8 @@ describe("titleForPath", () => {
     ["/customers", "Customers"],
     ["/billing", "Billing & Subscription"],
     ["/billing/history", "Payment History"],
+    ["/billing/invoice/CA123", "Billing & Subscription"],
+    ["/settings/billing", "Billing & Subscription"],
     ["/settings", "Settings"],
     ["/admin/users", "Admin Dashboard"],
     ["/something-else", "Dashboard"],

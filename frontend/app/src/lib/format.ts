@@ -22,3 +22,19 @@ export function formatDate(iso: string | null | undefined): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? "" : dateFormat.format(d);
 }
+
+const inrPaise = new Intl.NumberFormat("en-IN", {
+  style: "currency",
+  currency: "INR",
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+
+/**
+ * An amount paid, where a paisa matters (invoices): whole rupees as formatInr does, and two
+ * decimals only when there are paise, e.g. ₹9,990 and ₹999.50.
+ */
+export function formatInrExact(rupees: number): string {
+  const paise = Math.round(rupees * 100);
+  return paise % 100 === 0 ? inr.format(paise / 100) : inrPaise.format(paise / 100);
+}

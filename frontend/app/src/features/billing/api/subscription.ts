@@ -1,0 +1,74 @@
+import { formatDate } from "../../../lib/format";
+
+/** The fields of the subscription answer the billing page shows. */
+export interface SubscriptionView {
+  planName: string;
+  status: string;
+  cycle?: string | null;
+  subscriptionEndsAt?: string | null;
+  trialEndsAt?: string | null;
+  trialRemainingDays: number;
+  cancelAtPeriodEnd: boolean;
+}
+
+/** The status badge: green while active, blue in a trial, grey otherwise. */
+export function statusColor(status: string): string {
+  if (status === "active") return "green";
+  if (status === "trial") return "blue";
+  return "gray";
+}
+
+export function statusText(status: string): string {
+  return status ? status[0]!.toUpperCase() + status.slice(1) : "";
+}
+
+export function cycleText(cycle: string | null | undefined): string | null {
+  if (cycle === "annual") return "Billed annually";
+  if (cycle === "monthly") return "Billed monthly";
+  return null;
+}
+
+/**
+ * What the subscription card says under the plan name: the trial's days left and end, the next
+ * billing date of an active plan, or, once cancelled, the day it ends.
+ */
+export function subscriptionLines(sub: SubscriptionView): string[] {
+  switch (sub.status) {
+    case "trial": {
+      const days = sub.trialRemainingDays;
+      return [
+        `${days} day${days === 1 ? "" : "s"} remaining in your trial`,
+        `Trial ends on ${formatDate(sub.trialEndsAt)}`,
+      ];
+    }
+    case "active":
+      return sub.cancelAtPeriodEnd
+        ? [
+            `Your subscription ends on ${formatDate(sub.subscriptionEndsAt)}`,
+            "After that your account moves to the free plan.",
+          ]
+        : [`Next billing date: ${formatDate(sub.subscriptionEndsAt)}`];
+    case "expired":
+      return ["Your subscription has ended. Choose a plan to continue."];
+    default:
+      return ["You're on the free plan."];
+  }
+}
+
+/** Only a paid plan that is not already set to end can be cancelled. */
+export function canCancel(sub: SubscriptionView | undefined): boolean {
+  return sub?.status === "active" && !sub.cancelAtPeriodEnd;
+}
+
+export function upgradeLabel(status: string | undefined): string {
+  return status === "trial" ? "Upgrade Before Trial Ends" : "Upgrade Plan";
+}
+
+/**
+ * The plan whose card reads "Current Plan": the usage's plan id, except after the subscription
+ * expired, when the old plan can be bought again.
+ */
+export function currentPlanOf(plan: { planId: string; status: string } | undefined): string {
+  if (!plan) return "free";
+  return plan.status === "expired" ? "" : plan.planId;
+}
