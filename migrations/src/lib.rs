@@ -13,6 +13,7 @@ mod m20261122_000006_conversations;
 mod m20261122_000007_customers_and_tracking;
 mod m20261122_000008_customer_owner_id_index;
 mod m20261122_000009_customer_counts_and_search;
+mod m20261123_000010_payments;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -33,6 +34,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000007_customers_and_tracking::Migration),
             Box::new(m20261122_000008_customer_owner_id_index::Migration),
             Box::new(m20261122_000009_customer_counts_and_search::Migration),
+            Box::new(m20261123_000010_payments::Migration),
         ]
     }
 }

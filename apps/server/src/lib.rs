@@ -74,6 +74,7 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
         "visitor assistant ready"
     );
     spawn_idle_sweep(conversations.clone());
+    spawn_expiry_sweep(CampaignService::new(db.clone()));
     let tracking = TrackingService::new(
         db.clone(),
         limiter,
@@ -87,9 +88,15 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
             events_campaign_per_minute: config.widget_events_campaign_per_minute,
         },
     );
+    let billing = BillingService::new(db.clone(), billing_config(&config)?);
+    if matches!(billing.gateway(), ca_billing::Gateway::Simulator) {
+        tracing::info!(
+            "CA_PAYU_KEY is not set: checkout uses the built-in PayU simulator at /payment/simulator (no real money moves)"
+        );
+    }
     Ok(aweb::Data::new(AppState {
         config: Arc::new(config),
-        billing: BillingService::new(db.clone()),
+        billing,
         campaigns: CampaignService::new(db.clone()),
         customers: CustomerService::new(db.clone()),
         db,
@@ -112,6 +119,79 @@ fn assistant(config: &Config) -> anyhow::Result<Arc<dyn ca_conversations::assist
     });
     ca_conversations::assistant::from_config(provider, config.llm_history_tokens)
         .map_err(|e| anyhow::anyhow!("assistant: {e}"))
+}
+
+/// Billing's settings: PayU (test or live) when configured, else the
+/// built-in simulator; the simulator's salt is derived from the JWT secret so
+/// nobody can sign a simulated result without it.
+fn billing_config(config: &Config) -> anyhow::Result<ca_billing::BillingConfig> {
+    use ca_billing::payu::{self, Credentials};
+    use ca_billing::{BillingConfig, Gateway};
+    let public_url = config.public_url();
+    let mode = config.payu_mode();
+    let gateway = match (mode.as_str(), &config.payu_key, &config.payu_salt) {
+        ("test" | "live", Some(key), Some(salt)) => {
+            let live = mode == "live";
+            Gateway::Payu {
+                credentials: Credentials {
+                    key: key.clone(),
+                    salt: salt.clone(),
+                },
+                payment_url: if live {
+                    payu::LIVE_PAYMENT_URL
+                } else {
+                    payu::TEST_PAYMENT_URL
+                }
+                .into(),
+                verify_url: config.payu_verify_url.clone().unwrap_or_else(|| {
+                    if live {
+                        payu::LIVE_VERIFY_URL
+                    } else {
+                        payu::TEST_VERIFY_URL
+                    }
+                    .into()
+                }),
+            }
+        }
+        _ => Gateway::Simulator,
+    };
+    let secret = config.jwt_secret()?;
+    let salt = {
+        use sha2::{Digest, Sha256};
+        hex::encode(Sha256::digest(
+            format!("payu-simulator|{secret}").as_bytes(),
+        ))
+    };
+    Ok(BillingConfig {
+        public_url,
+        gateway,
+        simulator: Credentials {
+            key: "ca-simulator".into(),
+            salt,
+        },
+        demo_enabled: config.demo_payments_enabled(),
+        seller: ca_billing::dto::Seller {
+            name: config.invoice_name.clone(),
+            address: config.invoice_address.clone(),
+            gstin: config.invoice_gstin.clone(),
+        },
+    })
+}
+
+/// Applies the end of paid periods once a minute (back to free, campaigns
+/// over the free limit paused).
+fn spawn_expiry_sweep(campaigns: CampaignService) {
+    tokio::spawn(async move {
+        let mut ticker = tokio::time::interval(Duration::from_secs(60));
+        loop {
+            ticker.tick().await;
+            match campaigns.expire_subscriptions(chrono::Utc::now()).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(owners = n, "paid periods ended"),
+                Err(err) => tracing::warn!(%err, "subscription expiry sweep failed"),
+            }
+        }
+    });
 }
 
 /// Completes idle conversations once a minute.
@@ -174,7 +254,30 @@ fn api_app(
                 .service(routes::billing::billing_plans)
                 .service(routes::billing::usage)
                 .service(routes::billing::checkout)
-                .service(routes::billing::mock_payment_success),
+                .service(routes::billing::mock_payment_success)
+                .service(routes::billing::subscription)
+                .service(routes::billing::cancel),
+        )
+        // PayU posts the result from its own site: no CORS check here; the
+        // hash against the stored payment is what is trusted.
+        .service(
+            scope::scope("/api/payment/payu")
+                .service(routes::payments::payu_return)
+                .service(routes::payments::payu_webhook),
+        )
+        .service(
+            scope::scope("/api/payment")
+                .wrap(web::same_origin_cors(public_url.clone()))
+                .service(routes::payments::initialize)
+                .service(routes::payments::verify)
+                .service(routes::payments::status)
+                .service(routes::payments::history)
+                .service(routes::payments::invoice),
+        )
+        .service(
+            scope::scope("/payment")
+                .wrap(web::same_origin_cors(public_url.clone()))
+                .service(routes::payments::verify_root),
         )
         .service(
             scope::scope("/api/campaigns")
@@ -256,6 +359,18 @@ pub fn serve(state: aweb::Data<AppState>, listener: TcpListener) -> anyhow::Resu
             .service(Scalar::with_url("/api/docs", doc.clone()))
             .service(aweb::scope("/api").default_service(aweb::to(web::api_not_found)))
             .route("/test-widget", aweb::get().to(routes::test_widget::page))
+            .route(
+                "/payment/simulator",
+                aweb::post().to(routes::payments::simulator_page),
+            )
+            .route(
+                "/payment/simulator/complete",
+                aweb::post().to(routes::payments::simulator_complete),
+            )
+            .route(
+                "/payment/simulator/submit.js",
+                aweb::get().to(routes::payments::simulator_script),
+            )
             .service(web::widget_files(widget_dir.clone()))
             .service(web::dashboard_files(static_dir.clone()))
     })

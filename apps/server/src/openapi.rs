@@ -18,7 +18,8 @@ use crate::error::ErrorBody;
     tags(
         (name = "auth", description = "Accounts and sessions"),
         (name = "plans", description = "Plans owners can buy"),
-        (name = "billing", description = "Usage, checkout and payments"),
+        (name = "billing", description = "Usage, checkout, the subscription and cancelling"),
+        (name = "payments", description = "Paying for a plan through PayU: initialize, PayU's return and webhook, verify, status, history, invoices"),
         (name = "campaigns", description = "Exit-intent campaigns"),
         (name = "customers", description = "The leads and buyers campaigns produce"),
         (name = "conversations", description = "Visitors' chats with the assistant, read-only"),

@@ -15,10 +15,11 @@ use tracing_actix_web::RequestId;
 use crate::error::ApiError;
 
 /// The dashboard's Content-Security-Policy. Mantine sets inline styles, so
-/// styles allow 'unsafe-inline'; scripts come only from this origin.
+/// styles allow 'unsafe-inline'; scripts come only from this origin; forms
+/// may post to PayU's hosted payment pages (test and live).
 pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
 img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; object-src 'none'; \
-base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+base-uri 'self'; form-action 'self' https://test.payu.in https://secure.payu.in; frame-ancestors 'none'";
 
 /// Headers every answer carries unless a handler set its own.
 pub fn security_headers() -> DefaultHeaders {

@@ -110,3 +110,221 @@ pub struct CheckoutResponse {
     pub success: bool,
     pub data: CheckoutData,
 }
+
+/// `POST /api/payment/initialize`. The plan (`udf2`, or `planId`) and the
+/// cycle (`udf4`: `monthly` or `annual`) decide the amount; any amount or
+/// product text a client sends is ignored.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InitializeIn {
+    /// Ignored: the server computes the amount from the plan.
+    #[schema(value_type = Option<f64>)]
+    pub amount: Option<serde_json::Value>,
+    /// Ignored: the server names the product.
+    pub productinfo: Option<String>,
+    pub firstname: Option<String>,
+    /// Ignored: receipts go to the account's email.
+    pub email: Option<String>,
+    /// Phone for the payment page; the account's, else 9999999999.
+    pub phone: Option<String>,
+    /// Another name for the plan id.
+    pub subscription_id: Option<String>,
+    pub plan_id: Option<String>,
+    /// Ignored: always the signed-in user.
+    pub udf1: Option<String>,
+    /// The plan id.
+    pub udf2: Option<String>,
+    /// Always `subscription`.
+    pub udf3: Option<String>,
+    /// `monthly` (default) or `annual`.
+    pub udf4: Option<String>,
+}
+
+/// Where the browser posts the payment form, and its fields.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct InitializeData {
+    /// The hosted payment page's URL (PayU's, or this server's simulator).
+    pub action: String,
+    /// The form fields, hash included.
+    pub params: std::collections::BTreeMap<String, String>,
+    pub txnid: String,
+    /// Rupees.
+    pub amount: f64,
+}
+
+/// `{success, data: {action, params}}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct InitializeResponse {
+    pub success: bool,
+    pub data: InitializeData,
+}
+
+/// `POST /payment/verify`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+pub struct VerifyIn {
+    #[serde(default)]
+    pub txnid: String,
+}
+
+/// A payment's state as the result pages need it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VerifyData {
+    /// `pending`, `success` or `failure`.
+    pub status: String,
+    /// Rupees.
+    pub amount: f64,
+    pub plan_id: String,
+    /// `monthly` or `annual`.
+    pub cycle: String,
+}
+
+/// `{success, data, txnid, productinfo, firstname, email, phone}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct VerifyResponse {
+    pub success: bool,
+    pub data: VerifyData,
+    pub txnid: String,
+    pub productinfo: String,
+    pub firstname: String,
+    pub email: String,
+    pub phone: String,
+}
+
+/// `data` of the status call.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct StatusData {
+    /// `pending`, `success` or `failure`.
+    pub status: String,
+    /// Rupees.
+    pub amount: f64,
+    pub mihpayid: Option<String>,
+}
+
+/// `{success, data: {status, amount, mihpayid}}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StatusResponse {
+    pub success: bool,
+    pub data: StatusData,
+}
+
+/// One payment in the owner's history.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentOut {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub txnid: String,
+    /// What was bought, e.g. `Basic Plan (Monthly)`.
+    pub productinfo: String,
+    /// Rupees.
+    pub amount: f64,
+    /// `pending`, `success` or `failure`.
+    pub status: String,
+    /// How it was paid (`CC`, `UPI`, …); null until the provider says.
+    pub payment_mode: Option<String>,
+    pub created_at: chrono::DateTime<chrono::Utc>,
+    /// The provider's payment id.
+    pub mihpayid: Option<String>,
+    pub firstname: String,
+    pub email: String,
+    pub phone: String,
+    pub plan_id: String,
+    /// `monthly` or `annual`.
+    pub cycle: String,
+    /// Set once the payment succeeded.
+    pub invoice_number: Option<String>,
+    /// `payu`, `simulator` or `demo`.
+    pub provider: String,
+    /// Why it failed, when it did.
+    pub error_message: Option<String>,
+}
+
+/// `{success, data: [payment]}`, newest first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct HistoryResponse {
+    pub success: bool,
+    pub data: Vec<PaymentOut>,
+}
+
+/// Who issues invoices (from `CA_INVOICE_*`).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Seller {
+    pub name: String,
+    pub address: String,
+    pub gstin: Option<String>,
+}
+
+/// Who paid.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Buyer {
+    pub name: String,
+    pub email: String,
+    pub phone: String,
+}
+
+/// An invoice for a successful payment.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InvoiceOut {
+    /// From a gap-free sequence, e.g. `CA-000042`.
+    pub invoice_number: String,
+    pub issued_at: chrono::DateTime<chrono::Utc>,
+    pub seller: Seller,
+    pub buyer: Buyer,
+    pub plan_id: String,
+    pub plan_name: String,
+    /// `monthly` or `annual`.
+    pub cycle: String,
+    pub period_start: Option<chrono::DateTime<chrono::Utc>>,
+    pub period_end: Option<chrono::DateTime<chrono::Utc>>,
+    /// Rupees.
+    pub amount: f64,
+    pub currency: String,
+    pub paid_at: chrono::DateTime<chrono::Utc>,
+    pub payment_mode: Option<String>,
+    pub provider: String,
+    pub txnid: String,
+    pub mihpayid: Option<String>,
+}
+
+/// `{success, data: invoice}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct InvoiceResponse {
+    pub success: bool,
+    pub data: InvoiceOut,
+}
+
+/// The owner's subscription.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SubscriptionOut {
+    pub plan_id: String,
+    pub plan_name: String,
+    /// `trial`, `active`, `free` or `expired`.
+    pub status: String,
+    /// `monthly` or `annual` while paid; null otherwise.
+    pub cycle: Option<String>,
+    /// End of the paid period (the next billing date).
+    pub subscription_ends_at: Option<chrono::DateTime<chrono::Utc>>,
+    pub trial_ends_at: Option<chrono::DateTime<chrono::Utc>>,
+    pub trial_remaining_days: i64,
+    /// Cancelled: stays on the plan until `subscriptionEndsAt`, then free.
+    pub cancel_at_period_end: bool,
+    pub cancelled_at: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+/// `{success, data: subscription}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SubscriptionResponse {
+    pub success: bool,
+    pub data: SubscriptionOut,
+}
+
+/// `{success, message, data: subscription}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CancelResponse {
+    pub success: bool,
+    pub message: String,
+    pub data: SubscriptionOut,
+}

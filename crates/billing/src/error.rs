@@ -20,6 +20,14 @@ pub enum BillingError {
     AlreadySubscribed,
     #[error("Demo payments are turned off because a payment provider is configured")]
     DemoPaymentsDisabled,
+    #[error("Billing cycle must be monthly or annual")]
+    BadCycle,
+    #[error("Payment not found")]
+    PaymentNotFound,
+    #[error("There is no paid subscription to cancel")]
+    NothingToCancel,
+    #[error("Your subscription is already cancelled and ends at the end of the paid period")]
+    AlreadyCancelled,
     #[error("internal error: {0}")]
     Infra(#[from] InfraError),
 }
@@ -40,7 +48,9 @@ impl DomainError for BillingError {
     fn kind(&self) -> ErrorKind {
         match self {
             Self::PlanNotFound => ErrorKind::NotFound,
-            Self::MissingPlan => ErrorKind::Validation,
+            Self::MissingPlan | Self::BadCycle => ErrorKind::Validation,
+            Self::PaymentNotFound => ErrorKind::NotFound,
+            Self::NothingToCancel | Self::AlreadyCancelled => ErrorKind::BusinessRule,
             Self::FreePlan | Self::ContactSales(_) => ErrorKind::BusinessRule,
             Self::InviteOnly | Self::DemoPaymentsDisabled => ErrorKind::Forbidden,
             Self::AlreadySubscribed => ErrorKind::Conflict,
@@ -57,6 +67,10 @@ impl DomainError for BillingError {
             Self::ContactSales(_) => "contact_sales",
             Self::AlreadySubscribed => "already_subscribed",
             Self::DemoPaymentsDisabled => "demo_payments_disabled",
+            Self::BadCycle => "validation_failed",
+            Self::PaymentNotFound => "payment_not_found",
+            Self::NothingToCancel => "nothing_to_cancel",
+            Self::AlreadyCancelled => "already_cancelled",
             Self::Infra(_) => "internal_error",
         }
     }

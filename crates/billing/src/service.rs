@@ -9,9 +9,13 @@ use sea_orm::{
 use ca_auth::dto::effective_status;
 use ca_auth::entities::user;
 
+use std::sync::Arc;
+
 use crate::BillingError;
 use crate::dto::PlanOut;
 use crate::entities::{plan, plan_invitation};
+use crate::payments::BillingConfig;
+use crate::payu::Simulator;
 
 /// Campaigns allowed during the trial.
 pub const TRIAL_CAMPAIGNS: i32 = 1;
@@ -156,7 +160,7 @@ async fn is_invited<C: ConnectionTrait>(
 }
 
 /// The plan `owner` wants, if they may buy it through checkout.
-async fn purchasable<C: ConnectionTrait>(
+pub(crate) async fn purchasable<C: ConnectionTrait>(
     conn: &C,
     owner: &user::Model,
     plan_id: &str,
@@ -187,15 +191,34 @@ async fn purchasable<C: ConnectionTrait>(
     Ok(plan)
 }
 
-/// Plans, checkout and the demo payment, for the owner's billing screens.
+/// Plans, payments, the subscription and the demo payment, for the owner's
+/// billing screens.
 #[derive(Clone)]
 pub struct BillingService {
-    db: DatabaseConnection,
+    pub(crate) db: DatabaseConnection,
+    pub(crate) config: Arc<BillingConfig>,
+    pub(crate) http: reqwest::Client,
+    pub(crate) simulator: Simulator,
 }
 
 impl BillingService {
-    pub fn new(db: DatabaseConnection) -> Self {
-        Self { db }
+    pub fn new(db: DatabaseConnection, config: BillingConfig) -> Self {
+        Self {
+            db,
+            config: Arc::new(config),
+            http: reqwest::Client::new(),
+            simulator: Simulator::default(),
+        }
+    }
+
+    /// The hosted payment page checkout uses.
+    pub fn gateway(&self) -> &crate::payments::Gateway {
+        &self.config.gateway
+    }
+
+    /// Whether the demo page may activate plans (no payment provider set).
+    pub fn demo_enabled(&self) -> bool {
+        self.config.demo_enabled
     }
 
     /// Active plans in display order.
@@ -232,31 +255,67 @@ impl BillingService {
         Ok(format!("/mock-payment?{query}"))
     }
 
-    /// Completes a demo payment: the plan is active for one interval.
-    /// Refused when a real payment provider is configured (`demo_enabled` false).
+    /// Completes a demo payment (the demo page, only while no payment
+    /// provider is configured): the payment is recorded with mode `demo` and
+    /// settled like a real one, so history, invoice and period are the same.
     pub async fn complete_demo_payment(
         &self,
         owner: &user::Model,
         plan_id: &str,
-        demo_enabled: bool,
     ) -> Result<user::Model, BillingError> {
-        if !demo_enabled {
+        if !self.config.demo_enabled {
             return Err(BillingError::DemoPaymentsDisabled);
         }
         let now = Utc::now();
         let plan = purchasable(&self.db, owner, plan_id, now).await?;
-        let months = if plan.interval == "yearly" { 12 } else { 1 };
-        let ends = now.checked_add_months(Months::new(months)).unwrap_or(now);
-        let updated = ca_auth::subscription::set_subscription(
-            &self.db,
-            &owner.id,
-            &plan.id,
-            "active",
-            Some(ends),
-        )
+        let payment = crate::entities::payment::ActiveModel {
+            id: Set(ca_core::ids::new_id().to_string()),
+            txnid: Set(format!(
+                "DEMO{}",
+                &ca_core::ids::new_id().simple().to_string()[..20]
+            )),
+            owner_id: Set(owner.id.clone()),
+            plan_id: Set(plan.id.clone()),
+            cycle: Set("monthly".into()),
+            amount_paise: Set(plan.price * 100),
+            currency: Set("INR".into()),
+            productinfo: Set(format!("{} Plan (Monthly)", plan.display_name)),
+            firstname: Set(owner.name.chars().take(60).collect()),
+            email: Set(owner.email.clone()),
+            phone: Set(owner.phone.chars().take(20).collect()),
+            provider: Set("demo".into()),
+            status: Set("pending".into()),
+            payment_mode: Set(None),
+            mihpayid: Set(None),
+            bank_ref_num: Set(None),
+            unmapped_status: Set(None),
+            error_message: Set(None),
+            raw: Set(None),
+            invoice_number: Set(None),
+            period_start: Set(None),
+            period_end: Set(None),
+            created_at: Set(now),
+            updated_at: Set(now),
+            settled_at: Set(None),
+            checked_at: Set(None),
+        }
+        .insert(&self.db)
         .await?;
+        let outcome = crate::payu::Outcome {
+            status: "success".into(),
+            mihpayid: None,
+            mode: Some("DEMO".into()),
+            bank_ref_num: None,
+            unmapped_status: None,
+            error: None,
+            raw: Default::default(),
+        };
+        crate::payments::settle(&self.db, &payment, &outcome, now).await?;
         tracing::info!(user_id = %owner.id, plan = %plan.id, "demo payment completed; plan active");
-        Ok(updated)
+        ca_auth::entities::user::Entity::find_by_id(owner.id.clone())
+            .one(&self.db)
+            .await?
+            .ok_or(BillingError::PlanNotFound)
     }
 }
 

@@ -3,11 +3,33 @@
 
 use ca_auth::entities::user;
 use ca_billing::BillingError;
-use ca_billing::BillingService;
+use ca_billing::dto::Seller;
+use ca_billing::payu::Credentials;
 use ca_billing::service::entitlement;
+use ca_billing::{BillingConfig, BillingService, Gateway};
 use ca_migrations::testing::TestDb;
 use chrono::{Duration, Utc};
 use sea_orm::{ActiveModelTrait, Set};
+
+fn service(db: &TestDb, demo: bool) -> BillingService {
+    BillingService::new(
+        db.conn.clone(),
+        BillingConfig {
+            public_url: "http://localhost".into(),
+            gateway: Gateway::Simulator,
+            simulator: Credentials {
+                key: "k".into(),
+                salt: "s".into(),
+            },
+            demo_enabled: demo,
+            seller: Seller {
+                name: "ConvertAssist".into(),
+                address: String::new(),
+                gstin: None,
+            },
+        },
+    )
+}
 
 async fn owner(db: &TestDb, status: &str, plan: &str) -> user::Model {
     let now = Utc::now();
@@ -52,8 +74,8 @@ async fn trial_active_and_free_entitlements() {
         (0, "free", true)
     );
 
-    let paid = BillingService::new(db.conn.clone())
-        .complete_demo_payment(&free, "basic", true)
+    let paid = service(&db, true)
+        .complete_demo_payment(&free, "basic")
         .await
         .expect("pay");
     let e = entitlement(&db.conn, &paid, now).await.expect("paid");
@@ -76,16 +98,12 @@ async fn trial_active_and_free_entitlements() {
 async fn demo_payment_is_refused_when_a_provider_is_configured() {
     let db = TestDb::new().await.expect("db");
     let free = owner(&db, "free", "free").await;
-    let refused = BillingService::new(db.conn.clone())
-        .complete_demo_payment(&free, "basic", false)
+    let refused = service(&db, false)
+        .complete_demo_payment(&free, "basic")
         .await;
     assert!(matches!(refused, Err(BillingError::DemoPaymentsDisabled)));
     assert_eq!(
-        BillingService::new(db.conn.clone())
-            .list_plans()
-            .await
-            .expect("plans")
-            .len(),
+        service(&db, true).list_plans().await.expect("plans").len(),
         4
     );
 }

@@ -252,3 +252,64 @@ impl CampaignService {
         ))
     }
 }
+
+impl CampaignService {
+    /// Paid periods that ended without a new payment: the owners go back to
+    /// the free plan, and their campaigns over its limit are paused (the
+    /// newest stay on; nothing is deleted). Returns how many owners changed.
+    pub async fn expire_subscriptions(&self, now: DateTime<Utc>) -> Result<usize, CampaignError> {
+        let txn = self.db.begin().await?;
+        let owners = ca_billing::subscriptions::expire_due(&txn, now).await?;
+        for owner_id in &owners {
+            pause_over_limit(&txn, owner_id, now).await?;
+        }
+        txn.commit().await?;
+        Ok(owners.len())
+    }
+}
+
+/// Pauses the owner's active campaigns beyond what their plan allows at
+/// `now`, oldest first, keeping the newest ones running.
+pub async fn pause_over_limit<C: ConnectionTrait>(
+    conn: &C,
+    owner_id: &str,
+    now: DateTime<Utc>,
+) -> Result<u64, CampaignError> {
+    let Some(owner) = user::Entity::find_by_id(owner_id.to_string())
+        .one(conn)
+        .await?
+    else {
+        return Ok(0);
+    };
+    let allowed =
+        usize::try_from(entitlement(conn, &owner, now).await?.campaigns.max(0)).unwrap_or(0);
+    let over: Vec<String> = campaign::Entity::find()
+        .filter(campaign::Column::OwnerId.eq(owner_id))
+        .filter(campaign::Column::IsActive.eq(true))
+        .order_by_desc(campaign::Column::CreatedAt)
+        .order_by_desc(campaign::Column::Id)
+        .all(conn)
+        .await?
+        .into_iter()
+        .skip(allowed)
+        .map(|c| c.id)
+        .collect();
+    if over.is_empty() {
+        return Ok(0);
+    }
+    let paused = campaign::Entity::update_many()
+        .col_expr(
+            campaign::Column::IsActive,
+            sea_orm::sea_query::Expr::value(false),
+        )
+        .col_expr(
+            campaign::Column::UpdatedAt,
+            sea_orm::sea_query::Expr::value(now),
+        )
+        .filter(campaign::Column::Id.is_in(over))
+        .exec(conn)
+        .await?
+        .rows_affected;
+    tracing::info!(owner = %owner_id, paused, "campaigns over the plan's limit paused");
+    Ok(paused)
+}

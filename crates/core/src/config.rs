@@ -40,12 +40,21 @@ pub struct Config {
     pub trust_proxy: bool,
     /// Largest accepted JSON body, in bytes.
     pub body_limit: usize,
-    /// PayU merchant key; unset means the demo payment page stands in.
+    /// PayU merchant key; unset means the built-in simulator of PayU's hosted
+    /// page (and the demo payment page) stand in.
     pub payu_key: Option<String>,
     /// PayU salt (with the key).
     pub payu_salt: Option<String>,
-    /// `test` or `live`.
-    pub payu_mode: String,
+    /// `test`, `live` or `simulator`; unset means `test` with a key and
+    /// `simulator` without one.
+    pub payu_mode: Option<String>,
+    /// Overrides PayU's server-to-server URL (`verify_payment`), e.g. for a
+    /// local stand-in in tests.
+    pub payu_verify_url: Option<String>,
+    /// The seller on invoices: name, postal address and GSTIN.
+    pub invoice_name: String,
+    pub invoice_address: String,
+    pub invoice_gstin: Option<String>,
     /// OpenAI-compatible server for the assistant, e.g. `https://api.openai.com`
     /// or `http://127.0.0.1:11434` (Ollama); unset means the builtin assistant.
     pub llm_base_url: Option<String>,
@@ -102,7 +111,11 @@ impl Default for Config {
             body_limit: 256 * 1024,
             payu_key: None,
             payu_salt: None,
-            payu_mode: "test".into(),
+            payu_mode: None,
+            payu_verify_url: None,
+            invoice_name: "ConvertAssist".into(),
+            invoice_address: String::new(),
+            invoice_gstin: None,
             llm_base_url: None,
             llm_api_key: None,
             llm_model: "gpt-4o-mini".into(),
@@ -180,7 +193,31 @@ impl Config {
                 "CA_WIDGET_EVENTS_* must be at least 1 and CA_ATTRIBUTION_DAYS between 1 and 365"
             );
         }
+        let mode = self.payu_mode();
+        if !matches!(mode.as_str(), "test" | "live" | "simulator") {
+            bail!("CA_PAYU_MODE must be test, live or simulator");
+        }
+        if mode != "simulator" && (self.payu_key.is_none() || self.payu_salt.is_none()) {
+            bail!("CA_PAYU_MODE={mode} needs CA_PAYU_KEY and CA_PAYU_SALT");
+        }
+        if self.payu_key.is_some() != self.payu_salt.is_some() {
+            bail!("set both CA_PAYU_KEY and CA_PAYU_SALT, or neither");
+        }
+        if let Some(url) = &self.payu_verify_url
+            && !(url.starts_with("http://") || url.starts_with("https://"))
+        {
+            bail!("CA_PAYU_VERIFY_URL must start with http:// or https://");
+        }
         Ok(())
+    }
+
+    /// `test`, `live` or `simulator` (see [`Config::payu_mode`]).
+    pub fn payu_mode(&self) -> String {
+        match &self.payu_mode {
+            Some(m) if !m.trim().is_empty() => m.trim().to_lowercase(),
+            _ if self.payu_key.is_some() => "test".into(),
+            _ => "simulator".into(),
+        }
     }
 
     /// Whether the demo payment page may activate plans: only while no real

@@ -2,7 +2,10 @@
 
 use actix_web::{get, post, web};
 use ca_auth::dto::UserOut;
-use ca_billing::dto::{CheckoutData, CheckoutResponse, PlanChoiceIn, PlanResponse, PlansResponse};
+use ca_billing::dto::{
+    CancelResponse, CheckoutData, CheckoutResponse, PlanChoiceIn, PlanResponse, PlansResponse,
+    SubscriptionResponse,
+};
 use ca_campaigns::dto::UsageResponse;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -138,10 +141,9 @@ pub async fn mock_payment_success(
     user: CurrentUser,
     body: web::Json<PlanChoiceIn>,
 ) -> Result<web::Json<MockPaymentResponse>, ApiError> {
-    let demo = state.config.demo_payments_enabled();
     let updated = state
         .billing
-        .complete_demo_payment(&user.0, &body.plan_id, demo)
+        .complete_demo_payment(&user.0, &body.plan_id)
         .await?;
     let plan = state.billing.get_plan(&updated.plan_id).await?;
     Ok(web::Json(MockPaymentResponse {
@@ -153,5 +155,60 @@ pub async fn mock_payment_success(
         data: PaidUserData {
             user: UserOut::from_model(&updated, chrono::Utc::now()),
         },
+    }))
+}
+
+/// The owner's subscription: plan, status, cycle, the next billing date and
+/// whether it was cancelled.
+#[utoipa::path(
+    tag = "billing",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Subscription", body = SubscriptionResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+    )
+)]
+#[get("/subscription")]
+pub async fn subscription(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+) -> Result<web::Json<SubscriptionResponse>, ApiError> {
+    Ok(web::Json(SubscriptionResponse {
+        success: true,
+        data: state
+            .billing
+            .subscription(&user.0, chrono::Utc::now())
+            .await?,
+    }))
+}
+
+/// Cancel the paid subscription at the end of the period paid for: the plan
+/// stays until `subscriptionEndsAt`, then the account is on the free plan.
+#[utoipa::path(
+    tag = "billing",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Cancelled", body = CancelResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 422, description = "No paid subscription, or already cancelled", body = ErrorBody),
+    )
+)]
+#[post("/cancel")]
+pub async fn cancel(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+) -> Result<web::Json<CancelResponse>, ApiError> {
+    let data = state.billing.cancel(&user.0, chrono::Utc::now()).await?;
+    let ends = data
+        .subscription_ends_at
+        .map(|d| d.format("%-d %B %Y").to_string())
+        .unwrap_or_default();
+    Ok(web::Json(CancelResponse {
+        success: true,
+        message: format!(
+            "Your subscription is cancelled. You keep your {} plan until {ends}.",
+            data.plan_name
+        ),
+        data,
     }))
 }

@@ -1,4 +1,7 @@
 //! Tables owned by the billing crate.
 
+pub mod invoice_sequence;
+pub mod payment;
 pub mod plan;
 pub mod plan_invitation;
+pub mod subscription;

@@ -124,6 +124,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/billing/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel the paid subscription at the end of the period paid for: the plan
+         *     stays until `subscriptionEndsAt`, then the account is on the free plan.
+         */
+        post: operations["cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/billing/checkout": {
         parameters: {
             query?: never;
@@ -170,6 +190,26 @@ export interface paths {
         };
         /** Active plans, for the billing screens (no sign-in needed). */
         get: operations["billing_plans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The owner's subscription: plan, status, cycle, the next billing date and
+         *     whether it was cancelled.
+         */
+        get: operations["subscription"];
         put?: never;
         post?: never;
         delete?: never;
@@ -525,6 +565,140 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payment/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The owner's payments, newest first. */
+        get: operations["history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment/initialize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start paying for a plan: creates the pending payment (the amount comes
+         *     from the plan: the monthly price, or 10 × for `udf4 = annual`) and answers
+         *     the hosted page's URL and the signed form fields to post there.
+         */
+        post: operations["initialize"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment/invoice/{txnid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The invoice of one of the owner's successful payments. */
+        get: operations["invoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment/payu/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Where PayU returns the buyer (both `surl` and `furl`): a form POST with the
+         *     result and its hash. It is applied once when it checks out, then the
+         *     browser goes to the success, failure or status page. A forged, tampered
+         *     or unknown callback changes nothing.
+         */
+        post: operations["payu_return"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment/payu/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * PayU's webhook (enter this URL in PayU's dashboard): the same fields and
+         *     hash as the return. Resends are answered 200 and change nothing.
+         */
+        post: operations["payu_webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment/status/{txnid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The owner's payment status; while pending, PayU is asked at most every few seconds. */
+        get: operations["status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The owner's payment, settled from PayU's answer (`verify_payment`) when it
+         *     was still pending. `data.status` says how it ended.
+         */
+        post: operations["verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/plans": {
         parameters: {
             query?: never;
@@ -726,6 +900,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payment/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The same as `POST /api/payment/verify`, at the path existing clients call. */
+        post: operations["payment_verify_root"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/readyz": {
         parameters: {
             query?: never;
@@ -800,6 +991,12 @@ export interface components {
         };
         BTreeMap: {
             [key: string]: string[];
+        };
+        /** @description Who paid. */
+        Buyer: {
+            email: string;
+            name: string;
+            phone: string;
         };
         /** @description A campaign's counters. */
         CampaignAnalytics: {
@@ -948,6 +1145,12 @@ export interface components {
              *     }
              */
             targeting: components["schemas"]["TargetingSettings"];
+        };
+        /** @description `{success, message, data: subscription}`. */
+        CancelResponse: {
+            data: components["schemas"]["SubscriptionOut"];
+            message: string;
+            success: boolean;
         };
         /** @description `POST /api/auth/change-password`. */
         ChangePasswordIn: {
@@ -1274,6 +1477,95 @@ export interface components {
             /** @description `ok`, or `unavailable` with the failing dependency in `detail`. */
             status: string;
         };
+        /** @description `{success, data: [payment]}`, newest first. */
+        HistoryResponse: {
+            data: components["schemas"]["PaymentOut"][];
+            success: boolean;
+        };
+        /** @description Where the browser posts the payment form, and its fields. */
+        InitializeData: {
+            /** @description The hosted payment page's URL (PayU's, or this server's simulator). */
+            action: string;
+            /**
+             * Format: double
+             * @description Rupees.
+             */
+            amount: number;
+            /** @description The form fields, hash included. */
+            params: {
+                [key: string]: string;
+            };
+            txnid: string;
+        };
+        /**
+         * @description `POST /api/payment/initialize`. The plan (`udf2`, or `planId`) and the
+         *     cycle (`udf4`: `monthly` or `annual`) decide the amount; any amount or
+         *     product text a client sends is ignored.
+         */
+        InitializeIn: {
+            /**
+             * Format: double
+             * @description Ignored: the server computes the amount from the plan.
+             */
+            amount?: number | null;
+            /** @description Ignored: receipts go to the account's email. */
+            email?: string | null;
+            firstname?: string | null;
+            /** @description Phone for the payment page; the account's, else 9999999999. */
+            phone?: string | null;
+            planId?: string | null;
+            /** @description Ignored: the server names the product. */
+            productinfo?: string | null;
+            /** @description Another name for the plan id. */
+            subscriptionId?: string | null;
+            /** @description Ignored: always the signed-in user. */
+            udf1?: string | null;
+            /** @description The plan id. */
+            udf2?: string | null;
+            /** @description Always `subscription`. */
+            udf3?: string | null;
+            /** @description `monthly` (default) or `annual`. */
+            udf4?: string | null;
+        };
+        /** @description `{success, data: {action, params}}`. */
+        InitializeResponse: {
+            data: components["schemas"]["InitializeData"];
+            success: boolean;
+        };
+        /** @description An invoice for a successful payment. */
+        InvoiceOut: {
+            /**
+             * Format: double
+             * @description Rupees.
+             */
+            amount: number;
+            buyer: components["schemas"]["Buyer"];
+            currency: string;
+            /** @description `monthly` or `annual`. */
+            cycle: string;
+            /** @description From a gap-free sequence, e.g. `CA-000042`. */
+            invoiceNumber: string;
+            /** Format: date-time */
+            issuedAt: string;
+            mihpayid?: string | null;
+            /** Format: date-time */
+            paidAt: string;
+            paymentMode?: string | null;
+            /** Format: date-time */
+            periodEnd?: string | null;
+            /** Format: date-time */
+            periodStart?: string | null;
+            planId: string;
+            planName: string;
+            provider: string;
+            seller: components["schemas"]["Seller"];
+            txnid: string;
+        };
+        /** @description `{success, data: invoice}`. */
+        InvoiceResponse: {
+            data: components["schemas"]["InvoiceOut"];
+            success: boolean;
+        };
         /** @description `POST /api/auth/login`. */
         LoginIn: {
             email?: string;
@@ -1351,6 +1643,38 @@ export interface components {
         /** @description The user after a completed payment. */
         PaidUserData: {
             user: components["schemas"]["UserOut"];
+        };
+        /** @description One payment in the owner's history. */
+        PaymentOut: {
+            _id: string;
+            /**
+             * Format: double
+             * @description Rupees.
+             */
+            amount: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description `monthly` or `annual`. */
+            cycle: string;
+            email: string;
+            /** @description Why it failed, when it did. */
+            errorMessage?: string | null;
+            firstname: string;
+            /** @description Set once the payment succeeded. */
+            invoiceNumber?: string | null;
+            /** @description The provider's payment id. */
+            mihpayid?: string | null;
+            /** @description How it was paid (`CC`, `UPI`, …); null until the provider says. */
+            paymentMode?: string | null;
+            phone: string;
+            planId: string;
+            /** @description What was bought, e.g. `Basic Plan (Monthly)`. */
+            productinfo: string;
+            /** @description `payu`, `simulator` or `demo`. */
+            provider: string;
+            /** @description `pending`, `success` or `failure`. */
+            status: string;
+            txnid: string;
         };
         /** @description `POST /api/billing/checkout` and `POST /api/billing/mock-payment-success`. */
         PlanChoiceIn: {
@@ -1641,6 +1965,12 @@ export interface components {
             token: string;
             user: components["schemas"]["UserOut"];
         };
+        /** @description Who issues invoices (from `CA_INVOICE_*`). */
+        Seller: {
+            address: string;
+            gstin?: string | null;
+            name: string;
+        };
         /** @description `POST /api/widget/conversations`. */
         StartIn: {
             campaignId?: string;
@@ -1665,6 +1995,22 @@ export interface components {
             notice?: string | null;
             success: boolean;
         };
+        /** @description `data` of the status call. */
+        StatusData: {
+            /**
+             * Format: double
+             * @description Rupees.
+             */
+            amount: number;
+            mihpayid?: string | null;
+            /** @description `pending`, `success` or `failure`. */
+            status: string;
+        };
+        /** @description `{success, data: {status, amount, mihpayid}}`. */
+        StatusResponse: {
+            data: components["schemas"]["StatusData"];
+            success: boolean;
+        };
         /** @description `POST /api/widget/conversations/{conversationId}/forms`. */
         SubmitIn: {
             /** @description The form's id; absent or `email-capture` means the popup's email field. */
@@ -1686,6 +2032,33 @@ export interface components {
             followUpMessage?: string | null;
             /** @description The form's success message. */
             message: string;
+            success: boolean;
+        };
+        /** @description The owner's subscription. */
+        SubscriptionOut: {
+            /** @description Cancelled: stays on the plan until `subscriptionEndsAt`, then free. */
+            cancelAtPeriodEnd: boolean;
+            /** Format: date-time */
+            cancelledAt?: string | null;
+            /** @description `monthly` or `annual` while paid; null otherwise. */
+            cycle?: string | null;
+            planId: string;
+            planName: string;
+            /** @description `trial`, `active`, `free` or `expired`. */
+            status: string;
+            /**
+             * Format: date-time
+             * @description End of the paid period (the next billing date).
+             */
+            subscriptionEndsAt?: string | null;
+            /** Format: date-time */
+            trialEndsAt?: string | null;
+            /** Format: int64 */
+            trialRemainingDays: number;
+        };
+        /** @description `{success, data: subscription}`. */
+        SubscriptionResponse: {
+            data: components["schemas"]["SubscriptionOut"];
             success: boolean;
         };
         /** @description Who sees the popup and how often. */
@@ -1827,6 +2200,33 @@ export interface components {
              * @description Whole days left in the trial, rounded up; 0 outside a trial.
              */
             trialRemainingDays: number;
+        };
+        /** @description A payment's state as the result pages need it. */
+        VerifyData: {
+            /**
+             * Format: double
+             * @description Rupees.
+             */
+            amount: number;
+            /** @description `monthly` or `annual`. */
+            cycle: string;
+            planId: string;
+            /** @description `pending`, `success` or `failure`. */
+            status: string;
+        };
+        /** @description `POST /payment/verify`. */
+        VerifyIn: {
+            txnid?: string;
+        };
+        /** @description `{success, data, txnid, productinfo, firstname, email, phone}`. */
+        VerifyResponse: {
+            data: components["schemas"]["VerifyData"];
+            email: string;
+            firstname: string;
+            phone: string;
+            productinfo: string;
+            success: boolean;
+            txnid: string;
         };
         /** @description The embed tag for the owner's site. */
         WidgetScriptResponse: {
@@ -2170,6 +2570,44 @@ export interface operations {
             };
         };
     };
+    cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancelResponse"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No paid subscription, or already cancelled */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     checkout: {
         parameters: {
             query?: never;
@@ -2342,6 +2780,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlansResponse"];
+                };
+            };
+        };
+    };
+    subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Subscription */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionResponse"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -3447,6 +3914,292 @@ export interface operations {
             };
         };
     };
+    history: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Payments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryResponse"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    initialize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InitializeIn"];
+            };
+        };
+        responses: {
+            /** @description Post `params` as a form to `action` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InitializeResponse"];
+                };
+            };
+            /** @description No plan chosen, or an unknown cycle */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invite-only plan without an invitation */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such plan */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Already on this plan */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Free or contact-sales plan */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    invoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Transaction id */
+                txnid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Invoice */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceResponse"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Absent, not yours, or not a successful payment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    payu_return: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description PayU's result fields */
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": string;
+            };
+        };
+        responses: {
+            /** @description To /payment/success, /payment/failure or /payment/status */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payu_webhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description PayU's result fields */
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": string;
+            };
+        };
+        responses: {
+            /** @description Applied, or already applied */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Forged, tampered or unknown; nothing changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Transaction id */
+                txnid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusResponse"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Absent or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyIn"];
+            };
+        };
+        responses: {
+            /** @description The payment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerifyResponse"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Absent or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_plans: {
         parameters: {
             query?: never;
@@ -3902,6 +4655,48 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HealthOut"];
+                };
+            };
+        };
+    };
+    payment_verify_root: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyIn"];
+            };
+        };
+        responses: {
+            /** @description The payment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerifyResponse"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Absent or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

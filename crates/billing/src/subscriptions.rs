@@ -1,0 +1,118 @@
+//! The owner's subscription: what it is, cancelling at the period's end, and
+//! the downgrade when a paid period ends without a new payment.
+
+use chrono::{DateTime, Utc};
+use sea_orm::sea_query::Expr;
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
+
+use ca_auth::dto::effective_status;
+use ca_auth::entities::user;
+
+use crate::BillingError;
+use crate::dto::SubscriptionOut;
+use crate::entities::{plan, subscription};
+use crate::service::{BillingService, FREE_PLAN};
+
+impl BillingService {
+    /// The owner's subscription as of `now`.
+    pub async fn subscription(
+        &self,
+        owner: &user::Model,
+        now: DateTime<Utc>,
+    ) -> Result<SubscriptionOut, BillingError> {
+        let (status, _, remaining) = effective_status(owner, now);
+        let status = status.to_string();
+        let record = subscription::Entity::find_by_id(owner.id.clone())
+            .one(&self.db)
+            .await?
+            .filter(|s| s.status == "active" && status == "active");
+        let plan_id = if status == "active" || status == "trial" {
+            owner.plan_id.clone()
+        } else {
+            FREE_PLAN.to_string()
+        };
+        let plan_name = plan::Entity::find_by_id(plan_id.clone())
+            .one(&self.db)
+            .await?
+            .map_or_else(|| plan_id.clone(), |p| p.display_name);
+        Ok(SubscriptionOut {
+            plan_id,
+            plan_name,
+            cycle: record.as_ref().map(|r| r.cycle.clone()),
+            subscription_ends_at: if status == "active" {
+                owner.subscription_ends_at
+            } else {
+                None
+            },
+            trial_ends_at: owner.trial_ends_at,
+            trial_remaining_days: remaining,
+            cancel_at_period_end: record.as_ref().is_some_and(|r| r.cancel_at_period_end),
+            cancelled_at: record.as_ref().and_then(|r| r.cancelled_at),
+            status,
+        })
+    }
+
+    /// Cancels the owner's paid subscription at the end of the period paid
+    /// for: the plan stays until then, and no charge follows.
+    pub async fn cancel(
+        &self,
+        owner: &user::Model,
+        now: DateTime<Utc>,
+    ) -> Result<SubscriptionOut, BillingError> {
+        let (status, _, _) = effective_status(owner, now);
+        if status != "active" {
+            return Err(BillingError::NothingToCancel);
+        }
+        let changed = subscription::Entity::update_many()
+            .col_expr(subscription::Column::CancelAtPeriodEnd, Expr::value(true))
+            .col_expr(subscription::Column::CancelledAt, Expr::value(Some(now)))
+            .col_expr(subscription::Column::UpdatedAt, Expr::value(now))
+            .filter(subscription::Column::OwnerId.eq(&owner.id))
+            .filter(subscription::Column::Status.eq("active"))
+            .filter(subscription::Column::CancelAtPeriodEnd.eq(false))
+            .exec(&self.db)
+            .await?
+            .rows_affected;
+        if changed == 0 {
+            let record = subscription::Entity::find_by_id(owner.id.clone())
+                .one(&self.db)
+                .await?;
+            match record {
+                Some(r) if r.cancel_at_period_end => return Err(BillingError::AlreadyCancelled),
+                Some(_) => {}
+                // A plan given without a payment (staff, demo data) has no
+                // billing record: nothing renews, so nothing to cancel.
+                None => return Err(BillingError::NothingToCancel),
+            }
+        }
+        tracing::info!(owner = %owner.id, "subscription cancelled at period end");
+        self.subscription(owner, now).await
+    }
+}
+
+/// Owners whose paid period ended at `now` without a new payment go back to
+/// the free plan; returns their ids (the caller applies the free plan's
+/// limits to what they have). Takes the caller's transaction.
+pub async fn expire_due<C: ConnectionTrait>(
+    conn: &C,
+    now: DateTime<Utc>,
+) -> Result<Vec<String>, BillingError> {
+    let due = user::Entity::find()
+        .filter(user::Column::SubscriptionStatus.eq("active"))
+        .filter(user::Column::SubscriptionEndsAt.lte(now))
+        .all(conn)
+        .await?;
+    let mut expired = Vec::with_capacity(due.len());
+    for u in due {
+        ca_auth::subscription::set_subscription(conn, &u.id, FREE_PLAN, "free", None).await?;
+        subscription::Entity::update_many()
+            .col_expr(subscription::Column::Status, Expr::value("expired"))
+            .col_expr(subscription::Column::UpdatedAt, Expr::value(now))
+            .filter(subscription::Column::OwnerId.eq(&u.id))
+            .exec(conn)
+            .await?;
+        tracing::info!(owner = %u.id, plan = %u.plan_id, "paid period ended; back to the free plan");
+        expired.push(u.id);
+    }
+    Ok(expired)
+}
