@@ -274,11 +274,9 @@ fn api_app(
                 .service(routes::payments::history)
                 .service(routes::payments::invoice),
         )
-        .service(
-            scope::scope("/payment")
-                .wrap(web::same_origin_cors(public_url.clone()))
-                .service(routes::payments::verify_root),
-        )
+        // Only this one path: the rest of /payment/* is the dashboard's pages
+        // and the simulator.
+        .service(routes::payments::verify_root)
         .service(
             scope::scope("/api/campaigns")
                 .wrap(web::same_origin_cors(public_url.clone()))

@@ -81,6 +81,9 @@ pub enum CallbackRefused {
         txnid: String,
         reason: payu::Rejected,
     },
+    /// It checked out but could not be stored (the provider should resend).
+    #[error("{txnid}: storing failed")]
+    NotStored { txnid: String },
 }
 
 fn rupees(paise: i64) -> f64 {
@@ -474,7 +477,9 @@ impl BillingService {
             .await
             .map_err(|e| {
                 tracing::error!(%txnid, %e, "settling a payment failed");
-                CallbackRefused::UnknownTxnid(txnid.clone())
+                CallbackRefused::NotStored {
+                    txnid: txnid.clone(),
+                }
             })?;
         let now_status = if applied {
             outcome.status.clone()

@@ -88,7 +88,7 @@ pub async fn verify(
         (status = 404, description = "Absent or not yours", body = ErrorBody),
     )
 )]
-#[post("/verify")]
+#[post("/payment/verify")]
 pub async fn verify_root(
     state: web::Data<AppState>,
     user: CurrentUser,
@@ -225,6 +225,10 @@ pub async fn payu_return(state: web::Data<AppState>, body: web::Bytes) -> HttpRe
                 query(&[("txnid", &s.txnid), ("status", "pending")])
             )),
         },
+        Err(CallbackRefused::NotStored { txnid }) => see_other(format!(
+            "/payment/status?{}",
+            query(&[("txnid", &txnid), ("status", "pending")])
+        )),
         Err(refused) => {
             log_refused("return", &refused);
             see_other(format!(
@@ -249,6 +253,7 @@ pub async fn payu_return(state: web::Data<AppState>, body: web::Bytes) -> HttpRe
     responses(
         (status = 200, description = "Applied, or already applied"),
         (status = 400, description = "Forged, tampered or unknown; nothing changed", body = ErrorBody),
+        (status = 503, description = "Not stored this time; PayU resends", body = ErrorBody),
     )
 )]
 #[post("/webhook")]
@@ -261,6 +266,14 @@ pub async fn payu_webhook(state: web::Data<AppState>, body: web::Bytes) -> HttpR
             "status": s.status,
             "applied": s.applied,
         })),
+        // PayU resends what was not answered 200.
+        Err(CallbackRefused::NotStored { .. }) => {
+            HttpResponse::ServiceUnavailable().json(serde_json::json!({
+                "success": false,
+                "message": "The payment could not be stored just now; please resend",
+                "code": "try_again",
+            }))
+        }
         Err(refused) => {
             log_refused("webhook", &refused);
             HttpResponse::BadRequest().json(serde_json::json!({

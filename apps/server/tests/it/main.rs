@@ -11,6 +11,7 @@ mod conversations;
 mod customers;
 mod helpers;
 mod http;
+mod payments;
 mod smtp;
 mod tokens;
 mod tracking;
