@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { auditChanges, formatPrice, perInterval } from "./display";
+
+describe("display", () => {
+  it("formats prices per currency without decimals", () => {
+    expect(formatPrice(2999, "INR")).toBe("₹2,999");
+    expect(formatPrice(100000, "INR")).toBe("₹1,00,000");
+    expect(formatPrice(49, "USD")).toMatch(/\$49$/);
+    expect(formatPrice(10, "rupees")).toBe("10 rupees");
+  });
+  it("names the interval", () => {
+    expect(perInterval("monthly")).toBe("/month");
+    expect(perInterval("yearly")).toBe("/year");
+  });
+  it("lists an audit entry's changed fields", () => {
+    expect(
+      auditChanges(
+        { planId: "free", subscriptionStatus: "free", name: "A" },
+        { planId: "basic", subscriptionStatus: "active", name: "A" },
+      ),
+    ).toEqual(["planId: free → basic", "subscriptionStatus: free → active"]);
+    expect(auditChanges(null, { role: "admin" })).toEqual(["role: — → admin"]);
+    expect(auditChanges(null, null)).toEqual([]);
+  });
+});

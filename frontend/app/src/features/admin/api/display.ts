@@ -1,0 +1,54 @@
+import { formatInr } from "../../../lib/format";
+
+/** A plan's price in its currency, without decimals; text a browser cannot format stays as typed. */
+export function formatPrice(price: number, currency: string): string {
+  if (currency.toUpperCase() === "INR") return formatInr(price);
+  try {
+    return new Intl.NumberFormat("en-IN", {
+      style: "currency",
+      currency: currency.toUpperCase(),
+      maximumFractionDigits: 0,
+      minimumFractionDigits: 0,
+    }).format(price);
+  } catch {
+    return `${price.toLocaleString("en-IN")} ${currency}`;
+  }
+}
+
+/** "/month" or "/year" after a price. */
+export function perInterval(interval: string): string {
+  if (interval === "monthly") return "/month";
+  if (interval === "yearly" || interval === "annual") return "/year";
+  return interval ? `/${interval}` : "";
+}
+
+/** A count in en-IN digits. */
+export function count(n: number): string {
+  return n.toLocaleString("en-IN");
+}
+
+/** Minimum password length for accounts staff create. */
+export const PASSWORD_MIN = 6;
+export const PASSWORD_TOO_SHORT = "Password must be at least 6 characters long";
+
+/** The changed fields of an audit entry: "planId: free → basic". */
+export function auditChanges(
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown> | null,
+): string[] {
+  const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
+  const show = (v: unknown) =>
+    v === undefined || v === null || v === ""
+      ? "—"
+      : typeof v === "object"
+        ? JSON.stringify(v)
+        : String(v);
+  const lines: string[] = [];
+  for (const key of keys) {
+    const b = before?.[key];
+    const a = after?.[key];
+    if (JSON.stringify(b) === JSON.stringify(a)) continue;
+    lines.push(`${key}: ${show(b)} → ${show(a)}`);
+  }
+  return lines;
+}

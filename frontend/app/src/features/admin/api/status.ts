@@ -1,0 +1,44 @@
+/** How the admin screens word and colour a user's subscription and role. */
+
+/** Statuses an admin may set by hand. */
+export const SETTABLE_STATUSES = ["free", "trial", "active"] as const;
+export type SettableStatus = (typeof SETTABLE_STATUSES)[number];
+
+/** The user table's subscription filter, as the server takes it. */
+export const STATUS_FILTERS = ["free", "trial", "active", "cancelled", "expired"] as const;
+export const ROLES = ["user", "admin", "superuser"] as const;
+
+const COLORS: Record<string, string> = {
+  active: "green",
+  cancelled: "yellow",
+  expired: "red",
+  trial: "blue",
+  free: "gray",
+  past_due: "orange",
+};
+
+/**
+ * The status badge: an active subscription that ends at the period's end shows as cancelled;
+ * the provider's spellings trialing and canceled read as trial and cancelled.
+ */
+export function statusBadge(user: { subscriptionStatus: string; cancelAtPeriodEnd?: boolean }): {
+  label: string;
+  color: string;
+} {
+  let label = user.subscriptionStatus;
+  if (label === "trialing") label = "trial";
+  if (label === "canceled") label = "cancelled";
+  if (label === "active" && user.cancelAtPeriodEnd) label = "cancelled";
+  return { label, color: COLORS[label] ?? "gray" };
+}
+
+const ROLE_COLORS: Record<string, string> = { user: "gray", admin: "indigo", superuser: "grape" };
+
+export function roleColor(role: string): string {
+  return ROLE_COLORS[role] ?? "gray";
+}
+
+/** Capitalised for labels: "superuser" → "Superuser". */
+export function capitalise(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}
