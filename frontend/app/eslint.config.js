@@ -12,6 +12,7 @@ const features = [
   "dashboard",
   "landing",
   "legal",
+  "payments",
   "settings",
   "shell",
 ];

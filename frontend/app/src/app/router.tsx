@@ -15,6 +15,9 @@ import { CustomersPage } from "../features/customers/routes/CustomersPage";
 import { DashboardPage } from "../features/dashboard/routes/DashboardPage";
 import { LandingPage } from "../features/landing/routes/LandingPage";
 import { LegalPage } from "../features/legal/routes/LegalPage";
+import { PaymentFailurePage } from "../features/payments/routes/PaymentFailurePage";
+import { PaymentStatusPage } from "../features/payments/routes/PaymentStatusPage";
+import { PaymentSuccessPage } from "../features/payments/routes/PaymentSuccessPage";
 import { SettingsPage } from "../features/settings/routes/SettingsPage";
 import { AppLayout } from "../features/shell/components/AppLayout";
 import { RequireAuth } from "../features/shell/components/RequireAuth";
@@ -28,6 +31,10 @@ export const routes = [
   { path: "/auth", element: <SessionExpiredPage /> },
   { path: "/terms", element: <LegalPage kind="terms" /> },
   { path: "/privacy", element: <LegalPage kind="privacy" /> },
+  // The payment result pages are public: the gateway returns here, signed in or not.
+  { path: "/payment/success", element: <PaymentSuccessPage /> },
+  { path: "/payment/failure", element: <PaymentFailurePage /> },
+  { path: "/payment/status", element: <PaymentStatusPage /> },
   {
     element: <RequireAuth />,
     children: [
