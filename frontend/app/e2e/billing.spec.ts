@@ -16,14 +16,29 @@ test("upgrade through the demo payment page and see the plan active", async ({ p
   );
   await shot(page, "20-billing-trial");
 
-  await page.getByRole("button", { name: "Choose Basic" }).click();
-  await page.waitForURL("**/mock-payment?**");
+  // The plan cards pay through the payment gateway; the demo payment page is where the
+  // checkout call sends the browser. It shows the server's price, whatever the query says.
+  const checkoutUrl = await page.evaluate(async () => {
+    const response = await fetch("/api/billing/checkout", {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        Authorization: `Bearer ${localStorage.getItem("token") ?? ""}`,
+      },
+      body: JSON.stringify({ planId: "basic" }),
+    });
+    const body = (await response.json()) as { data: { checkoutUrl: string } };
+    return body.data.checkoutUrl;
+  });
+  expect(checkoutUrl).toMatch(/^\/mock-payment\?/);
+  await page.goto(checkoutUrl.replace(/price=\d+/, "price=1"));
   await expect(
     page.getByText("This is a demo payment. No actual charges will be made."),
   ).toBeVisible();
   await expect(page.getByText("•••• 4242")).toBeVisible();
   await expect(page.getByText("Expires 12/25")).toBeVisible();
   await expect(page.getByText("₹999")).toBeVisible();
+  await expect(page.getByText("₹1", { exact: true })).toHaveCount(0);
   await shot(page, "21-mock-payment");
   await page.getByRole("button", { name: "Complete Payment" }).click();
   await expect(page.getByRole("button", { name: "Processing payment…" })).toBeDisabled();
@@ -36,8 +51,9 @@ test("upgrade through the demo payment page and see the plan active", async ({ p
   await expect(page.getByRole("button", { name: "Current Plan" })).toBeDisabled();
   await expect(page.getByRole("button", { name: "Free Plan" })).toBeDisabled();
   await expect(page.getByRole("button", { name: "Choose Basic" })).toHaveCount(0);
-  await expect(page.getByText(/Next billing date/)).toBeVisible();
   await shot(page, "23-billing-active");
+  await page.goto("/billing");
+  await expect(page.getByText(/Next billing date/)).toBeVisible();
 });
 
 test("an invite-only plan is refused and the page returns to billing", async ({ page }) => {

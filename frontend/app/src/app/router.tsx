@@ -5,8 +5,11 @@ import { LoginPage } from "../features/auth/routes/LoginPage";
 import { RegisterPage } from "../features/auth/routes/RegisterPage";
 import { ResetPasswordPage } from "../features/auth/routes/ResetPasswordPage";
 import { SessionExpiredPage } from "../features/auth/routes/SessionExpiredPage";
+import { BillingPage } from "../features/billing/routes/BillingPage";
 import { BillingSettingsPage } from "../features/billing/routes/BillingSettingsPage";
+import { InvoicePage } from "../features/billing/routes/InvoicePage";
 import { MockPaymentPage } from "../features/billing/routes/MockPaymentPage";
+import { PaymentHistoryPage } from "../features/billing/routes/PaymentHistoryPage";
 import { CampaignsPage } from "../features/campaigns/routes/CampaignsPage";
 import { CreateCampaignPage } from "../features/campaigns/routes/CreateCampaignPage";
 import { EditCampaignPage } from "../features/campaigns/routes/EditCampaignPage";
@@ -50,7 +53,9 @@ export const routes = [
           { path: "/customers", element: <CustomersPage /> },
           { path: "/conversations", element: <ConversationsPage /> },
           { path: "/conversations/:conversationId", element: <ConversationsPage /> },
-          { path: "/billing", element: <BillingSettingsPage /> },
+          { path: "/billing", element: <BillingPage /> },
+          { path: "/billing/history", element: <PaymentHistoryPage /> },
+          { path: "/billing/invoice/:txnid", element: <InvoicePage /> },
           { path: "/settings", element: <SettingsPage /> },
           { path: "/settings/billing", element: <BillingSettingsPage /> },
           { path: "*", element: <NotFound home="/dashboard" /> },

@@ -15,7 +15,7 @@ describe("plan prices", () => {
   });
 
   it("marks an annual purchase in its description", () => {
-    expect(productInfo("Basic", "annual")).toBe("Basic Plan - Annual");
-    expect(productInfo("Basic", "monthly")).toBe("Basic Plan - Monthly");
+    expect(productInfo("Basic", "annual")).toBe("Basic Plan (Annual)");
+    expect(productInfo("Basic", "monthly")).toBe("Basic Plan (Monthly)");
   });
 });

@@ -21,7 +21,7 @@ export function annualSaving(monthlyPrice: number): number {
   return fullYearPrice(monthlyPrice) - cyclePrice(monthlyPrice, "annual");
 }
 
-/** The payment's description; an annual purchase says so. */
+/** The payment's description, as the server names it; an annual purchase says so. */
 export function productInfo(planName: string, cycle: Cycle): string {
-  return `${planName} Plan - ${cycle === "annual" ? "Annual" : "Monthly"}`;
+  return `${planName} Plan (${cycle === "annual" ? "Annual" : "Monthly"})`;
 }

@@ -8,6 +8,7 @@ import {
   Divider,
   Group,
   Loader,
+  Skeleton,
   Stack,
   Text,
   ThemeIcon,
@@ -25,7 +26,7 @@ import { Logo } from "../../../components/Logo";
 import { messageOf } from "../../../lib/api-client";
 import { useAuth } from "../../../lib/auth";
 import { formatInr } from "../../../lib/format";
-import { useMockPayment } from "../api/billing";
+import { useMockPayment, usePlan } from "../api/billing";
 
 /**
  * The demo payment imitates a real one: a simulated processing wait, then time to read the
@@ -55,6 +56,8 @@ export function MockPaymentPage() {
   const navigate = useNavigate();
   const { refreshUser } = useAuth();
   const pay = useMockPayment();
+  // The price shown is the server's, whatever the query says.
+  const plan = usePlan(planId ?? "");
   const [state, setState] = useState<State>({ kind: "idle" });
 
   useEffect(() => {
@@ -72,7 +75,8 @@ export function MockPaymentPage() {
   }, [state, navigate]);
 
   if (!planId || !planName || !price) return <Navigate to="/campaigns" replace />;
-  const amount = Number(price);
+  const name = plan.data?.data.displayName ?? planName;
+  const planError = plan.isError ? messageOf(plan.error as unknown, "Plan not found") : null;
 
   async function complete(id: string) {
     setState({ kind: "processing" });
@@ -100,7 +104,7 @@ export function MockPaymentPage() {
               </ThemeIcon>
               <Title order={2}>Payment Successful!</Title>
               <Text c="dimmed">
-                Your {planName} plan is active. Taking you to your billing page in 3 seconds…
+                Your {name} plan is active. Taking you to your billing page in 3 seconds…
               </Text>
             </Stack>
           ) : (
@@ -118,18 +122,22 @@ export function MockPaymentPage() {
               </Alert>
               <Group justify="space-between">
                 <div>
-                  <Text fw={600}>{planName} plan</Text>
+                  <Text fw={600}>{name} plan</Text>
                   <Text fz="sm" c="dimmed">
                     Billed monthly
                   </Text>
                 </div>
-                <Text fz="xl" fw={800}>
-                  {Number.isFinite(amount) ? formatInr(amount) : price}
-                  <Text span fz="sm" c="dimmed" fw={400}>
-                    {" "}
-                    / month
+                {plan.data ? (
+                  <Text fz="xl" fw={800}>
+                    {formatInr(plan.data.data.price)}
+                    <Text span fz="sm" c="dimmed" fw={400}>
+                      {" "}
+                      / month
+                    </Text>
                   </Text>
-                </Text>
+                ) : plan.isLoading ? (
+                  <Skeleton h={28} w={110} aria-label="Loading price" />
+                ) : null}
               </Group>
               <Divider />
               <Card withBorder radius="md" p="md" bg="gray.0">
@@ -145,6 +153,11 @@ export function MockPaymentPage() {
                   </div>
                 </Group>
               </Card>
+              {planError ? (
+                <Alert color="red" role="alert">
+                  {planError}
+                </Alert>
+              ) : null}
               {state.kind === "error" ? (
                 <Alert color="red" role="alert">
                   {state.message}
@@ -154,7 +167,7 @@ export function MockPaymentPage() {
               <Button
                 size="md"
                 onClick={() => void complete(planId)}
-                disabled={state.kind === "processing"}
+                disabled={state.kind === "processing" || !plan.data}
                 leftSection={
                   state.kind === "processing" ? <Loader size={16} color="white" /> : null
                 }

@@ -1,0 +1,191 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  List,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Switch,
+  Text,
+  Title,
+} from "@mantine/core";
+import { IconCheck } from "@tabler/icons-react";
+import { useState } from "react";
+import type { components } from "../../../api/schema";
+import { messageOf } from "../../../lib/api-client";
+import { useAuth } from "../../../lib/auth";
+import { formatInr } from "../../../lib/format";
+import { usePlans } from "../api/billing";
+import { PAYMENT_ERROR_FALLBACK, startPayment } from "../api/payment";
+import { planAction } from "../api/plan-action";
+import { annualSaving, cyclePrice, fullYearPrice, type Cycle } from "../api/pricing";
+
+type Plan = components["schemas"]["PlanOut"];
+
+/** The sales address behind every enterprise plan's Contact Sales button. */
+export const SALES_MAILTO = "mailto:sales@convertassist.in?subject=Enterprise%20plan%20enquiry";
+
+/** Where the Upgrade buttons scroll to. */
+export const PLANS_ANCHOR = "plans";
+
+function PlanPrice({ plan, cycle, contact }: { plan: Plan; cycle: Cycle; contact: boolean }) {
+  if (contact) {
+    return (
+      <Text fz={24} fw={800}>
+        Custom Pricing
+      </Text>
+    );
+  }
+  return (
+    <Stack gap={2}>
+      <Text fz={28} fw={800} lh={1.2}>
+        {formatInr(cyclePrice(plan.price, cycle))}
+        <Text span fz="sm" c="dimmed" fw={400}>
+          {cycle === "annual" ? " / year" : " / month"}
+        </Text>
+      </Text>
+      {plan.price > 0 ? (
+        <Group gap={8} fz="sm">
+          <Text span td="line-through" c="dimmed" inherit>
+            {formatInr(fullYearPrice(plan.price))}
+            {cycle === "monthly" ? " / year" : null}
+          </Text>
+          <Text span c="teal.7" fw={600} inherit>
+            Save {formatInr(annualSaving(plan.price))}
+          </Text>
+        </Group>
+      ) : null}
+    </Stack>
+  );
+}
+
+/**
+ * The plan cards with the monthly/annual toggle. A card's button buys that plan for the chosen
+ * cycle: the server prepares the payment and the browser goes to the payment page.
+ */
+export function PlanGrid({ currentPlanId }: { currentPlanId: string }) {
+  const plans = usePlans();
+  const { user } = useAuth();
+  const [annual, setAnnual] = useState(false);
+  const [buying, setBuying] = useState<string | null>(null);
+  const [paymentError, setPaymentError] = useState<string | null>(null);
+  const cycle: Cycle = annual ? "annual" : "monthly";
+
+  async function buy(plan: Plan) {
+    if (!user) return;
+    setBuying(plan.id);
+    setPaymentError(null);
+    try {
+      await startPayment(plan, cycle, user);
+    } catch (err) {
+      setPaymentError(messageOf(err, PAYMENT_ERROR_FALLBACK));
+      setBuying(null);
+    }
+  }
+
+  return (
+    <Stack gap="md" id={PLANS_ANCHOR} style={{ scrollMarginTop: 80 }}>
+      <Group justify="space-between" align="center" gap="sm">
+        <Title order={2} fz="h4">
+          Plans
+        </Title>
+        <Group gap="xs" wrap="nowrap">
+          <Text fz="sm" fw={annual ? 400 : 600}>
+            Monthly
+          </Text>
+          <Switch
+            checked={annual}
+            onChange={(e) => setAnnual(e.currentTarget.checked)}
+            label="Annual"
+            styles={{ label: { fontWeight: annual ? 600 : 400 } }}
+          />
+          <Badge color="teal" variant="light">
+            Save 2 months!
+          </Badge>
+        </Group>
+      </Group>
+      {paymentError ? (
+        <Alert
+          color="red"
+          role="alert"
+          withCloseButton
+          onClose={() => setPaymentError(null)}
+          closeButtonLabel="Dismiss"
+        >
+          {`Payment Error: ${paymentError}`}
+        </Alert>
+      ) : null}
+      {plans.isLoading ? (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
+          {[1, 2, 3, 4].map((i) => (
+            <Skeleton key={i} h={300} radius="md" />
+          ))}
+        </SimpleGrid>
+      ) : plans.isError ? (
+        <Alert color="red" role="alert">
+          {messageOf(plans.error as unknown, "Failed to fetch plans")}
+        </Alert>
+      ) : (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
+          {(plans.data?.data ?? []).map((plan) => {
+            const action = planAction(plan, currentPlanId);
+            return (
+              <Card
+                key={plan.id}
+                withBorder
+                radius="md"
+                p="lg"
+                data-testid={`plan-${plan.id}`}
+                style={plan.popular ? { borderColor: "var(--mantine-color-indigo-5)" } : undefined}
+              >
+                <Stack gap="sm" h="100%" justify="space-between">
+                  <Stack gap="xs">
+                    <Group justify="space-between" gap="xs" wrap="nowrap">
+                      <Text fw={700} fz="lg">
+                        {plan.displayName}
+                      </Text>
+                      {plan.popular ? <Badge>Popular</Badge> : null}
+                      {plan.inviteOnly ? (
+                        <Badge color="gray" variant="light">
+                          Invite only
+                        </Badge>
+                      ) : null}
+                    </Group>
+                    <PlanPrice plan={plan} cycle={cycle} contact={action.contact} />
+                    <List
+                      spacing={4}
+                      size="sm"
+                      mt="xs"
+                      icon={<IconCheck size={14} color="var(--mantine-color-teal-6)" />}
+                    >
+                      {plan.features.map((f) => (
+                        <List.Item key={f}>{f}</List.Item>
+                      ))}
+                    </List>
+                  </Stack>
+                  {action.contact ? (
+                    <Button component="a" href={SALES_MAILTO} variant="light">
+                      Contact Sales
+                    </Button>
+                  ) : (
+                    <Button
+                      disabled={action.disabled || (buying !== null && buying !== plan.id)}
+                      loading={buying === plan.id}
+                      variant={plan.popular ? "filled" : "light"}
+                      onClick={() => void buy(plan)}
+                    >
+                      {action.label}
+                    </Button>
+                  )}
+                </Stack>
+              </Card>
+            );
+          })}
+        </SimpleGrid>
+      )}
+    </Stack>
+  );
+}
