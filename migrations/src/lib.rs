@@ -14,6 +14,7 @@ mod m20261122_000007_customers_and_tracking;
 mod m20261122_000008_customer_owner_id_index;
 mod m20261122_000009_customer_counts_and_search;
 mod m20261123_000010_payments;
+mod m20261123_000011_admin;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -35,6 +36,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000008_customer_owner_id_index::Migration),
             Box::new(m20261122_000009_customer_counts_and_search::Migration),
             Box::new(m20261123_000010_payments::Migration),
+            Box::new(m20261123_000011_admin::Migration),
         ]
     }
 }

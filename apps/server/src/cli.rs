@@ -175,6 +175,69 @@ fn random_password() -> String {
 const DEMO_SUPERUSER: &str = "admin@demo.convertassist.local";
 const DEMO_OWNER: &str = "owner@demo.convertassist.local";
 
+/// A few sample owners, so the demo superuser's admin area has accounts,
+/// campaigns and payments to show. Their passwords are random and never
+/// printed; they are marked "(sample)".
+async fn sample_owners(state: &crate::state::AppState) -> anyhow::Result<()> {
+    let samples = [
+        (
+            "Kesar Sarees (sample)",
+            "sample.kesar@convertassist.local",
+            "https://kesar-sarees.example.in",
+            true,
+        ),
+        (
+            "Pune Yoga Studio (sample)",
+            "sample.yoga@convertassist.local",
+            "https://puneyoga.example.in",
+            true,
+        ),
+        (
+            "Gadget Bazaar (sample)",
+            "sample.gadgets@convertassist.local",
+            "https://gadgetbazaar.example.in",
+            false,
+        ),
+    ];
+    for (name, email, site, pays) in samples {
+        let owner = state
+            .auth
+            .create_account(NewAccount {
+                name: name.into(),
+                email: email.into(),
+                phone: "+91 9000000099".into(),
+                password: random_password(),
+                role: Role::User,
+            })
+            .await
+            .map_err(|e| anyhow::anyhow!("creating {email}: {e}"))?;
+        let owner = if pays && state.billing.demo_enabled() {
+            state
+                .billing
+                .complete_demo_payment(&owner, "basic")
+                .await
+                .map_err(|e| anyhow::anyhow!("paying for {email}: {e}"))?
+        } else {
+            owner
+        };
+        let settings = ca_campaigns::settings::CampaignSettings::default();
+        state
+            .campaigns
+            .create(
+                &owner,
+                ca_campaigns::dto::CampaignIn {
+                    name: "Exit offer".into(),
+                    website_url: site.into(),
+                    is_active: Some(true),
+                    settings,
+                },
+            )
+            .await
+            .map_err(|e| anyhow::anyhow!("campaign for {email}: {e}"))?;
+    }
+    Ok(())
+}
+
 async fn demo(config: Config) -> anyhow::Result<()> {
     let credentials_file = config.data_dir.join("demo-credentials.txt");
     let state = crate::prepare(config).await?;
@@ -220,6 +283,7 @@ async fn demo(config: Config) -> anyhow::Result<()> {
             .await
             .map_err(|e| anyhow::anyhow!("creating {email}: {e}"))?;
     }
+    sample_owners(&state).await?;
     let text = format!(
         "  superuser: {DEMO_SUPERUSER} / {admin_password}\n  owner:     {DEMO_OWNER} / {owner_password}\n"
     );

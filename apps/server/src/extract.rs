@@ -4,6 +4,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 use actix_web::dev::Payload;
+use actix_web::http::Method;
 use actix_web::http::header::AUTHORIZATION;
 use actix_web::{FromRequest, HttpRequest, web};
 use ca_auth::AuthError;
@@ -12,8 +13,19 @@ use ca_auth::entities::user;
 use crate::error::ApiError;
 use crate::state::AppState;
 
-/// The user behind a valid, unrevoked bearer token.
-pub struct CurrentUser(pub user::Model);
+/// The user behind a valid, unrevoked bearer token, and the superuser
+/// acting as them when the session came from "login as user".
+pub struct CurrentUser(pub user::Model, pub Option<String>);
+
+impl CurrentUser {
+    /// The caller as the admin area sees them.
+    pub fn actor(&self) -> ca_admin::Actor {
+        ca_admin::Actor {
+            user: self.0.clone(),
+            acting_for: self.1.clone(),
+        }
+    }
+}
 
 fn bearer(req: &HttpRequest) -> Option<String> {
     let value = req.headers().get(AUTHORIZATION)?.to_str().ok()?;
@@ -32,11 +44,21 @@ impl FromRequest for CurrentUser {
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let token = bearer(req);
         let state = req.app_data::<web::Data<AppState>>().cloned();
+        let method = req.method().clone();
+        let path = req.path().to_string();
         Box::pin(async move {
             let state = state.ok_or_else(|| ApiError::internal("application state missing"))?;
             let token = token.ok_or(AuthError::MissingToken)?;
-            let user = state.auth.authenticate(&token).await?;
-            Ok(CurrentUser(user))
+            let (user, acting_for) = state.auth.authenticate_session(&token).await?;
+            let current = CurrentUser(user, acting_for);
+            // What a superuser changes while signed in as someone is on record.
+            if current.1.is_some() && !matches!(method, Method::GET | Method::HEAD) {
+                state
+                    .admin
+                    .record_acting(&current.actor(), method.as_str(), &path)
+                    .await?;
+            }
+            Ok(current)
         })
     }
 }

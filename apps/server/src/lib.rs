@@ -89,6 +89,13 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
         },
     );
     let billing = BillingService::new(db.clone(), billing_config(&config)?);
+    let writer = tracking.writer().clone();
+    let admin = ca_admin::AdminService::new(
+        db.clone(),
+        auth.clone(),
+        config.data_dir.clone(),
+        Arc::new(move || writer.queue()),
+    );
     if matches!(billing.gateway(), ca_billing::Gateway::Simulator) {
         tracing::info!(
             "CA_PAYU_KEY is not set: checkout uses the built-in PayU simulator at /payment/simulator (no real money moves)"
@@ -103,6 +110,7 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
         auth,
         conversations,
         tracking,
+        admin,
     }))
 }
 
@@ -246,7 +254,38 @@ fn api_app(
             scope::scope("/api/plans")
                 .wrap(web::same_origin_cors(public_url.clone()))
                 .service(routes::billing::list_plans)
-                .service(routes::billing::get_plan),
+                .service(routes::billing::get_plan)
+                .service(routes::admin::create_plan)
+                .service(routes::admin::update_plan)
+                .service(routes::admin::delete_plan),
+        )
+        .service(
+            scope::scope("/api/admin")
+                .wrap(web::same_origin_cors(public_url.clone()))
+                .service(routes::admin::stats)
+                .service(routes::admin::users)
+                .service(routes::admin::create_admin)
+                .service(routes::admin::create_user)
+                .service(routes::admin::user_detail)
+                .service(routes::admin::update_user)
+                .service(routes::admin::delete_user)
+                .service(routes::admin::change_plan)
+                .service(routes::admin::plans)
+                .service(routes::admin::login_as)
+                .service(routes::admin::health)
+                .service(routes::admin::superadmin)
+                .service(routes::admin::set_ad_spend)
+                .service(routes::admin::trial_settings)
+                .service(routes::admin::save_trial_settings),
+        )
+        .service(
+            scope::scope("/api/users")
+                .wrap(web::same_origin_cors(public_url.clone()))
+                .service(routes::admin::simple_list)
+                .service(routes::admin::simple_create)
+                .service(routes::admin::simple_get)
+                .service(routes::admin::simple_update)
+                .service(routes::admin::simple_delete),
         )
         .service(
             scope::scope("/api/billing")

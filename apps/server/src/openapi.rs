@@ -24,6 +24,7 @@ use crate::error::ErrorBody;
         (name = "customers", description = "The leads and buyers campaigns produce"),
         (name = "conversations", description = "Visitors' chats with the assistant, read-only"),
         (name = "widget", description = "Public calls of the embedded widget (any origin, no credentials)"),
+        (name = "admin", description = "Running the platform: staff only, some calls superusers only"),
         (name = "health", description = "Probes"),
     )
 )]

@@ -23,4 +23,5 @@ pub struct AppState {
     pub customers: CustomerService,
     pub conversations: ConversationService,
     pub tracking: TrackingService,
+    pub admin: ca_admin::AdminService,
 }

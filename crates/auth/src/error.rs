@@ -30,6 +30,8 @@ pub enum AuthError {
     RateLimited(Duration),
     #[error("You don't have permission to do this")]
     Forbidden,
+    #[error("User not found")]
+    UserNotFound,
     #[error("internal error: {0}")]
     Infra(#[from] InfraError),
 }
@@ -68,6 +70,7 @@ impl DomainError for AuthError {
             }
             Self::RateLimited(retry) => ErrorKind::RateLimited(*retry),
             Self::Forbidden => ErrorKind::Forbidden,
+            Self::UserNotFound => ErrorKind::NotFound,
             Self::Infra(_) => ErrorKind::Internal,
         }
     }
@@ -83,6 +86,7 @@ impl DomainError for AuthError {
             Self::InvalidResetToken => "invalid_reset_token",
             Self::RateLimited(_) => "rate_limited",
             Self::Forbidden => "forbidden",
+            Self::UserNotFound => "user_not_found",
             Self::Infra(_) => "internal_error",
         }
     }

@@ -22,6 +22,9 @@ pub struct Claims {
     pub aud: String,
     pub iat: i64,
     pub exp: i64,
+    /// Who is acting: a superuser signed in as this user ("login as user").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub act: Option<String>,
 }
 
 /// Signing and checking keys, with the pinned algorithm.
@@ -57,13 +60,31 @@ impl JwtKeys {
         version: i32,
         now: DateTime<Utc>,
     ) -> Result<String, AuthError> {
+        self.issue_acting(user_id, version, None, now)
+    }
+
+    /// A token for `user_id` used by `actor` (a superuser signed in as them);
+    /// it expires within an hour.
+    pub fn issue_acting(
+        &self,
+        user_id: &str,
+        version: i32,
+        actor: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<String, AuthError> {
+        let ttl = if actor.is_some() {
+            std::cmp::min(self.ttl, chrono::Duration::hours(1))
+        } else {
+            self.ttl
+        };
         let claims = Claims {
             sub: user_id.to_string(),
             ver: version,
             iss: ISSUER.to_string(),
             aud: AUDIENCE.to_string(),
             iat: now.timestamp(),
-            exp: (now + self.ttl).timestamp(),
+            exp: (now + ttl).timestamp(),
+            act: actor.map(str::to_string),
         };
         jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
             .map_err(|e| AuthError::internal(format!("jwt encode: {e}")))

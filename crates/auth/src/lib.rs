@@ -9,7 +9,9 @@ pub mod mailer;
 pub mod password;
 mod rules;
 pub mod service;
+pub mod staff;
 pub mod subscription;
+pub mod trial;
 
 pub use error::AuthError;
 pub use jwt::{Claims, JwtKeys};

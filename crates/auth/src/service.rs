@@ -154,6 +154,7 @@ impl AuthService {
                 .await,
         )?;
         let now = Utc::now();
+        let (status, trial_end) = self.new_owner_trial(now).await?;
         let user = self
             .insert_user(
                 NewAccount {
@@ -163,8 +164,8 @@ impl AuthService {
                     password: input.password,
                     role: Role::User,
                 },
-                "trial",
-                Some(now + Duration::days(TRIAL_DAYS)),
+                status,
+                trial_end,
                 now,
             )
             .await?;
@@ -183,10 +184,87 @@ impl AuthService {
         validate(&input)?;
         let now = Utc::now();
         let (status, trial_end) = match account.role {
-            Role::User => ("trial", Some(now + Duration::days(TRIAL_DAYS))),
+            Role::User => self.new_owner_trial(now).await?,
             Role::Admin | Role::Superuser => ("free", None),
         };
         self.insert_user(account, status, trial_end, now).await
+    }
+
+    /// A new owner's status and trial end, from the trial settings in force.
+    async fn new_owner_trial(
+        &self,
+        now: DateTime<Utc>,
+    ) -> Result<(&'static str, Option<DateTime<Utc>>), AuthError> {
+        let trial = crate::trial::settings(&self.db).await?;
+        Ok(if trial.auto_start_trial {
+            (
+                "trial",
+                Some(now + Duration::days(trial.trial_duration_days)),
+            )
+        } else {
+            ("free", None)
+        })
+    }
+
+    /// Creates an account for staff with the subscription fields they chose
+    /// (the plan itself is billing's to set).
+    pub async fn create_account_with_status(
+        &self,
+        account: NewAccount,
+        status: &str,
+        trial_ends_at: Option<DateTime<Utc>>,
+    ) -> Result<user::Model, AuthError> {
+        let input = RegisterIn {
+            name: account.name.clone(),
+            email: account.email.clone(),
+            password: account.password.clone(),
+            phone: account.phone.clone(),
+        };
+        validate(&input)?;
+        self.insert_user(account, status, trial_ends_at, Utc::now())
+            .await
+    }
+
+    /// The user behind a token, and who is acting when a superuser signed in
+    /// as them.
+    pub async fn authenticate_session(
+        &self,
+        token: &str,
+    ) -> Result<(user::Model, Option<String>), AuthError> {
+        let claims = self.keys.verify(token)?;
+        let act = claims.act.clone();
+        let user = user::Entity::find_by_id(claims.sub)
+            .one(&self.db)
+            .await?
+            .ok_or(AuthError::InvalidToken)?;
+        if user.token_version != claims.ver {
+            return Err(AuthError::InvalidToken);
+        }
+        Ok((user, act))
+    }
+
+    /// A session as `target` for the superuser `actor` (short-lived, and
+    /// carrying the actor so what it does is attributed to them).
+    pub async fn login_as(
+        &self,
+        actor: &user::Model,
+        target_id: &str,
+    ) -> Result<AuthResponse, AuthError> {
+        let target = user::Entity::find_by_id(target_id.trim().to_string())
+            .one(&self.db)
+            .await?
+            .ok_or(AuthError::UserNotFound)?;
+        let now = Utc::now();
+        Ok(AuthResponse {
+            success: true,
+            token: self.keys.issue_acting(
+                &target.id,
+                target.token_version,
+                Some(&actor.id),
+                now,
+            )?,
+            user: UserOut::from_model(&target, now),
+        })
     }
 
     async fn insert_user(
@@ -403,6 +481,23 @@ impl AuthService {
             tracing::info!("password reset asked for an unknown email");
             return Ok(());
         };
+        self.send_reset_link(
+            &user,
+            "Reset your ConvertAssist password",
+            "Someone asked to reset the password of your ConvertAssist account.",
+            "If you did not ask for this, you can ignore this email; your password stays as it is.",
+        )
+        .await
+    }
+
+    /// Emails `user` a one-time link to choose a password (expires in 1 hour).
+    async fn send_reset_link(
+        &self,
+        user: &user::Model,
+        subject: &str,
+        intro: &str,
+        outro: &str,
+    ) -> Result<(), AuthError> {
         let token = random_token();
         let now = Utc::now();
         password_reset_token::ActiveModel {
@@ -417,20 +512,67 @@ impl AuthService {
         .await?;
         let link = format!("{}/reset-password?token={token}", self.public_url);
         let body = format!(
-            "Hi {name},\n\nSomeone asked to reset the password of your ConvertAssist account.\n\
+            "Hi {name},\n\n{intro}\n\
              Open this link to choose a new password (it works once and expires in 1 hour):\n\n\
-             {link}\n\nIf you did not ask for this, you can ignore this email; your password stays as it is.\n\n\
-             — ConvertAssist",
+             {link}\n\n{outro}\n\n— ConvertAssist",
             name = user.name
         );
         self.mailer
-            .send(
-                &self.db,
-                &user.email,
-                "Reset your ConvertAssist password",
-                &body,
-            )
+            .send(&self.db, &user.email, subject, &body)
             .await
+    }
+
+    /// Creates an owner account for staff without a password: a random one
+    /// is set and the owner gets an email to choose theirs.
+    pub async fn invite_owner(
+        &self,
+        name: &str,
+        email: &str,
+        phone: &str,
+    ) -> Result<user::Model, AuthError> {
+        let now = Utc::now();
+        let name = name.trim();
+        if name.is_empty() || name.chars().count() > 100 {
+            return Err(AuthError::field(
+                "name",
+                "Name is required (at most 100 characters)",
+            ));
+        }
+        if crate::rules::email(&normalize_email(email)).is_err() {
+            return Err(AuthError::field(
+                "email",
+                "Please enter a valid email address",
+            ));
+        }
+        if phone.trim().chars().count() > 20 {
+            return Err(AuthError::field(
+                "phone",
+                "Phone must be at most 20 characters",
+            ));
+        }
+        let (status, trial_end) = self.new_owner_trial(now).await?;
+        let user = self
+            .insert_user(
+                NewAccount {
+                    name: name.to_string(),
+                    email: email.to_string(),
+                    phone: phone.to_string(),
+                    password: random_token(),
+                    role: Role::User,
+                },
+                status,
+                trial_end,
+                now,
+            )
+            .await?;
+        self.send_reset_link(
+            &user,
+            "Your ConvertAssist account is ready",
+            "An account was created for you on ConvertAssist.",
+            "The link works once; afterwards use 'Forgot password' on the sign-in page.",
+        )
+        .await?;
+        Ok(user)
     }
 
     /// Sets a new password from a reset link, revokes older tokens and every

@@ -22,6 +22,15 @@ pub enum BillingError {
     DemoPaymentsDisabled,
     #[error("Billing cycle must be monthly or annual")]
     BadCycle,
+    #[error("{message}")]
+    Validation {
+        message: String,
+        errors: ca_core::FieldErrors,
+    },
+    #[error("A plan with the id {0} already exists")]
+    PlanExists(String),
+    #[error("The free plan stays free and active")]
+    FreePlanFixed,
     #[error("Payment not found")]
     PaymentNotFound,
     #[error("There is no paid subscription to cancel")]
@@ -44,11 +53,22 @@ impl From<ca_auth::AuthError> for BillingError {
     }
 }
 
+impl BillingError {
+    pub(crate) fn invalid(errors: ca_core::FieldErrors) -> Self {
+        Self::Validation {
+            message: ca_core::validation::first_message(&errors),
+            errors,
+        }
+    }
+}
+
 impl DomainError for BillingError {
     fn kind(&self) -> ErrorKind {
         match self {
             Self::PlanNotFound => ErrorKind::NotFound,
-            Self::MissingPlan | Self::BadCycle => ErrorKind::Validation,
+            Self::MissingPlan | Self::BadCycle | Self::Validation { .. } => ErrorKind::Validation,
+            Self::PlanExists(_) => ErrorKind::Conflict,
+            Self::FreePlanFixed => ErrorKind::BusinessRule,
             Self::PaymentNotFound => ErrorKind::NotFound,
             Self::NothingToCancel | Self::AlreadyCancelled => ErrorKind::BusinessRule,
             Self::FreePlan | Self::ContactSales(_) => ErrorKind::BusinessRule,
@@ -67,11 +87,20 @@ impl DomainError for BillingError {
             Self::ContactSales(_) => "contact_sales",
             Self::AlreadySubscribed => "already_subscribed",
             Self::DemoPaymentsDisabled => "demo_payments_disabled",
-            Self::BadCycle => "validation_failed",
+            Self::BadCycle | Self::Validation { .. } => "validation_failed",
+            Self::PlanExists(_) => "plan_exists",
+            Self::FreePlanFixed => "free_plan_fixed",
             Self::PaymentNotFound => "payment_not_found",
             Self::NothingToCancel => "nothing_to_cancel",
             Self::AlreadyCancelled => "already_cancelled",
             Self::Infra(_) => "internal_error",
+        }
+    }
+
+    fn field_errors(&self) -> Option<&ca_core::FieldErrors> {
+        match self {
+            Self::Validation { errors, .. } => Some(errors),
+            _ => None,
         }
     }
 }

@@ -9,6 +9,7 @@ pub mod error;
 pub mod payments;
 pub mod payu;
 pub mod service;
+pub mod staff;
 pub mod subscriptions;
 
 pub use error::BillingError;

@@ -17,10 +17,6 @@ use crate::entities::{plan, plan_invitation};
 use crate::payments::BillingConfig;
 use crate::payu::Simulator;
 
-/// Campaigns allowed during the trial.
-pub const TRIAL_CAMPAIGNS: i32 = 1;
-/// Monthly visitors allowed during the trial.
-pub const TRIAL_VISITORS: i64 = 1_000;
 /// AI conversations allowed during the trial.
 pub const TRIAL_AI_CONVERSATIONS: i64 = 100;
 /// The plan every account falls back to.
@@ -50,11 +46,12 @@ pub async fn entitlement<C: ConnectionTrait>(
 ) -> Result<Entitlement, BillingError> {
     let (status, _, _) = effective_status(owner, now);
     if status == "trial" {
+        let trial = ca_auth::trial::settings(conn).await?;
         return Ok(Entitlement {
             plan_id: owner.plan_id.clone(),
             status: status.to_string(),
-            campaigns: TRIAL_CAMPAIGNS,
-            visitors_per_month: TRIAL_VISITORS,
+            campaigns: trial.trial_campaign_limit,
+            visitors_per_month: trial.trial_visitor_limit,
             ai_conversations: TRIAL_AI_CONVERSATIONS,
             is_free: true,
         });

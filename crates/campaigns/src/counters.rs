@@ -105,3 +105,46 @@ pub async fn record_visitors<C: ConnectionTrait>(
     }
     Ok(())
 }
+
+/// How many campaigns exist on the platform.
+pub async fn count_all<C: ConnectionTrait>(conn: &C) -> Result<u64, DbErr> {
+    use sea_orm::PaginatorTrait;
+    campaign::Entity::find().count(conn).await
+}
+
+/// The owner's campaigns, newest first.
+pub async fn of_owner<C: ConnectionTrait>(
+    conn: &C,
+    owner_id: &str,
+) -> Result<Vec<campaign::Model>, DbErr> {
+    use sea_orm::QueryOrder;
+    campaign::Entity::find()
+        .filter(campaign::Column::OwnerId.eq(owner_id))
+        .order_by_desc(campaign::Column::CreatedAt)
+        .all(conn)
+        .await
+}
+
+/// How many campaigns each of `owner_ids` has.
+pub async fn count_by_owner<C: ConnectionTrait>(
+    conn: &C,
+    owner_ids: &[String],
+) -> Result<std::collections::HashMap<String, u64>, DbErr> {
+    use sea_orm::QuerySelect;
+    if owner_ids.is_empty() {
+        return Ok(Default::default());
+    }
+    let rows: Vec<(String, i64)> = campaign::Entity::find()
+        .select_only()
+        .column(campaign::Column::OwnerId)
+        .column_as(campaign::Column::Id.count(), "n")
+        .filter(campaign::Column::OwnerId.is_in(owner_ids.to_vec()))
+        .group_by(campaign::Column::OwnerId)
+        .into_tuple()
+        .all(conn)
+        .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(o, n)| (o, u64::try_from(n).unwrap_or(0)))
+        .collect())
+}

@@ -59,3 +59,58 @@ impl ConversationService {
         })
     }
 }
+
+/// How many conversations exist on the platform.
+pub async fn count_all<C: sea_orm::ConnectionTrait>(conn: &C) -> Result<u64, sea_orm::DbErr> {
+    use sea_orm::PaginatorTrait;
+    conversation::Entity::find().count(conn).await
+}
+
+/// The owner's conversations per campaign.
+pub async fn count_by_campaign<C: sea_orm::ConnectionTrait>(
+    conn: &C,
+    owner_id: &str,
+) -> Result<std::collections::HashMap<String, u64>, sea_orm::DbErr> {
+    let rows: Vec<(String, i64)> = conversation::Entity::find()
+        .select_only()
+        .column(conversation::Column::CampaignId)
+        .column_as(conversation::Column::Id.count(), "n")
+        .filter(conversation::Column::OwnerId.eq(owner_id))
+        .group_by(conversation::Column::CampaignId)
+        .into_tuple()
+        .all(conn)
+        .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(c, n)| (c, u64::try_from(n).unwrap_or(0)))
+        .collect())
+}
+
+/// The owner's conversations started since `since`.
+pub async fn count_since<C: sea_orm::ConnectionTrait>(
+    conn: &C,
+    owner_id: &str,
+    since: chrono::DateTime<chrono::Utc>,
+) -> Result<u64, sea_orm::DbErr> {
+    use sea_orm::PaginatorTrait;
+    conversation::Entity::find()
+        .filter(conversation::Column::OwnerId.eq(owner_id))
+        .filter(conversation::Column::CreatedAt.gte(since))
+        .count(conn)
+        .await
+}
+
+/// The owner's newest conversations.
+pub async fn recent<C: sea_orm::ConnectionTrait>(
+    conn: &C,
+    owner_id: &str,
+    n: u64,
+) -> Result<Vec<conversation::Model>, sea_orm::DbErr> {
+    use sea_orm::QueryOrder;
+    conversation::Entity::find()
+        .filter(conversation::Column::OwnerId.eq(owner_id))
+        .order_by_desc(conversation::Column::CreatedAt)
+        .limit(n)
+        .all(conn)
+        .await
+}

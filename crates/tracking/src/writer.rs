@@ -74,6 +74,12 @@ impl EventWriter {
         self.tx.send(Msg::Event(event)).await.is_ok()
     }
 
+    /// Events accepted and not yet taken by the writer, and the queue's size.
+    pub fn queue(&self) -> (u64, u64) {
+        let capacity = self.tx.max_capacity() as u64;
+        (capacity.saturating_sub(self.tx.capacity() as u64), capacity)
+    }
+
     /// Writes everything queued so far and waits until it is stored.
     pub async fn flush(&self) {
         let (done, wait) = oneshot::channel();

@@ -1,6 +1,7 @@
 //! One file per domain; each handler extracts the caller, calls one service
 //! and returns a DTO.
 
+pub mod admin;
 pub mod auth;
 pub mod billing;
 pub mod campaigns;

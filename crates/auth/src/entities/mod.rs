@@ -2,4 +2,5 @@
 
 pub mod email_outbox;
 pub mod password_reset_token;
+pub mod platform_setting;
 pub mod user;

@@ -1,0 +1,634 @@
+//! `/api/admin/*`, the plan administration calls (`POST/PUT/DELETE /api/plans`)
+//! and the simple staff-only `/api/users` calls. Every call checks the
+//! caller's role on the server: owners get 403, and what only a superuser
+//! may do says so.
+
+use actix_web::{delete, get, post, put, web};
+use ca_admin::dto::{
+    AdSpendIn, AdminUser, ChangePlanIn, CreateAdminIn, CreateUserIn, DashboardStats, LoginAsIn,
+    SimpleUserIn, SimpleUserList, SimpleUserResponse, SuperadminFigures, SystemHealth,
+    UserChangeIn, UserData, UserDetail, UserList, UserListQuery,
+};
+use ca_auth::dto::AuthResponse;
+use ca_auth::trial::TrialSettings;
+use ca_billing::dto::PlanOut;
+use ca_billing::staff::{AdminPlanOut, PlanIn};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::error::{ApiError, ErrorBody};
+use crate::extract::CurrentUser;
+use crate::routes::MessageOut;
+use crate::state::AppState;
+
+/// `{success, data}` answers, one named type each (the OpenAPI document
+/// and the generated client key types by name).
+macro_rules! data_responses {
+    ($($name:ident => $ty:ty),* $(,)?) => {$(
+        #[doc = concat!("`{success, data}` with ", stringify!($ty), ".")]
+        #[derive(Debug, Serialize, ToSchema)]
+        pub struct $name {
+            pub success: bool,
+            pub data: $ty,
+        }
+
+        impl From<$ty> for $name {
+            fn from(data: $ty) -> Self {
+                Self { success: true, data }
+            }
+        }
+    )*};
+}
+
+data_responses! {
+    StatsResponse => DashboardStats,
+    UserListResponse => UserList,
+    UserDetailResponse => UserDetail,
+    AdminUserResponse => UserData,
+    AdminPlansResponse => Vec<AdminPlanOut>,
+    LoginAsResponse => LoginAsData,
+    HealthResponse => SystemHealth,
+    SuperadminResponse => SuperadminFigures,
+    TrialSettingsResponse => TrialSettings,
+    PlanSavedResponse => PlanOut,
+}
+
+fn ok<T, R: From<T>>(data: T) -> web::Json<R> {
+    web::Json(R::from(data))
+}
+
+/// The token of the session as the user, and the user.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LoginAsData {
+    pub token: String,
+    pub user: ca_auth::dto::UserOut,
+}
+
+/// `{success, message, data: plan}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlanDeactivatedResponse {
+    pub success: bool,
+    pub message: String,
+    pub data: PlanOut,
+}
+
+/// The admin dashboard's figures.
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Figures", body = StatsResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff", body = ErrorBody),
+    )
+)]
+#[get("/dashboard/stats")]
+pub async fn stats(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+) -> Result<web::Json<StatsResponse>, ApiError> {
+    Ok(ok(state.admin.stats(&user.actor()).await?))
+}
+
+/// Accounts, ten a page by default, newest first.
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    params(UserListQuery),
+    responses(
+        (status = 200, description = "One page", body = UserListResponse),
+        (status = 400, description = "A query parameter breaks a rule", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff", body = ErrorBody),
+    )
+)]
+#[get("/users")]
+pub async fn users(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    query: web::Query<UserListQuery>,
+) -> Result<web::Json<UserListResponse>, ApiError> {
+    Ok(ok(state.admin.users(&user.actor(), &query).await?))
+}
+
+/// Everything about one account: campaigns, figures, activity, subscription, payments, audit.
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "User id")),
+    responses(
+        (status = 200, description = "The account", body = UserDetailResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff", body = ErrorBody),
+        (status = 404, description = "No such account", body = ErrorBody),
+    )
+)]
+#[get("/users/{id}")]
+pub async fn user_detail(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    id: web::Path<String>,
+) -> Result<web::Json<UserDetailResponse>, ApiError> {
+    Ok(ok(state.admin.user_detail(&user.actor(), &id).await?))
+}
+
+/// Change an account's name, email, phone or role.
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "User id")),
+    request_body = UserChangeIn,
+    responses(
+        (status = 200, description = "Changed", body = AdminUserResponse),
+        (status = 400, description = "A field breaks a rule", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff, or a superuser is concerned", body = ErrorBody),
+        (status = 404, description = "No such account", body = ErrorBody),
+        (status = 409, description = "Email taken", body = ErrorBody),
+        (status = 422, description = "Demoting yourself or the last superuser", body = ErrorBody),
+    )
+)]
+#[put("/users/{id}")]
+pub async fn update_user(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    id: web::Path<String>,
+    body: web::Json<UserChangeIn>,
+) -> Result<web::Json<AdminUserResponse>, ApiError> {
+    let user = state
+        .admin
+        .update_user(&user.actor(), &id, body.into_inner())
+        .await?;
+    Ok(ok(UserData { user }))
+}
+
+/// Delete an account with its campaigns, conversations, customers and payments.
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "User id")),
+    responses(
+        (status = 200, description = "Deleted", body = MessageOut),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff, or a superuser is concerned", body = ErrorBody),
+        (status = 404, description = "No such account", body = ErrorBody),
+        (status = 422, description = "Yourself, or the last superuser", body = ErrorBody),
+    )
+)]
+#[delete("/users/{id}")]
+pub async fn delete_user(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    id: web::Path<String>,
+) -> Result<web::Json<MessageOut>, ApiError> {
+    state.admin.delete_user(&user.actor(), &id).await?;
+    Ok(web::Json(MessageOut::ok("User deleted")))
+}
+
+/// Create a staff account (a superuser account only by a superuser).
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    request_body = CreateAdminIn,
+    responses(
+        (status = 200, description = "Created", body = AdminUserResponse),
+        (status = 400, description = "A field breaks a rule", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff, or a superuser account by an admin", body = ErrorBody),
+        (status = 409, description = "Email taken", body = ErrorBody),
+    )
+)]
+#[post("/users/create-admin")]
+pub async fn create_admin(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    body: web::Json<CreateAdminIn>,
+) -> Result<web::Json<AdminUserResponse>, ApiError> {
+    let user = state
+        .admin
+        .create_admin(&user.actor(), body.into_inner())
+        .await?;
+    Ok(ok(UserData { user }))
+}
+
+/// Create an owner account, optionally on a plan.
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    request_body = CreateUserIn,
+    responses(
+        (status = 200, description = "Created", body = AdminUserResponse),
+        (status = 400, description = "A field breaks a rule", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff", body = ErrorBody),
+        (status = 404, description = "No such plan", body = ErrorBody),
+        (status = 409, description = "Email taken", body = ErrorBody),
+    )
+)]
+#[post("/users/create-user")]
+pub async fn create_user(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    body: web::Json<CreateUserIn>,
+) -> Result<web::Json<AdminUserResponse>, ApiError> {
+    let user = state
+        .admin
+        .create_user(&user.actor(), body.into_inner())
+        .await?;
+    Ok(ok(UserData { user }))
+}
+
+/// Set an owner's plan, status and end date (required when active).
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "User id")),
+    request_body = ChangePlanIn,
+    responses(
+        (status = 200, description = "Changed", body = AdminUserResponse),
+        (status = 400, description = "A field breaks a rule", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff, or a superuser's account", body = ErrorBody),
+        (status = 404, description = "No such account or plan", body = ErrorBody),
+    )
+)]
+#[post("/users/{id}/change-plan")]
+pub async fn change_plan(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    id: web::Path<String>,
+    body: web::Json<ChangePlanIn>,
+) -> Result<web::Json<AdminUserResponse>, ApiError> {
+    let user = state
+        .admin
+        .change_plan(&user.actor(), &id, body.into_inner())
+        .await?;
+    Ok(ok(UserData { user }))
+}
+
+/// Every plan, active or not, with how many accounts are on it.
+#[utoipa::path(
+    tag = "admin",
+    operation_id = "admin_plans",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Plans", body = AdminPlansResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff", body = ErrorBody),
+    )
+)]
+#[get("/plans")]
+pub async fn plans(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+) -> Result<web::Json<AdminPlansResponse>, ApiError> {
+    Ok(ok(state.admin.plans(&user.actor()).await?))
+}
+
+/// A superuser signs in as another account. The token (valid an hour)
+/// names the superuser too, and what it changes is on the audit log.
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    request_body = LoginAsIn,
+    responses(
+        (status = 200, description = "A session as the user", body = LoginAsResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not a superuser", body = ErrorBody),
+        (status = 404, description = "No such account", body = ErrorBody),
+        (status = 422, description = "Yourself", body = ErrorBody),
+    )
+)]
+#[post("/login-as-user")]
+pub async fn login_as(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    body: web::Json<LoginAsIn>,
+) -> Result<web::Json<LoginAsResponse>, ApiError> {
+    let AuthResponse { token, user, .. } =
+        state.admin.login_as(&user.actor(), &body.user_id).await?;
+    Ok(ok(LoginAsData { token, user }))
+}
+
+/// The server's health, measured now.
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Health", body = HealthResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff", body = ErrorBody),
+    )
+)]
+#[get("/system/health")]
+pub async fn health(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+) -> Result<web::Json<HealthResponse>, ApiError> {
+    Ok(ok(state.admin.health(&user.actor()).await?))
+}
+
+/// The platform's business figures (superusers).
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Figures", body = SuperadminResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not a superuser", body = ErrorBody),
+    )
+)]
+#[get("/superadmin")]
+pub async fn superadmin(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+) -> Result<web::Json<SuperadminResponse>, ApiError> {
+    Ok(ok(state.admin.superadmin(&user.actor()).await?))
+}
+
+/// Record the last 30 days' ad spend, from which the acquisition cost is computed (superusers).
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    request_body = AdSpendIn,
+    responses(
+        (status = 200, description = "Figures with the acquisition cost", body = SuperadminResponse),
+        (status = 400, description = "Not an amount", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not a superuser", body = ErrorBody),
+    )
+)]
+#[put("/settings/ad-spend")]
+pub async fn set_ad_spend(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    body: web::Json<AdSpendIn>,
+) -> Result<web::Json<SuperadminResponse>, ApiError> {
+    Ok(ok(state
+        .admin
+        .set_ad_spend(&user.actor(), body.into_inner())
+        .await?))
+}
+
+/// The trial new owners get.
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Trial settings", body = TrialSettingsResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff", body = ErrorBody),
+    )
+)]
+#[get("/settings/trial")]
+pub async fn trial_settings(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+) -> Result<web::Json<TrialSettingsResponse>, ApiError> {
+    Ok(ok(state.admin.trial_settings(&user.actor()).await?))
+}
+
+/// Change the trial new owners get (superusers); sign-ups use it at once.
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    request_body = TrialSettings,
+    responses(
+        (status = 200, description = "Saved", body = TrialSettingsResponse),
+        (status = 400, description = "A field breaks a rule", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not a superuser", body = ErrorBody),
+    )
+)]
+#[put("/settings/trial")]
+pub async fn save_trial_settings(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    body: web::Json<TrialSettings>,
+) -> Result<web::Json<TrialSettingsResponse>, ApiError> {
+    Ok(ok(state
+        .admin
+        .save_trial_settings(&user.actor(), body.into_inner())
+        .await?))
+}
+
+/// Create a plan (superusers). Its id is its name.
+#[utoipa::path(
+    tag = "plans",
+    security(("bearer" = [])),
+    request_body = PlanIn,
+    responses(
+        (status = 200, description = "Created", body = PlanSavedResponse),
+        (status = 400, description = "A field breaks a rule", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not a superuser", body = ErrorBody),
+        (status = 409, description = "The id is taken", body = ErrorBody),
+    )
+)]
+#[post("")]
+pub async fn create_plan(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    body: web::Json<PlanIn>,
+) -> Result<web::Json<PlanSavedResponse>, ApiError> {
+    Ok(ok(state
+        .admin
+        .create_plan(&user.actor(), body.into_inner())
+        .await?))
+}
+
+/// Change a plan (superusers); its id stays.
+#[utoipa::path(
+    tag = "plans",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "Plan id")),
+    request_body = PlanIn,
+    responses(
+        (status = 200, description = "Saved", body = PlanSavedResponse),
+        (status = 400, description = "A field breaks a rule", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not a superuser", body = ErrorBody),
+        (status = 404, description = "No such plan", body = ErrorBody),
+        (status = 422, description = "The free plan must stay free and active", body = ErrorBody),
+    )
+)]
+#[put("/{id}")]
+pub async fn update_plan(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    id: web::Path<String>,
+    body: web::Json<PlanIn>,
+) -> Result<web::Json<PlanSavedResponse>, ApiError> {
+    Ok(ok(state
+        .admin
+        .update_plan(&user.actor(), &id, body.into_inner())
+        .await?))
+}
+
+/// Deactivate a plan (superusers): nobody can buy it any more; plans are
+/// never deleted outright, since payments and invoices name them.
+#[utoipa::path(
+    tag = "plans",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "Plan id")),
+    responses(
+        (status = 200, description = "Deactivated", body = PlanDeactivatedResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not a superuser", body = ErrorBody),
+        (status = 404, description = "No such plan", body = ErrorBody),
+        (status = 422, description = "The free plan", body = ErrorBody),
+    )
+)]
+#[delete("/{id}")]
+pub async fn delete_plan(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    id: web::Path<String>,
+) -> Result<web::Json<PlanDeactivatedResponse>, ApiError> {
+    let plan = state.admin.deactivate_plan(&user.actor(), &id).await?;
+    Ok(web::Json(PlanDeactivatedResponse {
+        success: true,
+        message: format!("The {} plan is deactivated", plan.display_name),
+        data: plan,
+    }))
+}
+
+/// Accounts (staff only).
+#[utoipa::path(
+    tag = "admin",
+    operation_id = "users_list",
+    security(("bearer" = [])),
+    params(UserListQuery),
+    responses(
+        (status = 200, description = "One page", body = SimpleUserList),
+        (status = 400, description = "A query parameter breaks a rule", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff", body = ErrorBody),
+    )
+)]
+#[get("")]
+pub async fn simple_list(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    query: web::Query<UserListQuery>,
+) -> Result<web::Json<SimpleUserList>, ApiError> {
+    let list = state.admin.simple_users(&user.actor(), &query).await?;
+    Ok(web::Json(SimpleUserList {
+        success: true,
+        users: list.users,
+        pagination: list.pagination,
+    }))
+}
+
+fn simple(user: AdminUser) -> web::Json<SimpleUserResponse> {
+    web::Json(SimpleUserResponse {
+        success: true,
+        user,
+    })
+}
+
+/// One account (staff only).
+#[utoipa::path(
+    tag = "admin",
+    operation_id = "users_get",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "User id")),
+    responses(
+        (status = 200, description = "The account", body = SimpleUserResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff", body = ErrorBody),
+        (status = 404, description = "No such account", body = ErrorBody),
+    )
+)]
+#[get("/{id}")]
+pub async fn simple_get(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    id: web::Path<String>,
+) -> Result<web::Json<SimpleUserResponse>, ApiError> {
+    Ok(simple(state.admin.simple_user(&user.actor(), &id).await?))
+}
+
+/// Create an owner (staff only); without a password they get an email to choose one.
+#[utoipa::path(
+    tag = "admin",
+    operation_id = "users_create",
+    security(("bearer" = [])),
+    request_body = SimpleUserIn,
+    responses(
+        (status = 200, description = "Created", body = SimpleUserResponse),
+        (status = 400, description = "A field breaks a rule", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff", body = ErrorBody),
+        (status = 409, description = "Email taken", body = ErrorBody),
+    )
+)]
+#[post("")]
+pub async fn simple_create(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    body: web::Json<SimpleUserIn>,
+) -> Result<web::Json<SimpleUserResponse>, ApiError> {
+    Ok(simple(
+        state
+            .admin
+            .simple_create(&user.actor(), body.into_inner())
+            .await?,
+    ))
+}
+
+/// Change an account (staff only), as `PUT /api/admin/users/{id}`.
+#[utoipa::path(
+    tag = "admin",
+    operation_id = "users_update",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "User id")),
+    request_body = UserChangeIn,
+    responses(
+        (status = 200, description = "Changed", body = SimpleUserResponse),
+        (status = 400, description = "A field breaks a rule", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff, or a superuser is concerned", body = ErrorBody),
+        (status = 404, description = "No such account", body = ErrorBody),
+        (status = 409, description = "Email taken", body = ErrorBody),
+        (status = 422, description = "Demoting yourself or the last superuser", body = ErrorBody),
+    )
+)]
+#[put("/{id}")]
+pub async fn simple_update(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    id: web::Path<String>,
+    body: web::Json<UserChangeIn>,
+) -> Result<web::Json<SimpleUserResponse>, ApiError> {
+    Ok(simple(
+        state
+            .admin
+            .update_user(&user.actor(), &id, body.into_inner())
+            .await?,
+    ))
+}
+
+/// Delete an account (staff only), as `DELETE /api/admin/users/{id}`.
+#[utoipa::path(
+    tag = "admin",
+    operation_id = "users_delete",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "User id")),
+    responses(
+        (status = 200, description = "Deleted", body = MessageOut),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff, or a superuser is concerned", body = ErrorBody),
+        (status = 404, description = "No such account", body = ErrorBody),
+        (status = 422, description = "Yourself, or the last superuser", body = ErrorBody),
+    )
+)]
+#[delete("/{id}")]
+pub async fn simple_delete(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    id: web::Path<String>,
+) -> Result<web::Json<MessageOut>, ApiError> {
+    state.admin.delete_user(&user.actor(), &id).await?;
+    Ok(web::Json(MessageOut::ok("User deleted")))
+}

@@ -1,0 +1,434 @@
+//! Wire types of the admin calls.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use ca_billing::dto::PlanOut;
+
+/// `GET /api/admin/dashboard/stats`.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct DashboardStats {
+    pub total_users: u64,
+    pub new_users_last30_days: u64,
+    /// Admins and superusers.
+    pub total_admins: u64,
+    pub total_campaigns: u64,
+    /// Owners with a paid plan running now.
+    pub active_subscriptions: u64,
+    pub total_conversations: u64,
+    pub total_customers: u64,
+    /// Owners (not staff) in a trial now.
+    pub trial_users: u64,
+    /// Rupees from successful payments this calendar month.
+    pub revenue_this_month: f64,
+}
+
+/// An account as staff see it.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct AdminUser {
+    #[serde(rename = "_id")]
+    pub underscore_id: String,
+    pub id: String,
+    pub name: String,
+    pub email: String,
+    pub phone: String,
+    /// `user`, `admin` or `superuser`.
+    pub role: String,
+    pub plan_id: String,
+    /// `free`, `trial`, `active` or `expired`, as of now.
+    pub subscription_status: String,
+    /// Active, but cancelled: ends at `subscriptionEndsAt`.
+    pub cancel_at_period_end: bool,
+    pub subscription_ends_at: Option<DateTime<Utc>>,
+    pub trial_ends_at: Option<DateTime<Utc>>,
+    pub created_at: DateTime<Utc>,
+    pub last_login_at: Option<DateTime<Utc>>,
+    pub campaign_count: u64,
+    /// Successful payments.
+    pub total_payments: u64,
+    /// Rupees of successful payments.
+    pub total_revenue: f64,
+    pub last_payment_date: Option<DateTime<Utc>>,
+}
+
+/// Query of the user list.
+#[derive(Debug, Clone, Default, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct UserListQuery {
+    /// From 1.
+    pub page: Option<String>,
+    /// 1–100 (default 10).
+    pub limit: Option<String>,
+    /// Part of the name, email or phone.
+    pub search: Option<String>,
+    /// `user`, `admin` or `superuser`.
+    pub role: Option<String>,
+    /// `free`, `trial`, `active`, `cancelled` or `expired`.
+    pub subscription_status: Option<String>,
+}
+
+/// Pages of the user list.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct UserPagination {
+    pub total_users: u64,
+    pub current_page: u64,
+    pub total_pages: u64,
+    pub has_prev: bool,
+    pub has_next: bool,
+    pub limit: u64,
+}
+
+/// `{users, pagination}`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct UserList {
+    pub users: Vec<AdminUser>,
+    pub pagination: UserPagination,
+}
+
+/// One of the user's campaigns with its figures.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct UserCampaign {
+    pub id: String,
+    pub name: String,
+    pub is_active: bool,
+    pub created_at: DateTime<Utc>,
+    pub conversations_count: u64,
+    pub customers_count: u64,
+    /// Rupees attributed to the campaign.
+    pub revenue: f64,
+    /// Conversions per 100 impressions.
+    pub conversion_rate: f64,
+    pub impressions: i64,
+    pub conversions: i64,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ThisMonth {
+    pub this_month: u64,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct RevenuePerCustomer {
+    /// Attributed revenue ÷ customers, rupees.
+    pub average_per_customer: f64,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct UsageFigures {
+    pub campaign_usage: i64,
+    pub campaign_limit: i64,
+    pub visitor_usage: i64,
+    pub visitor_limit: i64,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+pub struct UserAnalytics {
+    pub conversations: ThisMonth,
+    pub customers: ThisMonth,
+    pub revenue: RevenuePerCustomer,
+    pub usage: UsageFigures,
+}
+
+/// Something that happened on the account.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+pub struct ActivityItem {
+    /// `conversation`, `customer`, `payment` or `admin`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub title: String,
+    pub description: String,
+    pub timestamp: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct UserSummary {
+    pub total_conversations: u64,
+    pub total_customers: u64,
+    /// Rupees attributed to the owner's campaigns.
+    pub total_revenue: f64,
+    /// Conversions per 100 impressions over all campaigns.
+    pub conversion_rate: f64,
+    pub active_campaigns: u64,
+    /// Days since sign-up.
+    pub account_age: i64,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct UserSubscription {
+    pub status: String,
+    pub current_period_start: DateTime<Utc>,
+    pub current_period_end: DateTime<Utc>,
+    /// `monthly` or `annual`.
+    pub interval: String,
+    pub cancel_at_period_end: bool,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct UserPayment {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub status: String,
+    pub productinfo: String,
+    pub txnid: String,
+    pub mihpayid: Option<String>,
+    /// Rupees.
+    pub amount: f64,
+    pub paid_at: Option<DateTime<Utc>>,
+    pub created_at: DateTime<Utc>,
+    pub payment_mode: Option<String>,
+    pub plan_id: String,
+}
+
+/// An audit log entry.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditOut {
+    pub id: String,
+    pub actor_id: String,
+    pub actor_name: String,
+    /// The account the actor was signed in as, if any.
+    pub acting_as_id: Option<String>,
+    pub action: String,
+    pub target_type: String,
+    pub target_id: String,
+    #[schema(value_type = Option<Object>)]
+    pub before: Option<serde_json::Value>,
+    #[schema(value_type = Option<Object>)]
+    pub after: Option<serde_json::Value>,
+    pub created_at: DateTime<Utc>,
+}
+
+/// `GET /api/admin/users/{id}`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UserDetail {
+    pub user: AdminUser,
+    pub campaigns: Vec<UserCampaign>,
+    pub analytics: UserAnalytics,
+    pub activity_timeline: Vec<ActivityItem>,
+    pub summary: UserSummary,
+    pub subscription: Option<UserSubscription>,
+    pub current_plan: Option<PlanOut>,
+    pub payments: Vec<UserPayment>,
+    pub audit: Vec<AuditOut>,
+}
+
+/// `PUT /api/admin/users/{id}`: what changes.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UserChangeIn {
+    pub name: Option<String>,
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    /// `user`, `admin` or `superuser`.
+    pub role: Option<String>,
+}
+
+/// `POST /api/admin/users/create-admin`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateAdminIn {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub email: String,
+    #[serde(default)]
+    pub password: String,
+    #[serde(default)]
+    pub phone: String,
+    /// `admin` (default) or `superuser`.
+    pub role: Option<String>,
+}
+
+/// `POST /api/admin/users/create-user`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CreateUserIn {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub email: String,
+    #[serde(default)]
+    pub password: String,
+    #[serde(default)]
+    pub phone: String,
+    /// Default `free`.
+    pub plan_id: Option<String>,
+    /// `free`, `trial` or `active` (default: the trial settings decide).
+    pub subscription_status: Option<String>,
+    pub subscription_ends_at: Option<DateTime<Utc>>,
+}
+
+/// `POST /api/admin/users/{id}/change-plan`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangePlanIn {
+    #[serde(default)]
+    pub plan_id: String,
+    /// `free`, `trial` or `active`.
+    #[serde(default)]
+    pub subscription_status: String,
+    /// Required when active; in the future.
+    pub subscription_ends_at: Option<DateTime<Utc>>,
+}
+
+/// `POST /api/admin/login-as-user`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LoginAsIn {
+    #[serde(default)]
+    pub user_id: String,
+}
+
+/// `{user}`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct UserData {
+    pub user: AdminUser,
+}
+
+/// Database health.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DatabaseHealth {
+    /// `sqlite` or `postgres`.
+    pub backend: String,
+    /// Round trip of a trivial query.
+    pub latency_ms: f64,
+    pub pool_size: u32,
+    pub pool_idle: u32,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProcessHealth {
+    /// Resident memory.
+    pub memory_bytes: u64,
+    /// CPU use since the previous health check, per 100 of one core.
+    pub cpu_percent: f64,
+    pub threads: u64,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WriterHealth {
+    /// Page views and impressions accepted but not yet stored.
+    pub queue_depth: u64,
+    pub queue_capacity: u64,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DiskHealth {
+    pub free_bytes: u64,
+    pub total_bytes: u64,
+    /// The data directory the figures are for.
+    pub path: String,
+}
+
+/// `GET /api/admin/system/health`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SystemHealth {
+    /// `ok`, or `degraded` when the database is unreachable.
+    pub status: String,
+    pub version: String,
+    pub uptime_seconds: u64,
+    pub database: DatabaseHealth,
+    pub process: ProcessHealth,
+    pub event_writer: WriterHealth,
+    pub disk: DiskHealth,
+    pub checked_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+pub struct MonthUsers {
+    /// `YYYY-MM`.
+    pub month: String,
+    pub users: u64,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq, Default)]
+pub struct UsersByRole {
+    pub user: u64,
+    pub admin: u64,
+    pub superuser: u64,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq, Default)]
+pub struct UsersByStatus {
+    pub free: u64,
+    pub trial: u64,
+    pub active: u64,
+    pub expired: u64,
+}
+
+/// `GET /api/admin/superadmin`: platform figures, all measured.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SuperadminFigures {
+    #[serde(flatten)]
+    pub revenue: ca_billing::staff::RevenueFigures,
+    /// Owners in a trial now.
+    pub trials_active: u64,
+    /// Trials that have ended (the owner paid or not).
+    pub trials_completed: u64,
+    /// Owners who paid after a trial, per 100 completed trials.
+    pub trial_conversion_rate: f64,
+    pub new_users_last30_days: u64,
+    /// Sign-ups of the last 12 months, oldest first.
+    pub signups_by_month: Vec<MonthUsers>,
+    pub users_by_role: UsersByRole,
+    pub users_by_status: UsersByStatus,
+    /// Entered by a superuser; null until then.
+    pub ad_spend_last30_days: Option<f64>,
+    /// Ad spend ÷ new paying owners in the last 30 days; null without ad spend.
+    pub acquisition_cost: Option<f64>,
+}
+
+/// `PUT /api/admin/settings/ad-spend`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AdSpendIn {
+    /// Rupees spent on ads in the last 30 days, 0 or more.
+    pub ad_spend_last30_days: f64,
+}
+
+/// The simple users calls' list.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct SimpleUserList {
+    pub success: bool,
+    pub users: Vec<AdminUser>,
+    pub pagination: UserPagination,
+}
+
+/// `{success, user}`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct SimpleUserResponse {
+    pub success: bool,
+    pub user: AdminUser,
+}
+
+/// `POST /api/users`: an owner; without a password they get an email to choose one.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SimpleUserIn {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub email: String,
+    pub password: Option<String>,
+    #[serde(default)]
+    pub phone: String,
+}
