@@ -15,6 +15,7 @@ mod m20261122_000008_customer_owner_id_index;
 mod m20261122_000009_customer_counts_and_search;
 mod m20261123_000010_payments;
 mod m20261123_000011_admin;
+mod m20261123_000013_meta_events;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -37,6 +38,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000009_customer_counts_and_search::Migration),
             Box::new(m20261123_000010_payments::Migration),
             Box::new(m20261123_000011_admin::Migration),
+            Box::new(m20261123_000013_meta_events::Migration),
         ]
     }
 }

@@ -50,6 +50,27 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
         );
     }
     let limiter = Arc::new(RateLimiter::from_config(config.redis_url.as_deref()).await?);
+    let meta = ca_meta::MetaService::new(
+        db.clone(),
+        ca_meta::Outbox::new(
+            db.clone(),
+            ca_meta::MetaConfig {
+                pixel_id: config.meta_pixel_id.clone(),
+                access_token: config.meta_access_token.clone(),
+                graph_url: config.meta_graph_url.clone(),
+                api_version: config.meta_api_version.clone(),
+                test_event_code: config.meta_test_event_code.clone(),
+            },
+        ),
+        limiter.clone(),
+        config.public_url(),
+    );
+    if !meta.outbox().configured() {
+        tracing::info!(
+            "CA_META_PIXEL_ID is not set: ad-tracking events are stored and not forwarded to Meta"
+        );
+    }
+    spawn_meta_worker(meta.clone());
     let auth = AuthService::new(
         db.clone(),
         keys,
@@ -111,6 +132,7 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
         conversations,
         tracking,
         admin,
+        meta,
     }))
 }
 
@@ -202,6 +224,19 @@ fn spawn_expiry_sweep(campaigns: CampaignService) {
     });
 }
 
+/// Queues the server's purchases and sends due Meta events every few seconds.
+fn spawn_meta_worker(meta: ca_meta::MetaService) {
+    tokio::spawn(async move {
+        let mut ticker = tokio::time::interval(Duration::from_secs(3));
+        loop {
+            ticker.tick().await;
+            if let Err(err) = meta.tick(chrono::Utc::now()).await {
+                tracing::warn!(%err, "Meta outbox round failed");
+            }
+        }
+    });
+}
+
 /// Completes idle conversations once a minute.
 fn spawn_idle_sweep(conversations: ConversationService) {
     tokio::spawn(async move {
@@ -277,6 +312,11 @@ fn api_app(
                 .service(routes::admin::set_ad_spend)
                 .service(routes::admin::trial_settings)
                 .service(routes::admin::save_trial_settings),
+        )
+        .service(
+            scope::scope("/api/meta")
+                .wrap(web::same_origin_cors(public_url.clone()))
+                .service(routes::meta::track),
         )
         .service(
             scope::scope("/api/users")

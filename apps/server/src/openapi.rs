@@ -25,6 +25,7 @@ use crate::error::ErrorBody;
         (name = "conversations", description = "Visitors' chats with the assistant, read-only"),
         (name = "widget", description = "Public calls of the embedded widget (any origin, no credentials)"),
         (name = "admin", description = "Running the platform: staff only, some calls superusers only"),
+        (name = "meta", description = "Ad tracking: the dashboard's own events for Meta's Conversions API"),
         (name = "health", description = "Probes"),
     )
 )]

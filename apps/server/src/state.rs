@@ -24,4 +24,5 @@ pub struct AppState {
     pub conversations: ConversationService,
     pub tracking: TrackingService,
     pub admin: ca_admin::AdminService,
+    pub meta: ca_meta::MetaService,
 }

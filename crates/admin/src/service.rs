@@ -315,7 +315,7 @@ impl AdminService {
                 timestamp: a.created_at,
             });
         }
-        timeline.sort_by(|a, b| b.timestamp.cmp(&a.timestamp));
+        timeline.sort_by_key(|i| std::cmp::Reverse(i.timestamp));
         timeline.truncate(20);
 
         let user_campaigns = campaigns

@@ -51,6 +51,15 @@ pub struct Config {
     /// Overrides PayU's server-to-server URL (`verify_payment`), e.g. for a
     /// local stand-in in tests.
     pub payu_verify_url: Option<String>,
+    /// Meta pixel (dataset) id and Conversions API token; unset means events
+    /// are stored and not forwarded.
+    pub meta_pixel_id: Option<String>,
+    pub meta_access_token: Option<String>,
+    /// The Graph API's address (a local stand-in in tests).
+    pub meta_graph_url: String,
+    pub meta_api_version: String,
+    /// Meta's test-events code, while testing the integration.
+    pub meta_test_event_code: Option<String>,
     /// The seller on invoices: name, postal address and GSTIN.
     pub invoice_name: String,
     pub invoice_address: String,
@@ -113,6 +122,11 @@ impl Default for Config {
             payu_salt: None,
             payu_mode: None,
             payu_verify_url: None,
+            meta_pixel_id: None,
+            meta_access_token: None,
+            meta_graph_url: "https://graph.facebook.com".into(),
+            meta_api_version: "v21.0".into(),
+            meta_test_event_code: None,
             invoice_name: "ConvertAssist".into(),
             invoice_address: String::new(),
             invoice_gstin: None,
@@ -202,6 +216,14 @@ impl Config {
         }
         if self.payu_key.is_some() != self.payu_salt.is_some() {
             bail!("set both CA_PAYU_KEY and CA_PAYU_SALT, or neither");
+        }
+        if self.meta_pixel_id.is_some() != self.meta_access_token.is_some() {
+            bail!("set both CA_META_PIXEL_ID and CA_META_ACCESS_TOKEN, or neither");
+        }
+        if !(self.meta_graph_url.starts_with("http://")
+            || self.meta_graph_url.starts_with("https://"))
+        {
+            bail!("CA_META_GRAPH_URL must start with http:// or https://");
         }
         if let Some(url) = &self.payu_verify_url
             && !(url.starts_with("http://") || url.starts_with("https://"))

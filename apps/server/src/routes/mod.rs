@@ -8,6 +8,7 @@ pub mod campaigns;
 pub mod conversations;
 pub mod customers;
 pub mod health;
+pub mod meta;
 pub mod payments;
 pub mod test_widget;
 pub mod widget;

@@ -12,6 +12,7 @@ mod conversations;
 mod customers;
 mod helpers;
 mod http;
+mod meta;
 mod payments;
 mod smtp;
 mod tokens;
