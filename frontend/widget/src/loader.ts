@@ -15,8 +15,14 @@
  *
  * With `data-mode="conversion"` (the thank-you page snippet) it only records
  * purchases queued by `caTrack('purchase', {value, currency, orderId})`.
+ *
+ * Host pages replace built-ins (fetch wrappers, old libraries' `JSON` and
+ * `Array.prototype` methods): the widget writes its own JSON, uses no array
+ * methods, and takes `fetch` and `JSON.parse` from a blank frame when the
+ * page's are not the browser's own.
  */
-import type { OpenOptions, PublicCampaign } from "./types";
+import { toJson } from "./json";
+import type { OpenOptions, PublicCampaign, Realm } from "./types";
 
 declare const __POPUP_CHUNK__: string;
 
@@ -33,11 +39,46 @@ const IDLE_SECONDS: Record<string, number> = { low: 60, medium: 30, high: 15 };
 
 const w = window as CaWindow;
 
+/** True for the browser's own implementation (not a page's replacement). */
+function native(f: unknown): boolean {
+  try {
+    return /\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(f));
+  } catch {
+    return false;
+  }
+}
+
+let realm: Realm | undefined;
+
+/** `fetch` and `JSON.parse`: the page's, or a blank same-origin frame's when replaced. */
+function pristine(): Realm {
+  if (realm) return realm;
+  let r: typeof globalThis = window;
+  if (!native(r.fetch) || !native(r.JSON.parse)) {
+    const frame = document.createElement("iframe");
+    frame.setAttribute("aria-hidden", "true");
+    frame.tabIndex = -1;
+    frame.style.cssText = "display:none!important";
+    document.documentElement.appendChild(frame);
+    r = (frame.contentWindow as typeof globalThis | null) ?? window;
+  }
+  realm = { fetch: r.fetch.bind(r), parse: r.JSON.parse };
+  return realm;
+}
+
+function has(list: readonly string[], value: string): boolean {
+  for (let i = 0; i < list.length; i += 1) if (list[i] === value) return true;
+  return false;
+}
+
 function thisScript(): HTMLScriptElement | null {
   const current = document.currentScript as HTMLScriptElement | null;
   if (current?.dataset.campaignId) return current;
   const all = document.querySelectorAll<HTMLScriptElement>("script[data-campaign-id]");
-  for (const s of Array.from(all)) if (/ca-widget\.js/.test(s.src)) return s;
+  for (let i = 0; i < all.length; i += 1) {
+    const s = all[i] as HTMLScriptElement;
+    if (/ca-widget\.js/.test(s.src)) return s;
+  }
   return null;
 }
 
@@ -52,7 +93,10 @@ function store(kind: "local" | "session"): Storage | null {
 function randomId(prefix: string): string {
   const bytes = new Uint8Array(12);
   crypto.getRandomValues(bytes);
-  return prefix + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  let id = prefix;
+  for (let i = 0; i < bytes.length; i += 1)
+    id += ((bytes[i] as number) + 256).toString(16).slice(1);
+  return id;
 }
 
 function persistentId(kind: "local" | "session", key: string, prefix: string): string {
@@ -66,14 +110,16 @@ function persistentId(kind: "local" | "session", key: string, prefix: string): s
 
 /** Posts JSON as text/plain (no CORS preflight), surviving page unload. */
 function beacon(url: string, body: unknown): Promise<Response | void> {
-  return fetch(url, {
-    method: "POST",
-    body: JSON.stringify(body),
-    headers: { "content-type": "text/plain;charset=UTF-8" },
-    keepalive: true,
-    mode: "cors",
-    credentials: "omit",
-  }).catch(() => undefined);
+  return pristine()
+    .fetch(url, {
+      method: "POST",
+      body: toJson(body),
+      headers: { "content-type": "text/plain;charset=UTF-8" },
+      keepalive: true,
+      mode: "cors",
+      credentials: "omit",
+    })
+    .catch(() => undefined);
 }
 
 function deviceType(): string {
@@ -91,10 +137,7 @@ export function pageMatches(rule: string, url: URL): boolean {
   const target = /^https?:\/\//.test(r) ? url.href : url.pathname + url.search;
   const pattern = new RegExp(
     "^" +
-      r
-        .split("*")
-        .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-        .join(".*") +
+      r.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*") +
       (r.endsWith("*") ? "" : "/?(\\?.*)?$"),
   );
   return pattern.test(target);
@@ -102,11 +145,14 @@ export function pageMatches(rule: string, url: URL): boolean {
 
 function targeted(c: PublicCampaign, device: string): boolean {
   const t = c.targeting;
-  if (t.devices.length && !t.devices.includes(device)) return false;
+  if (t.devices.length && !has(t.devices, device)) return false;
   const url = new URL(location.href);
-  if (t.excludePages.some((r) => pageMatches(r, url))) return false;
-  if (t.includePages.length && !t.includePages.some((r) => pageMatches(r, url))) return false;
-  return true;
+  const any = (rules: string[]) => {
+    for (let i = 0; i < rules.length; i += 1) if (pageMatches(rules[i] as string, url)) return true;
+    return false;
+  };
+  if (any(t.excludePages)) return false;
+  return !t.includePages.length || any(t.includePages);
 }
 
 function trackPurchases(api: string, campaignId: string): void {
@@ -122,10 +168,13 @@ function trackPurchases(api: string, campaignId: string): void {
       orderId: d.orderId == null ? "" : String(d.orderId),
     });
   };
-  const queued = w.caTrackQueue ? Array.from(w.caTrackQueue) : [];
+  const queued = w.caTrackQueue;
   w.caTrackQueue = [];
   w.caTrack = (event: string, data?: Record<string, unknown>) => send(event, data);
-  for (const args of queued) send(args[0], args[1]);
+  for (let i = 0; queued && i < queued.length; i += 1) {
+    const args = queued[i] as ArrayLike<unknown>;
+    send(args[0], args[1]);
+  }
 }
 
 function start(): void {
@@ -150,9 +199,10 @@ function start(): void {
   const shownKey = `ca_shown_${campaignId}`;
   const lastKey = `ca_last_${campaignId}`;
 
-  void fetch(`${api}/api/widget/campaigns/${encodeURIComponent(campaignId)}/config`, {
-    credentials: "omit",
-  })
+  void pristine()
+    .fetch(`${api}/api/widget/campaigns/${encodeURIComponent(campaignId)}/config`, {
+      credentials: "omit",
+    })
     .then((r) => (r.ok ? r.json() : null))
     .then((cfg: { active?: boolean; campaign?: PublicCampaign } | null) => {
       const c = cfg?.active ? cfg.campaign : undefined;
@@ -182,6 +232,7 @@ function start(): void {
         void beacon(`${api}/api/widget/events`, { campaignId, visitorId, type: "impression" });
         const options: OpenOptions = {
           api,
+          realm: pristine(),
           campaign: c,
           visitorId,
           sessionId,
@@ -233,9 +284,9 @@ function start(): void {
         window.clearTimeout(idle);
         idle = window.setTimeout(fire, idleMs);
       };
-      for (const ev of ["touchstart", "scroll", "keydown"]) {
-        window.addEventListener(ev, reset, { passive: true });
-      }
+      window.addEventListener("touchstart", reset, { passive: true });
+      window.addEventListener("scroll", reset, { passive: true });
+      window.addEventListener("keydown", reset, { passive: true });
     })
     .catch(() => undefined);
 }

@@ -1,8 +1,19 @@
 /**
- * The popup and chat, imported by the loader when exit intent fires. Renders
- * inside a Shadow DOM so the host page's CSS cannot reach it; every
- * piece of owner or visitor text goes in through `textContent`.
+ * The popup and chat, imported by the loader when exit intent fires.
+ *
+ * - A modal `<dialog>` in the browser's top layer: no transform, filter,
+ *   `overflow`, `z-index` or stacking context of the host page can move,
+ *   clip or cover it.
+ * - Inside a Shadow DOM whose host resets every property (`all: initial`,
+ *   important, so it wins over the page's important rules too): the page's
+ *   styles reach neither the popup nor, through inheritance, its text.
+ * - Fitted to the visual viewport (pinch zoom, a phone's on-screen keyboard).
+ * - The page never moves: focus goes in and comes back without scrolling,
+ *   wheel and touch scrolling over the popup are kept from the page, and
+ *   whatever else scrolls it while the popup is open is undone.
+ * - Every piece of owner or visitor text goes in through `textContent`.
  */
+import { toJson } from "./json";
 import type { OpenOptions, PublicForm } from "./types";
 
 const SIZES: Record<string, [number, number]> = {
@@ -19,7 +30,11 @@ function el<K extends keyof HTMLElementTagNameMap>(
   text?: string,
 ): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  const keys = Object.keys(attrs);
+  for (let i = 0; i < keys.length; i += 1) {
+    const k = keys[i] as string;
+    node.setAttribute(k, attrs[k] as string);
+  }
   if (text !== undefined) node.textContent = text;
   return node;
 }
@@ -32,10 +47,11 @@ function css(o: OpenOptions): string {
   const secondary = d.secondaryColor || primary;
   const font = (d.fontFamily || "Inter").replace(/[^A-Za-z0-9 ,-]/g, "");
   return `
-:host{all:initial}
+:host{all:initial!important;display:block!important;position:fixed!important;top:0!important;left:0!important;width:0!important;height:0!important;overflow:visible!important;visibility:visible!important;z-index:2147483647!important}
 *{box-sizing:border-box}
-.overlay{position:fixed;inset:0;z-index:2147483647;display:flex;align-items:center;justify-content:center;background:rgba(15,23,42,.55);padding:8px}
-.dialog{display:flex;flex-direction:column;width:${width}px;max-width:100%;height:${height}px;max-height:calc(100vh - 16px);background:${p.backgroundColor || "#fff"};color:${p.textColor || "#1f2937"};border-radius:${d.borderRadius}px;overflow:hidden;font-family:${font},system-ui,sans-serif;font-size:15px;line-height:1.45;box-shadow:0 24px 60px rgba(0,0,0,.3);text-align:left}
+dialog{position:fixed;inset:auto;margin:0;padding:0;border:0;max-width:none;max-height:none;display:flex;flex-direction:column;width:${width}px;height:${height}px;background:${p.backgroundColor || "#fff"};color:${p.textColor || "#1f2937"};border-radius:${d.borderRadius}px;overflow:hidden;overscroll-behavior:contain;font-family:${font},system-ui,sans-serif;font-size:15px;font-weight:400;font-style:normal;font-variant:normal;line-height:1.45;letter-spacing:normal;word-spacing:normal;text-transform:none;text-indent:0;text-shadow:none;text-align:left;white-space:normal;box-shadow:0 24px 60px rgba(0,0,0,.3);outline:0}
+dialog:not([open]){display:none}
+dialog::backdrop{background:rgba(15,23,42,.55)}
 .head{padding:${Math.min(d.padding, 40)}px;background:linear-gradient(135deg,${primary},${secondary});color:#fff;position:relative}
 .title{margin:0;font-size:24px;font-weight:800;padding-right:36px}
 .sub{margin:4px 0 0;opacity:.9;font-size:14px}
@@ -43,8 +59,8 @@ function css(o: OpenOptions): string {
 .close:focus-visible,button:focus-visible,input:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
 .badges{display:flex;flex-wrap:wrap;gap:6px;margin-top:10px}
 .badge{background:#fff;color:#111;border-radius:4px;padding:2px 8px;font-size:12px;font-weight:600}
-.body{flex:1;display:flex;flex-direction:column;gap:10px;padding:16px;overflow:hidden;min-height:0}
-.log{flex:1;overflow-y:auto;display:flex;flex-direction:column;gap:8px;min-height:60px}
+.body{flex:1;display:flex;flex-direction:column;gap:10px;padding:16px;overflow-y:auto;overscroll-behavior:contain;min-height:0}
+.log{flex:1;overflow-y:auto;overscroll-behavior:contain;display:flex;flex-direction:column;gap:8px;min-height:60px}
 .msg{max-width:85%;padding:8px 12px;border-radius:10px;white-space:pre-wrap;word-wrap:break-word;font-size:14px}
 .assistant{background:#f1f3f5;color:#111;align-self:flex-start}
 .user{background:${primary};color:#fff;align-self:flex-end}
@@ -54,28 +70,16 @@ function css(o: OpenOptions): string {
 .card p{margin:2px 0 8px;font-size:13px;color:#555}
 .row{display:flex;gap:6px}
 .col{display:flex;flex-direction:column;gap:6px}
-input{flex:1;min-width:0;padding:9px 10px;border:1px solid #ced4da;border-radius:8px;font:inherit;font-size:14px;color:#111;background:#fff}
-button{font:inherit;font-size:14px;cursor:pointer}
+input{flex:1;min-width:0;margin:0;padding:9px 10px;border:1px solid #ced4da;border-radius:8px;font:inherit;font-size:14px;color:#111;background:#fff}
+button{margin:0;font:inherit;font-size:14px;cursor:pointer}
 .primary{border:0;border-radius:8px;padding:9px 14px;background:${primary};color:#fff;font-weight:600}
 .secondary{border:1px solid #ced4da;border-radius:8px;padding:9px 14px;background:#fff;color:#111}
 button:disabled{opacity:.6;cursor:default}
 .err{color:#b42318;font-size:12px;margin:0}
 .hp{position:absolute;left:-9999px;width:1px;height:1px;overflow:hidden}
-@media (max-width:480px){.title{font-size:20px}.dialog{height:calc(100vh - 16px)}}
+@media (max-width:480px){.title{font-size:20px}}
+.short .head{padding:12px 16px}.short .title{font-size:18px}.short .sub,.short .badges,.short .card p{display:none}.short .body{padding:10px 16px}
 `;
-}
-
-async function postJson(
-  url: string,
-  body: unknown,
-  accept = "application/json",
-): Promise<Response> {
-  return fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept },
-    body: JSON.stringify(body),
-    credentials: "omit",
-  });
 }
 
 async function errorMessage(res: Response): Promise<{ message: string; form?: PublicForm }> {
@@ -90,17 +94,25 @@ async function errorMessage(res: Response): Promise<{ message: string; form?: Pu
 export function open(o: OpenOptions): void {
   const c = o.campaign;
   const d = c.popup.design;
+  const [fullWidth, fullHeight] = SIZES[d.popupSize] ?? [560, 680];
+  const desktop = o.device === "desktop";
+  const scrollX = window.scrollX;
+  const scrollY = window.scrollY;
+  const previousFocus = document.activeElement as HTMLElement | null;
+
+  const postJson = (url: string, body: unknown, accept = "application/json") =>
+    o.realm.fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept },
+      body: toJson(body),
+      credentials: "omit",
+    });
+
   const host = document.createElement("convertassist-widget");
   const root = host.attachShadow({ mode: "open" });
   root.appendChild(el("style", {}, css(o)));
-  const overlay = el("div", { class: "overlay" });
   const titleId = "ca-title";
-  const dialog = el("div", {
-    class: "dialog",
-    role: "dialog",
-    "aria-modal": "true",
-    "aria-labelledby": titleId,
-  });
+  const dialog = el("dialog", { "aria-labelledby": titleId, tabindex: "-1" });
   const head = el("div", { class: "head" });
   head.append(
     el("h2", { class: "title", id: titleId }, d.headerTitle || c.popup.title),
@@ -110,8 +122,10 @@ export function open(o: OpenOptions): void {
   if (c.popup.showCloseButton !== false) head.append(close);
   if (d.showTrustBadges && d.trustBadges.length) {
     const badges = el("div", { class: "badges" });
-    for (const b of d.trustBadges)
+    for (let i = 0; i < d.trustBadges.length; i += 1) {
+      const b = d.trustBadges[i] as { icon: string; text: string };
       badges.append(el("span", { class: "badge" }, `${b.icon} ${b.text}`));
+    }
     head.append(badges);
   }
   const body = el("div", { class: "body" });
@@ -130,13 +144,37 @@ export function open(o: OpenOptions): void {
   chatRow.append(input, send);
   body.append(log, emailCard, chatRow);
   dialog.append(head, body);
-  overlay.append(dialog);
-  root.append(overlay);
-  document.body.append(host);
+  root.append(dialog);
+
+  /** Centres the popup in the visual viewport (what is on screen), 8 px from its edges. */
+  function fit(): void {
+    const v = window.visualViewport;
+    const vw = v ? v.width : document.documentElement.clientWidth;
+    const vh = v ? v.height : window.innerHeight;
+    const w = Math.min(fullWidth, vw - 16);
+    // Phones (as before): the whole height of the screen.
+    const h = vw <= 480 ? vh - 16 : Math.min(fullHeight, vh - 16);
+    const st = dialog.style;
+    st.width = `${w}px`;
+    st.height = `${h}px`;
+    st.left = `${(v ? v.offsetLeft : 0) + (vw - w) / 2}px`;
+    st.top = `${(v ? v.offsetTop : 0) + (vh - h) / 2}px`;
+    // Little room (an on-screen keyboard, a zoom): a compact header, the field being typed in
+    // kept in view.
+    dialog.className = h < 560 ? "short" : "";
+    const a = root.activeElement;
+    if (a && body.contains(a)) {
+      const r = a.getBoundingClientRect();
+      const b = body.getBoundingClientRect();
+      if (r.bottom > b.bottom) body.scrollTop += r.bottom - b.bottom + 8;
+      else if (r.top < b.top) body.scrollTop -= b.top - r.top + 8;
+    }
+  }
+  fit();
+  (document.body || document.documentElement).append(host);
 
   let conversationId: string | null = null;
   let ended = false;
-  const previousFocus = document.activeElement as HTMLElement | null;
 
   function bubble(role: "assistant" | "user", text: string): HTMLElement {
     const b = el("div", { class: `msg ${role}` }, text);
@@ -161,7 +199,8 @@ export function open(o: OpenOptions): void {
     if (form.subtitle) card.append(el("p", {}, form.subtitle));
     const fields = el("div", { class: capture ? "row" : "col" });
     const inputs: HTMLInputElement[] = [];
-    for (const f of form.fields) {
+    for (let n = 0; n < form.fields.length; n += 1) {
+      const f = form.fields[n] as PublicForm["fields"][number];
       const i = el("input", {
         name: f.name,
         type: f.type === "email" ? "email" : f.type === "phone" ? "tel" : "text",
@@ -170,7 +209,7 @@ export function open(o: OpenOptions): void {
         maxlength: "500",
       });
       if (f.required) i.required = true;
-      inputs.push(i);
+      inputs[n] = i;
       fields.append(i);
     }
     const honeypot = el("input", {
@@ -189,11 +228,16 @@ export function open(o: OpenOptions): void {
       void (async () => {
         error.textContent = "";
         const values: Record<string, string> = {};
-        for (const i of inputs) values[i.name] = i.value;
-        const missing = form.fields.find((f) => f.required && !values[f.name]?.trim());
-        if (missing) {
-          error.textContent = `${missing.label || missing.name} is required`;
-          return;
+        for (let n = 0; n < inputs.length; n += 1) {
+          const i = inputs[n] as HTMLInputElement;
+          values[i.name] = i.value;
+        }
+        for (let n = 0; n < form.fields.length; n += 1) {
+          const f = form.fields[n] as PublicForm["fields"][number];
+          if (f.required && !values[f.name]?.trim()) {
+            error.textContent = `${f.label || f.name} is required`;
+            return;
+          }
         }
         submit.disabled = true;
         try {
@@ -265,13 +309,14 @@ export function open(o: OpenOptions): void {
         if (err.form) log.append(formCard(err.form));
         return;
       }
-      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      const reader = res.body.getReader();
+      const decoder = new TextDecoder();
       let buffer = "";
       let text2 = "";
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
-        buffer += value;
+        buffer += decoder.decode(value, { stream: true });
         let cut: number;
         while ((cut = buffer.indexOf("\n\n")) >= 0) {
           const frame = buffer.slice(0, cut);
@@ -279,7 +324,7 @@ export function open(o: OpenOptions): void {
           const event = /^event: (.*)$/m.exec(frame)?.[1];
           const data = /^data: (.*)$/m.exec(frame)?.[1];
           if (!event || !data) continue;
-          const payload = JSON.parse(data) as {
+          const payload = o.realm.parse(data) as {
             text?: string;
             reply?: string;
             message?: string;
@@ -313,59 +358,121 @@ export function open(o: OpenOptions): void {
     send.disabled = true;
     void ask(text).finally(() => {
       send.disabled = false;
-      input.focus();
+      input.focus({ preventScroll: true });
     });
   });
+
+  /** Whether `e` scrolls the chat log (which can move that way) rather than the page. */
+  function scrollsLog(e: Event, dy: number): boolean {
+    const path = e.composedPath();
+    for (let i = 0; i < path.length; i += 1) {
+      if (path[i] !== log) continue;
+      return dy < 0 ? log.scrollTop > 0 : log.scrollTop + log.clientHeight < log.scrollHeight - 1;
+    }
+    return false;
+  }
+  const onWheel = (e: WheelEvent) => {
+    if (e.cancelable && !scrollsLog(e, e.deltaY)) e.preventDefault();
+  };
+  let touchY = 0;
+  const onTouchStart = (e: TouchEvent) => {
+    touchY = e.touches[0]?.clientY ?? 0;
+  };
+  const onTouchMove = (e: TouchEvent) => {
+    const y = e.touches[0]?.clientY ?? touchY;
+    if (e.cancelable && !scrollsLog(e, touchY - y)) e.preventDefault();
+    touchY = y;
+  };
+  // Whatever still moves the page (the flick that opened the popup, its momentum, a script):
+  // it is put back at once.
+  const hold = () => {
+    if (window.scrollX !== scrollX || window.scrollY !== scrollY)
+      window.scrollTo({ left: scrollX, top: scrollY, behavior: "instant" });
+  };
+  const listen = (add: boolean) => {
+    const m = add ? "addEventListener" : "removeEventListener";
+    const active = { capture: true, passive: false };
+    window[m]("wheel", onWheel as EventListener, active);
+    window[m]("touchstart", onTouchStart as EventListener, active);
+    window[m]("touchmove", onTouchMove as EventListener, active);
+    window[m]("scroll", hold);
+    window[m]("resize", fit);
+    window.visualViewport?.[m]("resize", fit);
+    window.visualViewport?.[m]("scroll", fit);
+  };
 
   function shut(): void {
     if (ended) return;
     ended = true;
-    document.removeEventListener("keydown", onKey, true);
+    listen(false);
+    if (dialog.open) dialog.close();
     host.remove();
+    hold();
     if (conversationId) {
-      void fetch(`${o.api}/api/widget/conversations/${conversationId}/dismiss`, {
-        method: "POST",
-        credentials: "omit",
-        keepalive: true,
-      }).catch(() => undefined);
+      void o.realm
+        .fetch(`${o.api}/api/widget/conversations/${conversationId}/dismiss`, {
+          method: "POST",
+          credentials: "omit",
+          keepalive: true,
+        })
+        .catch(() => undefined);
     }
     o.onClose();
-    previousFocus?.focus?.();
+    if (previousFocus && document.activeElement !== previousFocus)
+      previousFocus.focus?.({ preventScroll: true });
   }
 
   function focusables(): HTMLElement[] {
-    return Array.from(
-      root.querySelectorAll<HTMLElement>("button:not([disabled]), input:not([tabindex='-1'])"),
+    const all = root.querySelectorAll<HTMLElement>(
+      "button:not([disabled]), input:not([tabindex='-1'])",
     );
+    const out: HTMLElement[] = [];
+    for (let i = 0; i < all.length; i += 1) out[i] = all[i] as HTMLElement;
+    return out;
   }
 
-  function onKey(e: KeyboardEvent): void {
-    if (e.key === "Escape") {
-      e.preventDefault();
-      shut();
-      return;
-    }
+  // Focus stays in the popup (the top layer makes the page inert; this also keeps it off the
+  // browser's own controls).
+  dialog.addEventListener("keydown", (e) => {
     if (e.key !== "Tab") return;
     const items = focusables();
     if (!items.length) return;
     const first = items[0] as HTMLElement;
     const last = items[items.length - 1] as HTMLElement;
     const active = root.activeElement as HTMLElement | null;
-    const inside = active ? items.includes(active) : false;
+    let inside = false;
+    for (let i = 0; i < items.length; i += 1) if (items[i] === active) inside = true;
     if (e.shiftKey && (active === first || !inside)) {
       e.preventDefault();
-      last.focus();
+      last.focus({ preventScroll: true });
     } else if (!e.shiftKey && (active === last || !inside)) {
       e.preventDefault();
-      first.focus();
+      first.focus({ preventScroll: true });
     }
-  }
-
-  close.addEventListener("click", shut);
-  overlay.addEventListener("click", (e) => {
-    if (e.target === overlay) shut();
   });
-  document.addEventListener("keydown", onKey, true);
+  // Escape (the dialog's cancel), whatever the page does with the key.
+  dialog.addEventListener("cancel", (e) => {
+    e.preventDefault();
+    shut();
+  });
+  dialog.addEventListener("close", shut);
+  close.addEventListener("click", shut);
+  // A click on the dimmed page around the popup (the backdrop) closes it.
+  dialog.addEventListener("click", (e) => {
+    if (e.target !== dialog) return;
+    const r = dialog.getBoundingClientRect();
+    const x = e.clientX;
+    const y = e.clientY;
+    if (x < r.left || x > r.right || y < r.top || y > r.bottom) shut();
+  });
+  listen(true);
+  try {
+    dialog.showModal();
+  } catch {
+    dialog.setAttribute("open", "");
+  }
   bubble("assistant", c.greeting);
-  input.focus();
+  // On a desktop straight into the message field; on a touch screen the popup itself, so the
+  // on-screen keyboard opens only when the visitor taps the field.
+  (desktop ? input : dialog).focus({ preventScroll: true });
 }

@@ -63,9 +63,16 @@ export interface PublicCampaign {
   emailCapture: PublicForm;
 }
 
+/** The page's `fetch` and `JSON.parse`, or untouched copies when the page replaced them. */
+export interface Realm {
+  fetch: typeof fetch;
+  parse: (text: string) => unknown;
+}
+
 /** What the loader hands the popup chunk. */
 export interface OpenOptions {
   api: string;
+  realm: Realm;
   campaign: PublicCampaign;
   visitorId: string;
   sessionId: string;
