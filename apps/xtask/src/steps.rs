@@ -100,8 +100,13 @@ fn plain(cmd: &mut Command) -> anyhow::Result<(bool, Counts)> {
 
 /// `npm run <script>` in the dashboard only.
 fn npm(root: &Path, script: &str) -> Command {
+    npm_in(root, "app", script)
+}
+
+/// `npm run <script>` in one frontend package (`app` or `widget`).
+fn npm_in(root: &Path, workspace: &str, script: &str) -> Command {
     let mut cmd = Command::new("npm");
-    cmd.args(["run", script, "--workspace", "app"])
+    cmd.args(["run", script, "--workspace", workspace])
         .current_dir(root.join("frontend"));
     cmd
 }
@@ -179,11 +184,15 @@ pub fn test_all(root: &Path) -> anyhow::Result<bool> {
         match (&server_bin, built) {
             (Some(bin), true) => {
                 step(&mut results, "Playwright end to end", || {
-                    e2e(root, bin, "e2e")
+                    e2e(root, bin, "app", "e2e")
+                });
+                // The widget on real site templates and a hostile page, desktop and Pixel 7.
+                step(&mut results, "widget on real sites", || {
+                    e2e(root, bin, "widget", "e2e")
                 });
                 // The stagewise toolbar under the Vite dev server, and no stagewise in dist/.
                 step(&mut results, "dev overlay (stagewise)", || {
-                    e2e(root, bin, "e2e:dev")
+                    e2e(root, bin, "app", "e2e:dev")
                 });
             }
             _ => println!(
@@ -306,8 +315,9 @@ fn ready(port: u16) -> bool {
     s.read_exact(&mut head).is_ok() && head.starts_with(b"HTTP/1.1 200")
 }
 
-/// Runs `npm run <script>` (a Playwright suite) against a fresh server on a fresh database.
-fn e2e(root: &Path, bin: &Path, script: &str) -> anyhow::Result<(bool, Counts)> {
+/// Runs `npm run <script>` of a frontend package (a Playwright suite) against a fresh server on a
+/// fresh database.
+fn e2e(root: &Path, bin: &Path, workspace: &str, script: &str) -> anyhow::Result<(bool, Counts)> {
     ensure_chromium()?;
     let tmp = temp_dir("ca-e2e")?;
     let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
@@ -346,7 +356,7 @@ fn e2e(root: &Path, bin: &Path, script: &str) -> anyhow::Result<(bool, Counts)> 
         }
         std::thread::sleep(Duration::from_millis(200));
     }
-    let mut cmd = npm(root, script);
+    let mut cmd = npm_in(root, workspace, script);
     cmd.env("E2E_BASE_URL", &base)
         .env("E2E_SERVER_BIN", bin)
         .env("E2E_DATABASE_URL", &db_url)
