@@ -16,6 +16,7 @@ mod m20261122_000009_customer_counts_and_search;
 mod m20261123_000010_payments;
 mod m20261123_000011_admin;
 mod m20261123_000013_meta_events;
+mod m20261123_000014_notifications;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -39,6 +40,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000010_payments::Migration),
             Box::new(m20261123_000011_admin::Migration),
             Box::new(m20261123_000013_meta_events::Migration),
+            Box::new(m20261123_000014_notifications::Migration),
         ]
     }
 }

@@ -71,6 +71,7 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
         );
     }
     spawn_meta_worker(meta.clone());
+    spawn_notifications(db.clone(), mailer.clone(), config.public_url());
     let auth = AuthService::new(
         db.clone(),
         keys,
@@ -219,6 +220,26 @@ fn spawn_expiry_sweep(campaigns: CampaignService) {
                 Ok(0) => {}
                 Ok(n) => tracing::info!(owners = n, "paid periods ended"),
                 Err(err) => tracing::warn!(%err, "subscription expiry sweep failed"),
+            }
+        }
+    });
+}
+
+/// Emails owners about new leads (single or digest) and sends payment
+/// receipts, every half minute.
+fn spawn_notifications(db: sea_orm::DatabaseConnection, mailer: Mailer, public_url: String) {
+    tokio::spawn(async move {
+        let mut ticker = tokio::time::interval(Duration::from_secs(30));
+        loop {
+            ticker.tick().await;
+            let now = chrono::Utc::now();
+            if let Err(err) =
+                ca_customers::notifications::send_due(&db, &mailer, &public_url, now).await
+            {
+                tracing::warn!(%err, "lead emails failed");
+            }
+            if let Err(err) = ca_billing::receipts::send_due(&db, &mailer, &public_url, now).await {
+                tracing::warn!(%err, "receipts failed");
             }
         }
     });

@@ -132,6 +132,11 @@ impl AuthService {
         }
     }
 
+    /// The mailer (SMTP or the outbox table).
+    pub fn mailer(&self) -> &Mailer {
+        &self.mailer
+    }
+
     /// The database this service uses.
     pub fn db(&self) -> &DatabaseConnection {
         &self.db

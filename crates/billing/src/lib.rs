@@ -8,6 +8,7 @@ pub mod entities;
 pub mod error;
 pub mod payments;
 pub mod payu;
+pub mod receipts;
 pub mod service;
 pub mod staff;
 pub mod subscriptions;

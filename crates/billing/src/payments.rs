@@ -379,6 +379,7 @@ impl BillingService {
             updated_at: Set(now),
             settled_at: Set(None),
             checked_at: Set(None),
+            receipt_sent_at: Set(None),
         }
         .insert(&self.db)
         .await?;

@@ -3,6 +3,7 @@
 pub mod dto;
 pub mod entities;
 pub mod error;
+pub mod notifications;
 pub mod report;
 pub mod service;
 

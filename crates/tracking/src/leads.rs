@@ -74,6 +74,15 @@ impl TrackingService {
         .await?;
         if first {
             ca_campaigns::counters::add_conversion(&txn, &campaign.id).await?;
+            ca_customers::notifications::queue_lead(
+                &txn,
+                &conv.owner_id,
+                &customer.email,
+                customer.name.as_deref(),
+                &campaign.name,
+                now,
+            )
+            .await?;
         }
         txn.commit().await?;
         self.touch(&campaign.id, &conv.owner_id, &conv.visitor_id, now)

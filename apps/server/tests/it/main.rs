@@ -13,6 +13,7 @@ mod customers;
 mod helpers;
 mod http;
 mod meta;
+mod notifications;
 mod payments;
 mod smtp;
 mod tokens;

@@ -44,6 +44,8 @@ pub struct Model {
     pub settled_at: Option<DateTimeUtc>,
     /// When the provider was last asked about this payment.
     pub checked_at: Option<DateTimeUtc>,
+    /// When the owner was emailed the receipt of this (successful) payment.
+    pub receipt_sent_at: Option<DateTimeUtc>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -2,3 +2,4 @@
 
 pub mod customer;
 pub mod customer_count;
+pub mod lead_notification;

@@ -1,0 +1,73 @@
+//! Receipts: the owner gets an email when a payment succeeds (unless they
+//! turned email notifications off), once per payment.
+
+use chrono::{DateTime, Duration, Utc};
+use sea_orm::sea_query::Expr;
+use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter};
+
+use ca_auth::Mailer;
+use ca_auth::entities::user;
+
+use crate::entities::payment;
+use crate::payments::invoice_label;
+
+/// Receipts are not sent for payments settled longer ago than this.
+const RECENT_DAYS: i64 = 7;
+
+/// Sends the receipts due; returns how many emails went out.
+pub async fn send_due(
+    db: &DatabaseConnection,
+    mailer: &Mailer,
+    public_url: &str,
+    now: DateTime<Utc>,
+) -> Result<usize, DbErr> {
+    let due = payment::Entity::find()
+        .filter(payment::Column::Status.eq("success"))
+        .filter(payment::Column::ReceiptSentAt.is_null())
+        .filter(payment::Column::Provider.ne("demo"))
+        .filter(payment::Column::SettledAt.gte(now - Duration::days(RECENT_DAYS)))
+        .all(db)
+        .await?;
+    let mut sent = 0;
+    for p in due {
+        let Some(owner) = user::Entity::find_by_id(p.owner_id.clone()).one(db).await? else {
+            continue;
+        };
+        if owner.email_notifications {
+            let invoice = p.invoice_number.map(invoice_label).unwrap_or_default();
+            let body = format!(
+                "Hi {},\n\nThank you for your payment.\n\n\
+                 Plan: {}\nAmount: ₹{}\nTransaction: {}\nInvoice: {}\nPaid for: until {}\n\n\
+                 Your invoice: {public_url}/billing/invoice/{}\n\n— ConvertAssist",
+                owner.name,
+                p.productinfo,
+                crate::payu::amount_text(p.amount_paise),
+                p.txnid,
+                invoice,
+                p.period_end
+                    .map(|d| d.format("%-d %B %Y").to_string())
+                    .unwrap_or_default(),
+                p.txnid
+            );
+            if let Err(err) = mailer
+                .send(
+                    db,
+                    &owner.email,
+                    &format!("Receipt {invoice}: {}", p.productinfo),
+                    &body,
+                )
+                .await
+            {
+                tracing::warn!(txnid = %p.txnid, %err, "receipt not sent; retried next round");
+                continue;
+            }
+            sent += 1;
+        }
+        payment::Entity::update_many()
+            .col_expr(payment::Column::ReceiptSentAt, Expr::value(Some(now)))
+            .filter(payment::Column::Id.eq(&p.id))
+            .exec(db)
+            .await?;
+    }
+    Ok(sent)
+}
