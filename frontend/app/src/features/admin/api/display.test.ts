@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { auditChanges, formatPrice, perInterval } from "./display";
+import { auditAction, auditChanges, formatPrice, perInterval } from "./display";
 
 describe("display", () => {
   it("formats prices per currency without decimals", () => {
@@ -21,5 +21,9 @@ describe("display", () => {
     ).toEqual(["planId: free → basic", "subscriptionStatus: free → active"]);
     expect(auditChanges(null, { role: "admin" })).toEqual(["role: — → admin"]);
     expect(auditChanges(null, null)).toEqual([]);
+    expect(auditChanges({ endsAt: null }, { endsAt: "2027-01-22T23:59:59Z" })).toEqual([
+      "endsAt: — → 22 Jan 2027",
+    ]);
+    expect(auditAction("change_plan")).toBe("change plan");
   });
 });

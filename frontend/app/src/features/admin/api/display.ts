@@ -1,4 +1,4 @@
-import { formatInr } from "../../../lib/format";
+import { formatDate, formatInr } from "../../../lib/format";
 
 /** A plan's price in its currency, without decimals; text a browser cannot format stays as typed. */
 export function formatPrice(price: number, currency: string): string {
@@ -31,18 +31,24 @@ export function count(n: number): string {
 export const PASSWORD_MIN = 6;
 export const PASSWORD_TOO_SHORT = "Password must be at least 6 characters long";
 
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+/** An audit action code in words: "change_plan" → "change plan". */
+export function auditAction(action: string): string {
+  return action.replace(/_/g, " ");
+}
+
 /** The changed fields of an audit entry: "planId: free → basic". */
 export function auditChanges(
   before: Record<string, unknown> | null,
   after: Record<string, unknown> | null,
 ): string[] {
   const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
-  const show = (v: unknown) =>
-    v === undefined || v === null || v === ""
-      ? "—"
-      : typeof v === "object"
-        ? JSON.stringify(v)
-        : String(v);
+  const show = (v: unknown) => {
+    if (v === undefined || v === null || v === "") return "—";
+    if (typeof v === "string" && ISO_DATE_TIME.test(v)) return formatDate(v);
+    return typeof v === "object" ? JSON.stringify(v) : String(v);
+  };
   const lines: string[] = [];
   for (const key of keys) {
     const b = before?.[key];

@@ -6,6 +6,8 @@ import {
   createPlanError,
   DIALOG_PLAN_DEFAULTS,
   featureRows,
+  limitCount,
+  limitLines,
   limitText,
   PLAN_PRESETS,
   planBody,
@@ -172,5 +174,16 @@ describe("limitText", () => {
   it("reads -1 as unlimited", () => {
     expect(limitText(-1)).toBe("Unlimited");
     expect(limitText(100000)).toBe("1,00,000");
+  });
+});
+
+describe("limit lines", () => {
+  it("name each limit with the right number", () => {
+    expect(limitCount(1, "campaign", "campaigns")).toBe("1 campaign");
+    expect(limitLines({ campaigns: 5, visitorsPerMonth: 100000, aiConversations: -1 })).toEqual([
+      "5 campaigns",
+      "1,00,000 visitors/month",
+      "Unlimited AI conversations",
+    ]);
   });
 });

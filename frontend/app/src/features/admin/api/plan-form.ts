@@ -191,3 +191,22 @@ export function removeFeatureRow(rows: string[], index: number): string[] {
 export function limitText(n: number): string {
   return n === -1 ? "Unlimited" : n.toLocaleString("en-IN");
 }
+
+/** A limit with its noun: "1 campaign", "5 campaigns", "Unlimited AI conversations". */
+export function limitCount(n: number, one: string, many: string): string {
+  if (n === -1) return `Unlimited ${many}`;
+  return `${n.toLocaleString("en-IN")} ${n === 1 ? one : many}`;
+}
+
+/** A plan's three limits in words, in the order the screens list them. */
+export function limitLines(limits: {
+  campaigns: number;
+  visitorsPerMonth: number;
+  aiConversations: number;
+}): string[] {
+  return [
+    limitCount(limits.campaigns, "campaign", "campaigns"),
+    limitCount(limits.visitorsPerMonth, "visitor/month", "visitors/month"),
+    limitCount(limits.aiConversations, "AI conversation", "AI conversations"),
+  ];
+}
