@@ -1,0 +1,145 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback } from "react";
+import { $api } from "../../../lib/api-client";
+import { PAGE_SIZE } from "./pagination";
+
+/** The admin area's calls, one small hook each, over the generated client. */
+
+export function useDashboardStats() {
+  return $api.useQuery("get", "/api/admin/dashboard/stats");
+}
+
+export interface UserFilters {
+  page: number;
+  search: string;
+  role: string | null;
+  subscriptionStatus: string | null;
+}
+
+export function useAdminUsers(f: UserFilters) {
+  return $api.useQuery(
+    "get",
+    "/api/admin/users",
+    {
+      params: {
+        query: {
+          page: String(f.page),
+          limit: String(PAGE_SIZE),
+          search: f.search || undefined,
+          role: f.role ?? undefined,
+          subscriptionStatus: f.subscriptionStatus ?? undefined,
+        },
+      },
+    },
+    { placeholderData: (previous) => previous },
+  );
+}
+
+export function useUserDetail(id: string) {
+  return $api.useQuery("get", "/api/admin/users/{id}", { params: { path: { id } } });
+}
+
+export function useUpdateUser() {
+  return $api.useMutation("put", "/api/admin/users/{id}");
+}
+
+export function useDeleteUser() {
+  return $api.useMutation("delete", "/api/admin/users/{id}");
+}
+
+export function useCreateUser() {
+  return $api.useMutation("post", "/api/admin/users/create-user");
+}
+
+export function useCreateAdmin() {
+  return $api.useMutation("post", "/api/admin/users/create-admin");
+}
+
+export function useChangePlan() {
+  return $api.useMutation("post", "/api/admin/users/{id}/change-plan");
+}
+
+export function useLoginAsUser() {
+  return $api.useMutation("post", "/api/admin/login-as-user");
+}
+
+/** Every plan, inactive ones too, with its subscriber count. */
+export function useAdminPlans() {
+  return $api.useQuery("get", "/api/admin/plans");
+}
+
+export function usePlan(id: string) {
+  return $api.useQuery("get", "/api/plans/{id}", { params: { path: { id } } });
+}
+
+export function useCreatePlan() {
+  return $api.useMutation("post", "/api/plans");
+}
+
+export function useUpdatePlan() {
+  return $api.useMutation("put", "/api/plans/{id}");
+}
+
+/** Deactivates a plan (plans are never removed). */
+export function useDeactivatePlan() {
+  return $api.useMutation("delete", "/api/plans/{id}");
+}
+
+export function useSystemHealth() {
+  return $api.useQuery("get", "/api/admin/system/health", {}, { refetchInterval: 30_000 });
+}
+
+export function useSuperAdminStats() {
+  return $api.useQuery("get", "/api/admin/superadmin", {}, { retry: false });
+}
+
+export function useSaveAdSpend() {
+  return $api.useMutation("put", "/api/admin/settings/ad-spend");
+}
+
+export function useTrialSettings() {
+  return $api.useQuery("get", "/api/admin/settings/trial");
+}
+
+export function useSaveTrialSettings() {
+  return $api.useMutation("put", "/api/admin/settings/trial");
+}
+
+/** The simple users list of /admin/users. */
+export function useSimpleUsers(page: number, search: string) {
+  return $api.useQuery(
+    "get",
+    "/api/users",
+    {
+      params: {
+        query: { page: String(page), limit: String(PAGE_SIZE), search: search || undefined },
+      },
+    },
+    { placeholderData: (previous) => previous },
+  );
+}
+
+export function useAddSimpleUser() {
+  return $api.useMutation("post", "/api/users");
+}
+
+export function useDeleteSimpleUser() {
+  return $api.useMutation("delete", "/api/users/{id}");
+}
+
+const ADMIN_PATHS = ["/api/admin/", "/api/users", "/api/plans"];
+
+/** Marks every admin, user-list and plan query stale after a change. */
+export function useRefreshAdmin() {
+  const queryClient = useQueryClient();
+  return useCallback(
+    () =>
+      queryClient.invalidateQueries({
+        predicate: (q) => {
+          const path = q.queryKey[1];
+          return typeof path === "string" && ADMIN_PATHS.some((p) => path.startsWith(p));
+        },
+      }),
+    [queryClient],
+  );
+}
