@@ -1,0 +1,138 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Progress,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+} from "@mantine/core";
+import type { ReactNode } from "react";
+import { messageOf } from "../../../lib/api-client";
+import { useSystemHealth } from "../api/admin";
+import { formatBytes, formatUptime, usageLevel, usagePercent } from "../api/system";
+
+const checkedFormat = new Intl.DateTimeFormat("en-IN", { timeStyle: "medium" });
+
+function SystemCard({
+  title,
+  percent,
+  children,
+}: {
+  title: string;
+  percent?: number;
+  children: ReactNode;
+}) {
+  const level = percent === undefined ? null : usageLevel(percent);
+  return (
+    <Card withBorder radius="md" p="md" data-testid={`system-${title}`}>
+      <Group justify="space-between" mb="xs" gap="xs">
+        <Title order={5}>{title}</Title>
+        {level && (
+          <Badge color={level === "High" ? "red" : "green"} variant="light">
+            {level}
+          </Badge>
+        )}
+      </Group>
+      {percent !== undefined && (
+        <Progress
+          value={Math.min(100, percent)}
+          color={level === "High" ? "red" : "teal"}
+          mb="xs"
+          aria-label={`${title} usage`}
+        />
+      )}
+      <Stack gap={2}>{children}</Stack>
+    </Card>
+  );
+}
+
+function Line({ label, value }: { label: string; value: string }) {
+  return (
+    <Group justify="space-between" gap="xs" wrap="nowrap">
+      <Text fz="sm" c="dimmed">
+        {label}
+      </Text>
+      <Text fz="sm" fw={500} ta="right" style={{ overflowWrap: "anywhere" }}>
+        {value}
+      </Text>
+    </Group>
+  );
+}
+
+/** The server's own health: database, process, event writer and disk, refreshed every 30 s. */
+export function SystemHealthPanel() {
+  const health = useSystemHealth();
+  if (health.isLoading) return <Skeleton h={240} radius="md" />;
+  if (!health.data) {
+    return (
+      <Alert color="red" variant="light" title="Failed to fetch system health">
+        <Stack gap="xs" align="flex-start">
+          <Text fz="sm">{messageOf(health.error, "")}</Text>
+          <Button size="xs" variant="light" onClick={() => void health.refetch()}>
+            Try Again
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  }
+  const h = health.data.data;
+  const poolBusy = h.database.poolSize - h.database.poolIdle;
+  const poolPercent = usagePercent(poolBusy, h.database.poolSize);
+  const queuePercent = usagePercent(h.eventWriter.queueDepth, h.eventWriter.queueCapacity);
+  const diskUsed = h.disk.totalBytes - h.disk.freeBytes;
+  const diskPercent = usagePercent(diskUsed, h.disk.totalBytes);
+  const ok = h.status === "ok";
+  return (
+    <Stack gap="md">
+      <Card withBorder radius="md" p="md">
+        <Group justify="space-between" wrap="wrap" gap="xs">
+          <Group gap="xs">
+            <Badge color={ok ? "green" : "orange"} size="lg">
+              {ok ? "Healthy" : "Degraded"}
+            </Badge>
+            <Text fz="sm" c="dimmed">
+              Version {h.version} · up {formatUptime(h.uptimeSeconds)}
+            </Text>
+          </Group>
+          <Text fz="xs" c="dimmed">
+            Checked {checkedFormat.format(new Date(h.checkedAt))}
+          </Text>
+        </Group>
+      </Card>
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+        <SystemCard title="Database" percent={poolPercent}>
+          <Line label="Backend" value={h.database.backend} />
+          <Line label="Latency" value={`${h.database.latencyMs.toLocaleString("en-IN")} ms`} />
+          <Line
+            label="Connections in use"
+            value={`${poolBusy} of ${h.database.poolSize} (${poolPercent}%)`}
+          />
+        </SystemCard>
+        <SystemCard title="CPU" percent={h.process.cpuPercent}>
+          <Line label="Server process" value={`${h.process.cpuPercent.toFixed(1)}%`} />
+          <Line label="Threads" value={String(h.process.threads)} />
+          <Line label="Memory" value={formatBytes(h.process.memoryBytes)} />
+        </SystemCard>
+        <SystemCard title="Event Writer" percent={queuePercent}>
+          <Line
+            label="Queued events"
+            value={`${h.eventWriter.queueDepth.toLocaleString("en-IN")} of ${h.eventWriter.queueCapacity.toLocaleString("en-IN")} (${queuePercent}%)`}
+          />
+        </SystemCard>
+        <SystemCard title="Disk" percent={diskPercent}>
+          <Line
+            label="Used"
+            value={`${formatBytes(diskUsed)} of ${formatBytes(h.disk.totalBytes)}`}
+          />
+          <Line label="Free" value={formatBytes(h.disk.freeBytes)} />
+          <Line label="Path" value={h.disk.path} />
+        </SystemCard>
+      </SimpleGrid>
+    </Stack>
+  );
+}
