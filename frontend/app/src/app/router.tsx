@@ -1,5 +1,7 @@
 import { createBrowserRouter } from "react-router";
 import { NotFound } from "../components/NotFound";
+import { adminRoutes } from "../features/admin/admin-routes";
+import { AdminArea } from "../features/admin/components/AdminArea";
 import { ForgotPasswordPage } from "../features/auth/routes/ForgotPasswordPage";
 import { LoginPage } from "../features/auth/routes/LoginPage";
 import { RegisterPage } from "../features/auth/routes/RegisterPage";
@@ -47,6 +49,12 @@ export const routes = [
         children: [
           { index: true, element: <DashboardPage /> },
           { path: "/dashboard", element: <DashboardPage /> },
+          {
+            // Admin or superuser only; anyone else sees the Access Denied view.
+            path: "/admin",
+            element: <AdminArea />,
+            children: adminRoutes,
+          },
           { path: "/campaigns", element: <CampaignsPage /> },
           { path: "/campaigns/create", element: <CreateCampaignPage /> },
           { path: "/campaigns/:id/edit", element: <EditCampaignPage /> },

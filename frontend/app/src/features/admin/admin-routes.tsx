@@ -1,0 +1,37 @@
+import { lazy } from "react";
+import { NotFound } from "../../components/NotFound";
+
+// Staff screens load on first visit, so owners never download them.
+const AdminDashboardPage = lazy(() =>
+  import("./routes/AdminDashboardPage").then((m) => ({ default: m.AdminDashboardPage })),
+);
+const SuperAdminDashboardPage = lazy(() =>
+  import("./routes/SuperAdminDashboardPage").then((m) => ({ default: m.SuperAdminDashboardPage })),
+);
+const AdminUsersPage = lazy(() =>
+  import("./routes/AdminUsersPage").then((m) => ({ default: m.AdminUsersPage })),
+);
+const AdminUserDetailPage = lazy(() =>
+  import("./routes/AdminUserDetailPage").then((m) => ({ default: m.AdminUserDetailPage })),
+);
+const PlanManagementPage = lazy(() =>
+  import("./routes/PlanManagementPage").then((m) => ({ default: m.PlanManagementPage })),
+);
+const CreatePlanPage = lazy(() =>
+  import("./routes/CreatePlanPage").then((m) => ({ default: m.CreatePlanPage })),
+);
+const EditPlanPage = lazy(() =>
+  import("./routes/EditPlanPage").then((m) => ({ default: m.EditPlanPage })),
+);
+
+/** The routes under /admin, rendered inside AdminArea. */
+export const adminRoutes = [
+  { index: true, element: <AdminDashboardPage /> },
+  { path: "superadmin", element: <SuperAdminDashboardPage /> },
+  { path: "users", element: <AdminUsersPage /> },
+  { path: "users/:userId", element: <AdminUserDetailPage /> },
+  { path: "plans", element: <PlanManagementPage /> },
+  { path: "plans/create", element: <CreatePlanPage /> },
+  { path: "plans/:planId/edit", element: <EditPlanPage /> },
+  { path: "*", element: <NotFound home="/admin" /> },
+];
