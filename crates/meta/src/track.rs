@@ -54,7 +54,7 @@ pub struct TrackIn {
     /// The dashboard page the event happened on.
     pub event_source_url: Option<String>,
     /// Extra properties: at most 20, each a short text, number or flag.
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<std::collections::HashMap<String, Value>>)]
     pub custom_properties: Option<Map<String, Value>>,
 }
 

@@ -15,6 +15,7 @@ import { Link, useNavigate } from "react-router";
 import { useAuth } from "../../../lib/auth";
 import { COUNTRY_CODES } from "../api/country-codes";
 import { fullPhone, registerFormError, type RegisterForm } from "../api/register-rules";
+import { trackSignup } from "../../../lib/meta";
 import { AuthLayout } from "../components/AuthLayout";
 
 export function RegisterPage() {
@@ -43,12 +44,13 @@ export function RegisterPage() {
     setError(null);
     setSubmitting(true);
     try {
-      await register({
+      const user = await register({
         name: form.name.trim(),
         email: form.email.trim(),
         password: form.password,
         phone: fullPhone(form),
       });
+      void trackSignup(user);
       navigate("/dashboard");
     } catch (err) {
       setError(err instanceof Error && err.message ? err.message : "Registration failed");

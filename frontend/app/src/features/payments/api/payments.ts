@@ -1,4 +1,5 @@
 import { client } from "../../../lib/api-client";
+import { trackPurchase } from "../../../lib/meta";
 import { getToken } from "../../../lib/storage";
 import type { StatusAnswer } from "./status-machine";
 
@@ -14,6 +15,14 @@ export async function verifyPayment(txnid: string | null): Promise<Verification>
   try {
     const { data } = await client.POST("/payment/verify", { body: { txnid } });
     if (data?.success && data.data.status === "success") {
+      void trackPurchase({
+        txnid: data.txnid,
+        amount: data.data.amount,
+        productinfo: data.productinfo,
+        firstname: data.firstname,
+        email: data.email,
+        phone: data.phone,
+      });
       return {
         kind: "success",
         txnid: data.txnid,

@@ -4,7 +4,7 @@ import { useAuth } from "../../../lib/auth";
 import { messageOf, type User } from "../../../lib/api-client";
 import { useSaveAccount } from "../api/account";
 
-type Toggle = "emailNotifications" | "pushNotifications";
+type Toggle = "emailNotifications";
 
 export function NotificationsTab({ user }: { user: User }) {
   const { refreshUser } = useAuth();
@@ -34,17 +34,10 @@ export function NotificationsTab({ user }: { user: User }) {
       ) : null}
       <Switch
         label="E-mail notifications"
-        description="New leads, payment receipts and account notices, sent to your email."
+        description="New leads (at most one email every 10 minutes; more come together in a digest) and payment receipts."
         checked={user.emailNotifications}
         disabled={saving === "emailNotifications"}
         onChange={(e) => void toggle("emailNotifications", e.currentTarget.checked)}
-      />
-      <Switch
-        label="Push notifications"
-        description="Browser notifications when a visitor converts."
-        checked={user.pushNotifications}
-        disabled={saving === "pushNotifications"}
-        onChange={(e) => void toggle("pushNotifications", e.currentTarget.checked)}
       />
       <Text fz="xs" c="dimmed">
         Changes are saved as soon as you switch them.
