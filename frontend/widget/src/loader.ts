@@ -18,8 +18,7 @@
  *
  * Host pages replace built-ins (fetch wrappers, old libraries' `JSON` and
  * `Array.prototype` methods): the widget writes its own JSON, uses no array
- * methods, and takes `fetch` and `JSON.parse` from a blank frame when the
- * page's are not the browser's own.
+ * methods, and falls back to a blank frame's `fetch` when the page's refuses.
  */
 import { toJson } from "./json";
 import type { OpenOptions, PublicCampaign, Realm } from "./types";
@@ -48,23 +47,40 @@ function native(f: unknown): boolean {
   }
 }
 
-let realm: Realm | undefined;
+let frameFetch: typeof fetch | undefined;
 
-/** `fetch` and `JSON.parse`: the page's, or a blank same-origin frame's when replaced. */
-function pristine(): Realm {
-  if (realm) return realm;
-  let r: typeof globalThis = window;
-  if (!native(r.fetch) || !native(r.JSON.parse)) {
+/** `fetch` of a blank same-origin frame, made on first need: the browser's own. */
+function blankFetch(): typeof fetch {
+  if (!frameFetch) {
     const frame = document.createElement("iframe");
     frame.setAttribute("aria-hidden", "true");
     frame.tabIndex = -1;
     frame.style.cssText = "display:none!important";
     document.documentElement.appendChild(frame);
-    r = (frame.contentWindow as typeof globalThis | null) ?? window;
+    const r = (frame.contentWindow as typeof globalThis | null) ?? window;
+    frameFetch = r.fetch.bind(r);
   }
-  realm = { fetch: r.fetch.bind(r), parse: r.JSON.parse };
-  return realm;
+  return frameFetch;
 }
+
+/**
+ * `fetch` and `JSON.parse` for the widget. The page's `fetch` when it is the browser's own, or
+ * when the page's wrapper (error trackers and analytics wrap it) works; a blank frame's when the
+ * wrapper refuses or throws. The page's `JSON.parse` when it is the browser's own, else the
+ * `Response` body reader's.
+ */
+const realm: Realm = {
+  fetch: (input, init) => {
+    const f = window.fetch;
+    if (native(f)) return f.call(window, input, init);
+    try {
+      return f.call(window, input, init).catch(() => blankFetch()(input, init));
+    } catch {
+      return blankFetch()(input, init);
+    }
+  },
+  parse: (text) => (native(JSON.parse) ? JSON.parse(text) : new Response(text).json()),
+};
 
 function has(list: readonly string[], value: string): boolean {
   for (let i = 0; i < list.length; i += 1) if (list[i] === value) return true;
@@ -110,7 +126,7 @@ function persistentId(kind: "local" | "session", key: string, prefix: string): s
 
 /** Posts JSON as text/plain (no CORS preflight), surviving page unload. */
 function beacon(url: string, body: unknown): Promise<Response | void> {
-  return pristine()
+  return realm
     .fetch(url, {
       method: "POST",
       body: toJson(body),
@@ -199,7 +215,7 @@ function start(): void {
   const shownKey = `ca_shown_${campaignId}`;
   const lastKey = `ca_last_${campaignId}`;
 
-  void pristine()
+  void realm
     .fetch(`${api}/api/widget/campaigns/${encodeURIComponent(campaignId)}/config`, {
       credentials: "omit",
     })
@@ -232,7 +248,7 @@ function start(): void {
         void beacon(`${api}/api/widget/events`, { campaignId, visitorId, type: "impression" });
         const options: OpenOptions = {
           api,
-          realm: pristine(),
+          realm,
           campaign: c,
           visitorId,
           sessionId,

@@ -324,7 +324,7 @@ export function open(o: OpenOptions): void {
           const event = /^event: (.*)$/m.exec(frame)?.[1];
           const data = /^data: (.*)$/m.exec(frame)?.[1];
           if (!event || !data) continue;
-          const payload = o.realm.parse(data) as {
+          const payload = (await o.realm.parse(data)) as {
             text?: string;
             reply?: string;
             message?: string;

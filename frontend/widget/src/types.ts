@@ -63,9 +63,10 @@ export interface PublicCampaign {
   emailCapture: PublicForm;
 }
 
-/** The page's `fetch` and `JSON.parse`, or untouched copies when the page replaced them. */
+/** `fetch` and `JSON.parse` that work whatever the page did to its own (see the loader). */
 export interface Realm {
   fetch: typeof fetch;
+  /** The value, or a promise of it. */
   parse: (text: string) => unknown;
 }
 
