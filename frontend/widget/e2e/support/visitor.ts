@@ -8,11 +8,12 @@ import type { CDPSession, Page } from "@playwright/test";
 export function probe(): void {
   type Probe = {
     shifts: number[];
+    shiftSources: string[];
     scrolls: number[][];
     opening: { before: number[]; after: number[] | null } | null;
   };
   const w = window as unknown as { __ca: Probe };
-  const ca: Probe = { shifts: [], scrolls: [], opening: null };
+  const ca: Probe = { shifts: [], shiftSources: [], scrolls: [], opening: null };
   w.__ca = ca;
   addEventListener(
     "scroll",
@@ -21,9 +22,23 @@ export function probe(): void {
       passive: true,
     },
   );
+  type Shift = {
+    value: number;
+    hadRecentInput: boolean;
+    startTime: number;
+    sources?: { node?: Node | null }[];
+  };
   new PerformanceObserver((list) => {
-    for (const e of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[])
-      if (!e.hadRecentInput) ca.shifts.push(e.value);
+    for (const e of list.getEntries() as unknown as Shift[]) {
+      if (e.hadRecentInput) continue;
+      ca.shifts.push(e.value);
+      let what = "";
+      for (const src of e.sources ?? []) {
+        const n = src.node as Element | null | undefined;
+        what += ` ${n?.nodeName ?? "?"}${n?.id ? "#" + n.id : ""}${n?.className && typeof n.className === "string" ? "." + n.className.split(" ")[0] : ""}`;
+      }
+      ca.shiftSources.push(`${Math.round(e.startTime)}ms ${e.value.toFixed(4)}${what}`);
+    }
   }).observe({ type: "layout-shift", buffered: true });
   const attach = Element.prototype.attachShadow;
   Element.prototype.attachShadow = function (this: Element, init: ShadowRootInit) {
@@ -49,6 +64,21 @@ export async function layoutShift(page: Page): Promise<number> {
 
 export async function scrollPos(page: Page): Promise<[number, number]> {
   return page.evaluate(() => [window.scrollX, window.scrollY] as [number, number]);
+}
+
+/**
+ * Waits until the page's own layout stops shifting (transitions its scripts started, images
+ * arriving), so that what shifts afterwards is the widget's doing; answers the shifts so far.
+ */
+export async function layoutQuiet(page: Page): Promise<number> {
+  let last = await layoutShift(page);
+  for (let i = 0; i < 20; i += 1) {
+    await page.waitForTimeout(400);
+    const now = await layoutShift(page);
+    if (now === last) return now;
+    last = now;
+  }
+  return last;
 }
 
 /** Waits until the page's scroll position stops changing (a fling, a smooth scroll). */
@@ -108,4 +138,11 @@ export async function tap(cdp: CDPSession, x: number, y: number): Promise<void> 
   await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x, y }] });
   await sleep(40);
   await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+}
+
+/** The layout shifts so far: when, how much, which elements moved. */
+export async function shiftSources(page: Page): Promise<string> {
+  return page.evaluate(() =>
+    (window as unknown as { __ca: { shiftSources: string[] } }).__ca.shiftSources.join("; "),
+  );
 }
