@@ -360,6 +360,14 @@ for (const [index, site] of PAGES.entries()) {
     let keyboardShift = 0;
     expect.soft(await settle(page), "scroll position after opening").toEqual(start);
 
+    // Focus moved in: the message field on a desktop, the popup itself on a touch screen (no
+    // on-screen keyboard until the visitor taps the field).
+    const focusedIn = await page.evaluate(() => {
+      const a = document.querySelector("convertassist-widget")?.shadowRoot?.activeElement;
+      return a ? (a.getAttribute("name") ?? a.localName) : null;
+    });
+    expect.soft(focusedIn, "focus moved into the popup").toBe(phone ? "dialog" : "message");
+
     // Fully visible, above everything, the close button reachable.
     const geo = await geometry(page);
     info.annotations.push({ type: "geometry", description: JSON.stringify(geo) });
@@ -450,10 +458,9 @@ for (const [index, site] of PAGES.entries()) {
         ? "returned"
         : document.activeElement?.tagName,
     );
-    if (!phone)
-      expect
-        .soft(focused, "focus returns where it was")
-        .toBe((await page.locator("[data-visitor-focus]").count()) ? "returned" : "BODY");
+    expect
+      .soft(focused, "focus returns where it was")
+      .toBe((await page.locator("[data-visitor-focus]").count()) ? "returned" : "BODY");
     expect(
       await page.evaluate(() => (window as unknown as { __xss?: string }).__xss),
     ).toBeUndefined();
