@@ -17,6 +17,7 @@ mod m20261123_000010_payments;
 mod m20261123_000011_admin;
 mod m20261123_000013_meta_events;
 mod m20261123_000014_notifications;
+mod m20261123_000015_campaign_last_conversion;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -41,6 +42,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000011_admin::Migration),
             Box::new(m20261123_000013_meta_events::Migration),
             Box::new(m20261123_000014_notifications::Migration),
+            Box::new(m20261123_000015_campaign_last_conversion::Migration),
         ]
     }
 }

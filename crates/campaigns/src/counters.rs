@@ -53,9 +53,22 @@ pub async fn add_impressions<C: ConnectionTrait>(
     add(conn, campaign_id, campaign::Column::Impressions, n).await
 }
 
-/// One more conversion (a conversation's first lead).
-pub async fn add_conversion<C: ConnectionTrait>(conn: &C, campaign_id: &str) -> Result<(), DbErr> {
-    add(conn, campaign_id, campaign::Column::Conversions, 1).await
+/// One more conversion (a conversation's first lead), at `at`.
+pub async fn add_conversion<C: ConnectionTrait>(
+    conn: &C,
+    campaign_id: &str,
+    at: DateTime<Utc>,
+) -> Result<(), DbErr> {
+    campaign::Entity::update_many()
+        .col_expr(
+            campaign::Column::Conversions,
+            Expr::col(campaign::Column::Conversions).add(1),
+        )
+        .col_expr(campaign::Column::LastConversionAt, Expr::value(Some(at)))
+        .filter(campaign::Column::Id.eq(campaign_id))
+        .exec(conn)
+        .await?;
+    Ok(())
 }
 
 /// Revenue attributed to the campaign, in paise.

@@ -36,6 +36,8 @@ pub struct CampaignAnalytics {
     #[schema(value_type = f64)]
     #[serde(with = "rust_decimal::serde::float")]
     pub revenue: Decimal,
+    /// When a visitor last converted through the campaign.
+    pub last_conversion_at: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 impl CampaignAnalytics {
@@ -45,6 +47,7 @@ impl CampaignAnalytics {
             conversions: m.conversions,
             conversion_rate: ca_core::figures::percent(m.conversions, m.impressions),
             revenue: Decimal::new(m.revenue_paise, 2).normalize(),
+            last_conversion_at: m.last_conversion_at,
         }
     }
 }

@@ -186,6 +186,7 @@ impl CampaignService {
             impressions: Set(0),
             conversions: Set(0),
             revenue_paise: Set(0),
+            last_conversion_at: Set(None),
             created_at: Set(now),
             updated_at: Set(now),
         }

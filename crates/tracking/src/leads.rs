@@ -73,7 +73,7 @@ impl TrackingService {
         )
         .await?;
         if first {
-            ca_campaigns::counters::add_conversion(&txn, &campaign.id).await?;
+            ca_campaigns::counters::add_conversion(&txn, &campaign.id, now).await?;
             ca_customers::notifications::queue_lead(
                 &txn,
                 &conv.owner_id,

@@ -53,7 +53,17 @@ async fn leads_are_emailed_then_digested_and_the_setting_is_honoured() {
     let campaign_id = c.body["campaign"]["_id"].as_str().expect("id").to_string();
     let public = app.base.clone();
     let now = Utc::now();
+    let before = app.get("/api/campaigns", Some(&token)).await;
+    assert_eq!(before.body["campaigns"][0]["analytics"]["lastConversionAt"], serde_json::Value::Null);
     lead(&app, &campaign_id, "first@example.in").await;
+    // The dashboard's activity dates a conversion by when it happened.
+    let after = app.get("/api/campaigns", Some(&token)).await;
+    let at: chrono::DateTime<Utc> = after.body["campaigns"][0]["analytics"]["lastConversionAt"]
+        .as_str()
+        .expect("lastConversionAt")
+        .parse()
+        .expect("time");
+    assert!((at - now).num_seconds().abs() < 30, "{at}");
     let sent = ca_customers::notifications::send_due(&app.db.conn, &mailer(), &public, now)
         .await
         .expect("send");

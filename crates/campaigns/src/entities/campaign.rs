@@ -22,6 +22,8 @@ pub struct Model {
     pub revenue_paise: i64,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
+    /// When a visitor last converted through it.
+    pub last_conversion_at: Option<DateTimeUtc>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -11,6 +11,7 @@ function campaign(
   conversions: number,
   revenue: number,
   isActive = true,
+  lastConversionAt: string | null = null,
 ): Campaign {
   return {
     _id: id,
@@ -20,7 +21,7 @@ function campaign(
     isActive,
     createdAt,
     updatedAt: createdAt,
-    analytics: { impressions, conversions, conversionRate: 0, revenue },
+    analytics: { impressions, conversions, conversionRate: 0, revenue, lastConversionAt },
     settings: {} as Campaign["settings"],
   };
 }
@@ -44,9 +45,9 @@ describe("dashboard summary", () => {
   it("lists the 2 newest campaigns and one conversion summary", () => {
     const items = recentActivity(
       [
-        campaign("a", "2026-11-01T00:00:00Z", 10, 2, 0),
+        campaign("a", "2026-11-01T00:00:00Z", 10, 2, 0, true, "2026-11-20T09:30:00Z"),
         campaign("b", "2026-11-03T00:00:00Z", 0, 0, 0),
-        campaign("c", "2026-11-02T00:00:00Z", 0, 1, 0),
+        campaign("c", "2026-11-02T00:00:00Z", 0, 1, 0, true, "2026-11-05T10:00:00Z"),
       ],
       "Priya",
     );
@@ -56,6 +57,8 @@ describe("dashboard summary", () => {
       "Across 3 campaigns",
     ]);
     expect(items[2]?.title).toBe("3 conversions");
+    // The time of the latest conversion, not of the latest edit.
+    expect(items[2]?.timestamp).toBe("2026-11-20T09:30:00Z");
     expect(recentActivity([], "Priya")).toEqual([]);
   });
 });

@@ -53,13 +53,18 @@ export function recentActivity(campaigns: Campaign[], userName: string): Activit
     }));
   const conversions = campaigns.reduce((s, c) => s + c.analytics.conversions, 0);
   if (conversions > 0) {
-    const latest = [...campaigns].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
+    // Dated by the latest conversion itself, not by when a campaign was edited.
+    const latest = campaigns
+      .map((c) => c.analytics.lastConversionAt)
+      .filter((t): t is string => typeof t === "string")
+      .sort()
+      .at(-1);
     items.push({
       id: "conversions",
       type: "conversion",
       title: `${conversions.toLocaleString("en-IN")} conversion${conversions === 1 ? "" : "s"}`,
       description: `Across ${campaigns.length} campaign${campaigns.length === 1 ? "" : "s"}`,
-      timestamp: latest?.updatedAt ?? new Date().toISOString(),
+      timestamp: latest ?? new Date().toISOString(),
       user: { name: userName, avatar },
     });
   }
