@@ -69,6 +69,7 @@ dialog::backdrop{background:rgba(15,23,42,.55)}
 .card h3{margin:0;font-size:16px}
 .card p{margin:2px 0 8px;font-size:13px;color:#555}
 .row{display:flex;gap:6px}
+.card .row{flex-wrap:wrap}.card .row input{min-width:9em}
 .col{display:flex;flex-direction:column;gap:6px}
 input{flex:1;min-width:0;margin:0;padding:9px 10px;border:1px solid #ced4da;border-radius:8px;font:inherit;font-size:14px;color:#111;background:#fff}
 button{margin:0;font:inherit;font-size:14px;cursor:pointer}
