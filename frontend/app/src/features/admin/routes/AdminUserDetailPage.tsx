@@ -232,7 +232,9 @@ function SubscriptionTab({
             {user.subscriptionEndsAt && (
               <Field label="Subscription ends">{formatDate(user.subscriptionEndsAt)}</Field>
             )}
-            {user.trialEndsAt && <Field label="Trial ends">{formatDate(user.trialEndsAt)}</Field>}
+            {user.subscriptionStatus === "trial" && user.trialEndsAt && (
+              <Field label="Trial ends">{formatDate(user.trialEndsAt)}</Field>
+            )}
           </Stack>
         </Card>
       </Grid.Col>
