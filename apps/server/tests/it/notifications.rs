@@ -54,7 +54,10 @@ async fn leads_are_emailed_then_digested_and_the_setting_is_honoured() {
     let public = app.base.clone();
     let now = Utc::now();
     let before = app.get("/api/campaigns", Some(&token)).await;
-    assert_eq!(before.body["campaigns"][0]["analytics"]["lastConversionAt"], serde_json::Value::Null);
+    assert_eq!(
+        before.body["campaigns"][0]["analytics"]["lastConversionAt"],
+        serde_json::Value::Null
+    );
     lead(&app, &campaign_id, "first@example.in").await;
     // The dashboard's activity dates a conversion by when it happened.
     let after = app.get("/api/campaigns", Some(&token)).await;
