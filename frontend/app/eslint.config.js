@@ -4,6 +4,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 const features = [
+  "admin",
   "auth",
   "billing",
   "campaigns",

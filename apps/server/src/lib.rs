@@ -78,7 +78,8 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
         mailer,
         limiter.clone(),
         &config.public_url(),
-    );
+    )
+    .with_registrations_per_ip(config.registrations_per_ip_per_hour);
     let conversations = ConversationService::new(
         db.clone(),
         assistant(&config)?,

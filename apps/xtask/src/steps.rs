@@ -339,6 +339,8 @@ fn e2e(root: &Path, bin: &Path, workspace: &str, script: &str) -> anyhow::Result
             .env("CA_WIDGET_CONFIG_CACHE_SECS", "1")
             // Every simulated visitor of the journeys comes from 127.0.0.1.
             .env("CA_WIDGET_IP_PER_MINUTE", "1000")
+            // Every journey signs its owners up from 127.0.0.1 too.
+            .env("CA_REGISTRATIONS_PER_IP_PER_HOUR", "1000")
             .env_remove("CA_SMTP_URL")
             .env_remove("CA_REDIS_URL")
             .stdout(log.try_clone()?)

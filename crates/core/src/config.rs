@@ -78,6 +78,8 @@ pub struct Config {
     pub llm_history_tokens: usize,
     /// Widget calls per visitor IP per minute.
     pub widget_ip_per_minute: u32,
+    /// Sign-ups allowed from one IP per hour.
+    pub registrations_per_ip_per_hour: u32,
     /// Widget calls per campaign per minute, all visitors together.
     pub widget_campaign_per_minute: u32,
     /// Longest visitor chat message, in characters.
@@ -138,6 +140,7 @@ impl Default for Config {
             llm_temperature: 0.4,
             llm_history_tokens: 2000,
             widget_ip_per_minute: 60,
+            registrations_per_ip_per_hour: 30,
             widget_campaign_per_minute: 1200,
             widget_message_max_chars: 1000,
             widget_messages_per_conversation: 40,
@@ -190,6 +193,9 @@ impl Config {
         }
         if self.llm_timeout_secs == 0 || self.sse_heartbeat_ms == 0 {
             bail!("CA_LLM_TIMEOUT_SECS and CA_SSE_HEARTBEAT_MS must be at least 1");
+        }
+        if self.registrations_per_ip_per_hour == 0 {
+            bail!("CA_REGISTRATIONS_PER_IP_PER_HOUR must be at least 1");
         }
         if self.widget_ip_per_minute == 0
             || self.widget_campaign_per_minute == 0

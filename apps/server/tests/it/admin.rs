@@ -514,6 +514,17 @@ async fn change_plan_and_create_user_set_the_subscription() {
     app.send("POST", "/api/admin/users/create-user", Some(&admin), json!({"name": "Ravi", "email": "ravi@example.in", "password": "correct horse 3", "phone": "+91 9000000004"}))
         .await
         .error(409, "email_taken");
+    // Staff may leave the phone out.
+    let no_phone = app
+        .send(
+            "POST",
+            "/api/admin/users/create-admin",
+            Some(&admin),
+            json!({"name": "Desk", "email": "desk@example.in", "password": "correct horse 3"}),
+        )
+        .await;
+    assert_eq!(no_phone.status, 200, "{}", no_phone.body);
+    assert_eq!(no_phone.body["data"]["user"]["phone"], "");
     // A bad plan leaves no half-made account behind.
     app.send("POST", "/api/admin/users/create-user", Some(&admin), json!({"name": "Half", "email": "half@example.in", "password": "correct horse 3", "phone": "+91 9000000005", "planId": "basic", "subscriptionStatus": "active"}))
         .await
