@@ -472,6 +472,8 @@ impl ConversationService {
                         total: Duration::ZERO,
                     },
                     asks_for_email: true,
+                    unanswered: false,
+                    passages: Vec::new(),
                 },
                 Some(form),
             )

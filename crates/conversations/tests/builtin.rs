@@ -138,3 +138,76 @@ fn a_one_paragraph_knowledge_base_still_answers_what_it_covers() {
     let r = reply(&knowledge, "Do you sell laptops with warranty?");
     assert!(!r.grounded, "{}", r.text);
 }
+
+/// The four-sentence knowledge base of the issue that asked for better answers.
+const SAREE_SHOP: &str = "Shipping: free across India on orders above 1499 rupees, delivered in 4 to 6 working days. Returns: unused items can be returned within 10 days for a full refund. Payment: UPI, cards and cash on delivery. Every saree is handwoven in Chanderi.";
+
+#[test]
+fn ordinary_questions_get_the_sentence_that_answers_them() {
+    let knowledge = Knowledge {
+        knowledge_base: SAREE_SHOP,
+        business_info: "",
+    };
+    for (question, answer) in [
+        ("What is your return policy?", "Returns: unused items"),
+        (
+            "How long does shipping take?",
+            "Shipping: free across India",
+        ),
+        ("When will my order arrive?", "Shipping: free across India"),
+        ("Can I get my money back?", "Returns: unused items"),
+        ("Is shipping free?", "Shipping: free across India"),
+    ] {
+        let r = reply(&knowledge, question);
+        assert!(r.grounded && !r.unanswered, "{question}: {}", r.text);
+        assert!(r.text.starts_with(answer), "{question}: {}", r.text);
+        assert_eq!(r.passages.len(), 1, "{question}: {:?}", r.passages);
+    }
+    let free = reply(&knowledge, "Is shipping free?");
+    assert_eq!(
+        free.text,
+        "Shipping: free across India on orders above 1499 rupees, delivered in 4 to 6 working days.",
+        "the sentence, not the paragraph"
+    );
+    assert!((free.passages[0].score - 1.0).abs() < 1e-9);
+}
+
+#[test]
+fn a_heading_over_bullets_answers_with_the_bullets() {
+    let knowledge = Knowledge {
+        knowledge_base: "About the course\nA 16-week live online programme in SQL and Python.\n\nFees\n- Full course: ₹45,000 (including GST)\n- EMI: no-cost EMI over 6 months\n\nLanguage\n- Classes are taught in English and Hindi.",
+        business_info: "",
+    };
+    let fees = reply(&knowledge, "What are the fees?");
+    assert!(
+        fees.text.starts_with(
+            "Fees – Full course: ₹45,000 (including GST). EMI: no-cost EMI over 6 months."
+        ),
+        "{}",
+        fees.text
+    );
+    assert_eq!(fees.passages[0].context.as_deref(), Some("Fees"));
+    let tamil = reply(&knowledge, "Is the course available in Tamil?");
+    assert!(tamil.unanswered, "{}", tamil.text);
+    assert!(
+        tamil.text.starts_with("I'm not sure about that"),
+        "{}",
+        tamil.text
+    );
+}
+
+#[test]
+fn an_faq_answer_is_found_by_its_question() {
+    let knowledge = Knowledge {
+        knowledge_base: "Q: Do you offer EMI?\nA: Yes, on all orders above ₹3,000 through Bajaj Finserv.\n\nQ: Where is the store?\nA: 14 MG Road, Bengaluru.",
+        business_info: "",
+    };
+    let r = reply(&knowledge, "Can I pay in installments?");
+    assert_eq!(
+        r.text,
+        "Yes, on all orders above ₹3,000 through Bajaj Finserv."
+    );
+    assert_eq!(r.passages[0].context.as_deref(), Some("Do you offer EMI?"));
+    let r = reply(&knowledge, "where are you located");
+    assert_eq!(r.text, "14 MG Road, Bengaluru.");
+}

@@ -3,13 +3,15 @@
 //! so a visitor always gets an answer.
 
 pub mod builtin;
+pub mod language;
 pub mod openai;
+pub mod passages;
 pub mod retrieval;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use builtin::{Knowledge, reply};
+use builtin::{Knowledge, UsedPassage, reply};
 use futures_util::future::BoxFuture;
 use openai::{ChatMessage, OpenAiCompatible, ProviderConfig, ProviderError, ReplyTiming};
 
@@ -29,6 +31,12 @@ pub struct Answer {
     pub timing: ReplyTiming,
     /// The builtin assistant asked for the visitor's email.
     pub asks_for_email: bool,
+    /// The owner's texts hold no answer to the visitor's question (the
+    /// builtin assistant said it is not sure; a model was asked anyway).
+    pub unanswered: bool,
+    /// The passages the builtin assistant quoted (none from a model, which
+    /// reads the whole knowledge base).
+    pub passages: Vec<UsedPassage>,
 }
 
 /// What the assistant is told about the campaign.
@@ -104,6 +112,10 @@ pub async fn answer(
     on_token: &mut (dyn FnMut(&str) + Send),
 ) -> Answer {
     let started = Instant::now();
+    let knowledge = Knowledge {
+        knowledge_base: brief.knowledge_base,
+        business_info: brief.business_info,
+    };
     if let Some(provider) = provider {
         let mut messages = vec![ChatMessage::new("system", &system_prompt(brief))];
         messages.extend(trim_history(history, history_budget_tokens));
@@ -122,6 +134,8 @@ pub async fn answer(
                     source: Source::Provider,
                     timing,
                     asks_for_email: false,
+                    unanswered: reply(&knowledge, message).unanswered,
+                    passages: Vec::new(),
                 };
             }
             Err(err) => {
@@ -139,24 +153,21 @@ pub async fn answer(
                             total: started.elapsed(),
                         },
                         asks_for_email: true,
+                        unanswered: reply(&knowledge, message).unanswered,
+                        passages: Vec::new(),
                     };
                 }
             }
         }
     }
-    let mut r = reply(
-        &Knowledge {
-            knowledge_base: brief.knowledge_base,
-            business_info: brief.business_info,
-        },
-        message,
-    );
+    let mut r = reply(&knowledge, message);
     if let Some(title) = brief.form_title.map(str::trim).filter(|t| !t.is_empty())
         && !r.grounded
     {
         // The visitor asked for what a form offers (its trigger keyword): point to it.
         r.text = format!("Good news: {title}! Fill in the form below and it's yours.");
         r.asks_for_email = true;
+        r.unanswered = false;
     }
     on_token(&r.text);
     let elapsed = started.elapsed();
@@ -168,6 +179,8 @@ pub async fn answer(
             total: elapsed,
         },
         asks_for_email: r.asks_for_email,
+        unanswered: r.unanswered,
+        passages: r.passages,
     }
 }
 
