@@ -15,6 +15,7 @@ mod m20261122_000008_customer_owner_id_index;
 mod m20261122_000009_customer_counts_and_search;
 mod m20261123_000010_payments;
 mod m20261123_000011_admin;
+mod m20261123_000012_unanswered_questions;
 mod m20261123_000013_meta_events;
 mod m20261123_000014_notifications;
 mod m20261123_000015_campaign_last_conversion;
@@ -40,6 +41,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000009_customer_counts_and_search::Migration),
             Box::new(m20261123_000010_payments::Migration),
             Box::new(m20261123_000011_admin::Migration),
+            Box::new(m20261123_000012_unanswered_questions::Migration),
             Box::new(m20261123_000013_meta_events::Migration),
             Box::new(m20261123_000014_notifications::Migration),
             Box::new(m20261123_000015_campaign_last_conversion::Migration),

@@ -390,7 +390,9 @@ fn api_app(
                 .service(routes::campaigns::toggle)
                 .service(routes::campaigns::analytics)
                 .service(routes::campaigns::widget_script)
-                .service(routes::campaigns::conversion_script),
+                .service(routes::campaigns::conversion_script)
+                .service(routes::assistant::try_assistant)
+                .service(routes::assistant::unanswered),
         )
         .service(
             scope::scope("/api/conversations")

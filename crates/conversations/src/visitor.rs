@@ -19,6 +19,7 @@ use ca_core::FieldErrors;
 use ca_core::rate_limit::{Limit, RateLimiter};
 
 use crate::assistant::openai::{ChatMessage, ReplyTiming};
+use crate::assistant::owner::question_key;
 use crate::assistant::{Answer, Assistant, Brief, Request, Source};
 use crate::dto::{
     CollectedDataOut, EMAIL_CAPTURE_ID, MessageIn, OkOut, PublicForm, ReplyOut, StartIn, StartOut,
@@ -63,8 +64,8 @@ impl Default for Limits {
 #[derive(Clone)]
 pub struct ConversationService {
     pub(crate) db: DatabaseConnection,
-    assistant: Arc<dyn Assistant>,
-    limiter: Arc<RateLimiter>,
+    pub(crate) assistant: Arc<dyn Assistant>,
+    pub(crate) limiter: Arc<RateLimiter>,
     limits: Limits,
 }
 
@@ -74,6 +75,8 @@ pub struct Turn {
     settings: CampaignSettings,
     history: Vec<ChatMessage>,
     message: String,
+    /// The stored visitor message, marked when the assistant cannot answer it.
+    question_id: i64,
     state: FormState,
     offer: Option<ConversionForm>,
 }
@@ -372,7 +375,7 @@ impl ConversationService {
         if history.first().is_some_and(|m| m.role == "assistant") && history.len() == 1 {
             history.clear();
         }
-        message::ActiveModel {
+        let question = message::ActiveModel {
             conversation_id: Set(conv.id.clone()),
             role: Set("user".into()),
             content: Set(text.clone()),
@@ -413,6 +416,7 @@ impl ConversationService {
             settings,
             history,
             message: text,
+            question_id: question.id,
             state,
             offer,
         })
@@ -429,6 +433,7 @@ impl ConversationService {
             settings,
             history,
             message: text,
+            question_id,
             mut state,
             offer,
         } = turn;
@@ -505,6 +510,15 @@ impl ConversationService {
         }
         .insert(&self.db)
         .await?;
+        let key = question_key(&text);
+        if answer.unanswered && !key.is_empty() {
+            // The owner sees it among the questions to add to the knowledge base.
+            message::Entity::update_many()
+                .col_expr(message::Column::UnansweredKey, Expr::value(key))
+                .filter(message::Column::Id.eq(question_id))
+                .exec(&self.db)
+                .await?;
+        }
         let mut update = conversation::Entity::update_many()
             .col_expr(
                 conversation::Column::TotalMessages,

@@ -2,6 +2,7 @@
 //! and returns a DTO.
 
 pub mod admin;
+pub mod assistant;
 pub mod auth;
 pub mod billing;
 pub mod campaigns;

@@ -5,6 +5,7 @@
 pub mod builtin;
 pub mod language;
 pub mod openai;
+pub mod owner;
 pub mod passages;
 pub mod retrieval;
 

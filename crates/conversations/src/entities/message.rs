@@ -21,6 +21,9 @@ pub struct Model {
     pub first_token_ms: Option<i64>,
     /// Time to the whole reply.
     pub total_ms: Option<i64>,
+    /// On a visitor message the owner's texts did not answer: the question
+    /// in the form its repeats share (see `assistant::owner::question_key`).
+    pub unanswered_key: Option<String>,
     pub created_at: DateTimeUtc,
 }
 

@@ -4,6 +4,216 @@
  */
 
 export interface paths {
+    "/api/admin/dashboard/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The admin dashboard's figures. */
+        get: operations["stats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/login-as-user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A superuser signs in as another account. The token (valid an hour)
+         *     names the superuser too, and what it changes is on the audit log.
+         */
+        post: operations["login_as"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every plan, active or not, with how many accounts are on it. */
+        get: operations["admin_plans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/settings/ad-spend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Record the last 30 days' ad spend, from which the acquisition cost is computed (superusers). */
+        put: operations["set_ad_spend"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/settings/trial": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The trial new owners get. */
+        get: operations["trial_settings"];
+        /** Change the trial new owners get (superusers); sign-ups use it at once. */
+        put: operations["save_trial_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/superadmin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The platform's business figures (superusers). */
+        get: operations["superadmin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/system/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The server's health, measured now. */
+        get: operations["health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Accounts, ten a page by default, newest first. */
+        get: operations["users"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/create-admin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a staff account (a superuser account only by a superuser). */
+        post: operations["create_admin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/create-user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an owner account, optionally on a plan. */
+        post: operations["create_user"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Everything about one account: campaigns, figures, activity, subscription, payments, audit. */
+        get: operations["user_detail"];
+        /** Change an account's name, email, phone or role. */
+        put: operations["update_user"];
+        post?: never;
+        /** Delete an account with its campaigns, conversations, customers and payments. */
+        delete: operations["delete_user"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/change-plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set an owner's plan, status and end date (required when active). */
+        post: operations["change_plan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/change-password": {
         parameters: {
             query?: never;
@@ -309,6 +519,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/campaigns/{id}/assistant/try": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the campaign's assistant a question as a visitor would, from the saved
+         *     knowledge base and business information or from the unsaved ones sent.
+         *     Shows the passages the builtin assistant quoted. Stores nothing and counts
+         *     nothing towards the plan.
+         */
+        post: operations["assistant_try"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{id}/assistant/unanswered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The visitors' questions the campaign's assistant could not answer from
+         *     the owner's texts, grouped by wording with how often each was asked,
+         *     newest first.
+         */
+        get: operations["assistant_unanswered"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/campaigns/{id}/conversion-script": {
         parameters: {
             query?: never;
@@ -565,6 +818,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/meta/track": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a sign-up (`Lead`, with the new account's id) or a verified
+         *     purchase (`Purchase`, with the payment's txnid and value). Checked,
+         *     stored, and sent to Meta in the background with the client's IP, user
+         *     agent and `_fbp`/`_fbc` cookies; a purchase that is not one of our
+         *     successful payments is refused.
+         */
+        post: operations["track"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payment/history": {
         parameters: {
             query?: never;
@@ -709,7 +985,8 @@ export interface paths {
         /** Active plans in display order (no sign-in needed). */
         get: operations["list_plans"];
         put?: never;
-        post?: never;
+        /** Create a plan (superusers). Its id is its name. */
+        post: operations["create_plan"];
         delete?: never;
         options?: never;
         head?: never;
@@ -725,9 +1002,51 @@ export interface paths {
         };
         /** One plan. */
         get: operations["get_plan"];
-        put?: never;
+        /** Change a plan (superusers); its id stays. */
+        put: operations["update_plan"];
         post?: never;
+        /**
+         * Deactivate a plan (superusers): nobody can buy it any more; plans are
+         *     never deleted outright, since payments and invoices name them.
+         */
+        delete: operations["delete_plan"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Accounts (staff only). */
+        get: operations["users_list"];
+        put?: never;
+        /** Create an owner (staff only); without a password they get an email to choose one. */
+        post: operations["users_create"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One account (staff only). */
+        get: operations["users_get"];
+        /** Change an account (staff only), as `PUT /api/admin/users/{id}`. */
+        put: operations["users_update"];
+        post?: never;
+        /** Delete an account (staff only), as `DELETE /api/admin/users/{id}`. */
+        delete: operations["users_delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -942,6 +1261,73 @@ export interface components {
         AcceptedOut: {
             success: boolean;
         };
+        /** @description Something that happened on the account. */
+        ActivityItem: {
+            description: string;
+            /** Format: date-time */
+            timestamp: string;
+            title: string;
+            /** @description `conversation`, `customer`, `payment` or `admin`. */
+            type: string;
+        };
+        /** @description `PUT /api/admin/settings/ad-spend`. */
+        AdSpendIn: {
+            /**
+             * Format: double
+             * @description Rupees spent on ads in the last 30 days, 0 or more.
+             */
+            adSpendLast30Days: number;
+        };
+        /** @description A plan with how many accounts are on it. */
+        AdminPlanOut: components["schemas"]["PlanOut"] & {
+            /** Format: int64 */
+            subscribers: number;
+        };
+        AdminPlansResponse: {
+            data: components["schemas"]["AdminPlanOut"][];
+            success: boolean;
+        };
+        /** @description An account as staff see it. */
+        AdminUser: {
+            _id: string;
+            /** Format: int64 */
+            campaignCount: number;
+            /** @description Active, but cancelled: ends at `subscriptionEndsAt`. */
+            cancelAtPeriodEnd: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            email: string;
+            id: string;
+            /** Format: date-time */
+            lastLoginAt?: string | null;
+            /** Format: date-time */
+            lastPaymentDate?: string | null;
+            name: string;
+            phone: string;
+            planId: string;
+            /** @description `user`, `admin` or `superuser`. */
+            role: string;
+            /** Format: date-time */
+            subscriptionEndsAt?: string | null;
+            /** @description `free`, `trial`, `active` or `expired`, as of now. */
+            subscriptionStatus: string;
+            /**
+             * Format: int64
+             * @description Successful payments.
+             */
+            totalPayments: number;
+            /**
+             * Format: double
+             * @description Rupees of successful payments.
+             */
+            totalRevenue: number;
+            /** Format: date-time */
+            trialEndsAt?: string | null;
+        };
+        AdminUserResponse: {
+            data: components["schemas"]["UserData"];
+            success: boolean;
+        };
         /** @description What the assistant knows and how it greets. */
         AiSettings: {
             /** @default  */
@@ -983,6 +1369,21 @@ export interface components {
             /** Format: int64 */
             totalConversations: number;
         };
+        /** @description An audit log entry. */
+        AuditOut: {
+            /** @description The account the actor was signed in as, if any. */
+            actingAsId?: string | null;
+            action: string;
+            actorId: string;
+            actorName: string;
+            after?: Record<string, never> | null;
+            before?: Record<string, never> | null;
+            /** Format: date-time */
+            createdAt: string;
+            id: string;
+            targetId: string;
+            targetType: string;
+        };
         /** @description `{success, token, user}`: the answer to register, login and reset. */
         AuthResponse: {
             success: boolean;
@@ -1009,6 +1410,11 @@ export interface components {
             conversions: number;
             /** Format: int64 */
             impressions: number;
+            /**
+             * Format: date-time
+             * @description When a visitor last converted through the campaign.
+             */
+            lastConversionAt?: string | null;
             /**
              * Format: double
              * @description Attributed revenue in rupees.
@@ -1163,6 +1569,17 @@ export interface components {
             success: boolean;
             token: string;
         };
+        /** @description `POST /api/admin/users/{id}/change-plan`. */
+        ChangePlanIn: {
+            planId?: string;
+            /**
+             * Format: date-time
+             * @description Required when active; in the future.
+             */
+            subscriptionEndsAt?: string | null;
+            /** @description `free`, `trial` or `active`. */
+            subscriptionStatus?: string;
+        };
         /** @description Where the browser goes to pay. */
         CheckoutData: {
             checkoutUrl: string;
@@ -1286,6 +1703,28 @@ export interface components {
             /** Format: int64 */
             prospect: number;
         };
+        /** @description `POST /api/admin/users/create-admin`. */
+        CreateAdminIn: {
+            email?: string;
+            name?: string;
+            password?: string;
+            phone?: string;
+            /** @description `admin` (default) or `superuser`. */
+            role?: string | null;
+        };
+        /** @description `POST /api/admin/users/create-user`. */
+        CreateUserIn: {
+            email?: string;
+            name?: string;
+            password?: string;
+            phone?: string;
+            /** @description Default `free`. */
+            planId?: string | null;
+            /** Format: date-time */
+            subscriptionEndsAt?: string | null;
+            /** @description `free`, `trial` or `active` (default: the trial settings decide). */
+            subscriptionStatus?: string | null;
+        };
         /** @description `{success, customers, pagination}`. */
         CustomerListResponse: {
             customers: components["schemas"]["CustomerOut"][];
@@ -1351,10 +1790,65 @@ export interface components {
             /** @description Accepted as `status` too. */
             status?: string | null;
         };
+        /** @description `GET /api/admin/dashboard/stats`. */
+        DashboardStats: {
+            /**
+             * Format: int64
+             * @description Owners with a paid plan running now.
+             */
+            activeSubscriptions: number;
+            /** Format: int64 */
+            newUsersLast30Days: number;
+            /**
+             * Format: double
+             * @description Rupees from successful payments this calendar month.
+             */
+            revenueThisMonth: number;
+            /**
+             * Format: int64
+             * @description Admins and superusers.
+             */
+            totalAdmins: number;
+            /** Format: int64 */
+            totalCampaigns: number;
+            /** Format: int64 */
+            totalConversations: number;
+            /** Format: int64 */
+            totalCustomers: number;
+            /** Format: int64 */
+            totalUsers: number;
+            /**
+             * Format: int64
+             * @description Owners (not staff) in a trial now.
+             */
+            trialUsers: number;
+        };
+        /** @description Database health. */
+        DatabaseHealth: {
+            /** @description `sqlite` or `postgres`. */
+            backend: string;
+            /**
+             * Format: double
+             * @description Round trip of a trivial query.
+             */
+            latencyMs: number;
+            /** Format: int32 */
+            poolIdle: number;
+            /** Format: int32 */
+            poolSize: number;
+        };
         /** @description `{success, settings}`. */
         DefaultSettingsResponse: {
             settings: components["schemas"]["CampaignSettings"];
             success: boolean;
+        };
+        DiskHealth: {
+            /** Format: int64 */
+            freeBytes: number;
+            /** @description The data directory the figures are for. */
+            path: string;
+            /** Format: int64 */
+            totalBytes: number;
         };
         /** @description The JSON body of every error answer. */
         ErrorBody: {
@@ -1477,6 +1971,10 @@ export interface components {
             /** @description `ok`, or `unavailable` with the failing dependency in `detail`. */
             status: string;
         };
+        HealthResponse: {
+            data: components["schemas"]["SystemHealth"];
+            success: boolean;
+        };
         /** @description `{success, data: [payment]}`, newest first. */
         HistoryResponse: {
             data: components["schemas"]["PaymentOut"][];
@@ -1566,6 +2064,19 @@ export interface components {
             data: components["schemas"]["InvoiceOut"];
             success: boolean;
         };
+        /** @description The token of the session as the user, and the user. */
+        LoginAsData: {
+            token: string;
+            user: components["schemas"]["UserOut"];
+        };
+        /** @description `POST /api/admin/login-as-user`. */
+        LoginAsIn: {
+            userId?: string;
+        };
+        LoginAsResponse: {
+            data: components["schemas"]["LoginAsData"];
+            success: boolean;
+        };
         /** @description `POST /api/auth/login`. */
         LoginIn: {
             email?: string;
@@ -1591,6 +2102,24 @@ export interface components {
             data: components["schemas"]["PaidUserData"];
             message: string;
             success: boolean;
+        };
+        /** @description Revenue of one calendar month. */
+        MonthRevenue: {
+            /** @description `YYYY-MM`. */
+            month: string;
+            /** Format: int64 */
+            payments: number;
+            /**
+             * Format: double
+             * @description Rupees from successful payments settled that month.
+             */
+            revenue: number;
+        };
+        MonthUsers: {
+            /** @description `YYYY-MM`. */
+            month: string;
+            /** Format: int64 */
+            users: number;
         };
         /** @description `{success}`. */
         OkOut: {
@@ -1644,6 +2173,18 @@ export interface components {
         PaidUserData: {
             user: components["schemas"]["UserOut"];
         };
+        /** @description A passage the builtin assistant quoted. */
+        PassageOut: {
+            /** @description The heading or FAQ question it sits under. */
+            context?: string | null;
+            /**
+             * Format: double
+             * @description How much of the question it answers, from 0 to 1.
+             */
+            score: number;
+            /** @description The sentence, bullet or line, as the owner wrote it. */
+            text: string;
+        };
         /** @description One payment in the owner's history. */
         PaymentOut: {
             _id: string;
@@ -1679,6 +2220,37 @@ export interface components {
         /** @description `POST /api/billing/checkout` and `POST /api/billing/mock-payment-success`. */
         PlanChoiceIn: {
             planId?: string;
+        };
+        /** @description `{success, message, data: plan}`. */
+        PlanDeactivatedResponse: {
+            data: components["schemas"]["PlanOut"];
+            message: string;
+            success: boolean;
+        };
+        /**
+         * @description A plan as staff create or change it. `id` (on create) defaults to the
+         *     name; the name is lower-cased with spaces as hyphens.
+         */
+        PlanIn: {
+            /** @description Default true. */
+            active?: boolean | null;
+            /** @description Default INR. */
+            currency?: string | null;
+            displayName?: string;
+            features?: string[];
+            id?: string | null;
+            /** @description `monthly` (default) or `yearly`. */
+            interval?: string | null;
+            limits: components["schemas"]["PlanLimits"];
+            name?: string;
+            popular?: boolean;
+            /**
+             * Format: int64
+             * @description Whole rupees per month, 0 or more.
+             */
+            price?: number;
+            /** Format: int32 */
+            sortOrder?: number;
         };
         /** @description What a plan allows (-1 means unlimited). */
         PlanLimits: {
@@ -1722,6 +2294,10 @@ export interface components {
         };
         /** @description `{success, data: plan}`. */
         PlanResponse: {
+            data: components["schemas"]["PlanOut"];
+            success: boolean;
+        };
+        PlanSavedResponse: {
             data: components["schemas"]["PlanOut"];
             success: boolean;
         };
@@ -1841,6 +2417,20 @@ export interface components {
             textColor: string;
             /** @default Wait! Before you go... */
             title: string;
+        };
+        ProcessHealth: {
+            /**
+             * Format: double
+             * @description CPU use since the previous health check, per 100 of one core.
+             */
+            cpuPercent: number;
+            /**
+             * Format: int64
+             * @description Resident memory.
+             */
+            memoryBytes: number;
+            /** Format: int64 */
+            threads: number;
         };
         /**
          * @description What the widget needs to run a campaign; never the knowledge base,
@@ -1965,11 +2555,77 @@ export interface components {
             token: string;
             user: components["schemas"]["UserOut"];
         };
+        /**
+         * @description Subscription figures of the platform, measured from payments and
+         *     subscription records.
+         */
+        RevenueFigures: {
+            /** Format: int64 */
+            activeSubscriptions: number;
+            /**
+             * Format: double
+             * @description MRR per active subscription.
+             */
+            arpu: number;
+            /** Format: int64 */
+            cancelledLast30Days: number;
+            /**
+             * Format: double
+             * @description Subscriptions that ended or were cancelled in the last 30 days, per
+             *     100 running at its start; null when none were running.
+             */
+            churnRate?: number | null;
+            /** Format: int64 */
+            expiredLast30Days: number;
+            /**
+             * Format: double
+             * @description ARPU ÷ monthly churn; null when churn is 0 or unknown.
+             */
+            lifetimeValue?: number | null;
+            /**
+             * Format: double
+             * @description Monthly recurring revenue of the paid subscriptions running now
+             *     (annual ones count a twelfth of what they paid).
+             */
+            mrr: number;
+            /** @description The last 12 calendar months, oldest first. */
+            revenueByMonth: components["schemas"]["MonthRevenue"][];
+            /**
+             * Format: double
+             * @description Rupees from successful payments this calendar month.
+             */
+            revenueThisMonth: number;
+        };
+        RevenuePerCustomer: {
+            /**
+             * Format: double
+             * @description Attributed revenue ÷ customers, rupees.
+             */
+            averagePerCustomer: number;
+        };
         /** @description Who issues invoices (from `CA_INVOICE_*`). */
         Seller: {
             address: string;
             gstin?: string | null;
             name: string;
+        };
+        /** @description `POST /api/users`: an owner; without a password they get an email to choose one. */
+        SimpleUserIn: {
+            email?: string;
+            name?: string;
+            password?: string | null;
+            phone?: string;
+        };
+        /** @description The simple users calls' list. */
+        SimpleUserList: {
+            pagination: components["schemas"]["UserPagination"];
+            success: boolean;
+            users: components["schemas"]["AdminUser"][];
+        };
+        /** @description `{success, user}`. */
+        SimpleUserResponse: {
+            success: boolean;
+            user: components["schemas"]["AdminUser"];
         };
         /** @description `POST /api/widget/conversations`. */
         StartIn: {
@@ -1993,6 +2649,10 @@ export interface components {
             greeting: string;
             /** @description Shown instead of the chat when the assistant is not available. */
             notice?: string | null;
+            success: boolean;
+        };
+        StatsResponse: {
+            data: components["schemas"]["DashboardStats"];
             success: boolean;
         };
         /** @description `data` of the status call. */
@@ -2061,6 +2721,58 @@ export interface components {
             data: components["schemas"]["SubscriptionOut"];
             success: boolean;
         };
+        /** @description `GET /api/admin/superadmin`: platform figures, all measured. */
+        SuperadminFigures: components["schemas"]["RevenueFigures"] & {
+            /**
+             * Format: double
+             * @description Ad spend ÷ new paying owners in the last 30 days; null without ad spend.
+             */
+            acquisitionCost?: number | null;
+            /**
+             * Format: double
+             * @description Entered by a superuser; null until then.
+             */
+            adSpendLast30Days?: number | null;
+            /** Format: int64 */
+            newUsersLast30Days: number;
+            /** @description Sign-ups of the last 12 months, oldest first. */
+            signupsByMonth: components["schemas"]["MonthUsers"][];
+            /**
+             * Format: double
+             * @description Owners who paid after a trial, per 100 completed trials.
+             */
+            trialConversionRate: number;
+            /**
+             * Format: int64
+             * @description Owners in a trial now.
+             */
+            trialsActive: number;
+            /**
+             * Format: int64
+             * @description Trials that have ended (the owner paid or not).
+             */
+            trialsCompleted: number;
+            usersByRole: components["schemas"]["UsersByRole"];
+            usersByStatus: components["schemas"]["UsersByStatus"];
+        };
+        SuperadminResponse: {
+            data: components["schemas"]["SuperadminFigures"];
+            success: boolean;
+        };
+        /** @description `GET /api/admin/system/health`. */
+        SystemHealth: {
+            /** Format: date-time */
+            checkedAt: string;
+            database: components["schemas"]["DatabaseHealth"];
+            disk: components["schemas"]["DiskHealth"];
+            eventWriter: components["schemas"]["WriterHealth"];
+            process: components["schemas"]["ProcessHealth"];
+            /** @description `ok`, or `degraded` when the database is unreachable. */
+            status: string;
+            /** Format: int64 */
+            uptimeSeconds: number;
+            version: string;
+        };
         /** @description Who sees the popup and how often. */
         TargetingSettings: {
             /**
@@ -2099,6 +2811,10 @@ export interface components {
              */
             minTimeOnPage: number;
         };
+        ThisMonth: {
+            /** Format: int64 */
+            thisMonth: number;
+        };
         /** @description How long a reply took. */
         TimingOut: {
             /** Format: int64 */
@@ -2115,12 +2831,135 @@ export interface components {
             /** Format: int64 */
             customers: number;
         };
+        /** @description `POST /api/meta/track`. */
+        TrackIn: {
+            contentCategory?: string | null;
+            contentName?: string | null;
+            /** @description `INR`. */
+            currency?: string | null;
+            /** @description Extra properties: at most 20, each a short text, number or flag. */
+            customProperties?: {
+                [key: string]: unknown;
+            } | null;
+            email?: string | null;
+            /** @description `Lead` (sign-up) or `Purchase` (a verified payment). */
+            eventName?: string;
+            /** @description The dashboard page the event happened on. */
+            eventSourceUrl?: string | null;
+            firstName?: string | null;
+            lastName?: string | null;
+            /** @description Lead: the new account's id. */
+            leadId?: string | null;
+            /** @description Purchase: the payment's txnid. */
+            orderId?: string | null;
+            phone?: string | null;
+            status?: string | null;
+            /**
+             * Format: double
+             * @description Purchase: rupees, as paid.
+             */
+            value?: number | null;
+        };
+        /** @description `{success, eventId, forwarded}`. */
+        TrackOut: {
+            eventId: string;
+            /** @description False while no Meta pixel is configured: the event is kept, not sent. */
+            forwarded: boolean;
+            success: boolean;
+        };
+        /** @description The trial settings. */
+        TrialSettings: {
+            /** @description New owners start on the trial; otherwise on the free plan. */
+            autoStartTrial: boolean;
+            /**
+             * Format: int32
+             * @description 1 to 5 campaigns.
+             */
+            trialCampaignLimit: number;
+            /**
+             * Format: int64
+             * @description 1 to 30 days.
+             */
+            trialDurationDays: number;
+            trialFeatures: string[];
+            /**
+             * Format: int64
+             * @description Monthly visitors: at least 100, in steps of 100.
+             */
+            trialVisitorLimit: number;
+        };
+        TrialSettingsResponse: {
+            data: components["schemas"]["TrialSettings"];
+            success: boolean;
+        };
         /** @description A trust badge under the popup header. */
         TrustBadge: {
             /** @default ✨ */
             icon: string;
             /** @default New Badge */
             text: string;
+        };
+        /** @description The form the widget would show with the reply. */
+        TryFormOut: {
+            id: string;
+            title: string;
+        };
+        /** @description A question to try the assistant with. */
+        TryIn: {
+            /**
+             * @description Answer with this business information instead of the saved one.
+             * @default null
+             */
+            businessInfo: string | null;
+            /**
+             * @description Answer from this knowledge base instead of the saved one (the
+             *     editor's unsaved text).
+             * @default null
+             */
+            knowledgeBase: string | null;
+            /**
+             * @description The question, as a visitor would type it.
+             * @default
+             */
+            message: string;
+        };
+        /** @description The reply a visitor would get, and why. */
+        TryOut: {
+            /**
+             * @description False when the owner's texts hold no answer: the visitor gets the
+             *     honest "not sure" and the offer to leave an email.
+             */
+            answered: boolean;
+            form?: null | components["schemas"]["TryFormOut"];
+            /**
+             * @description What the builtin assistant quoted, in the reply's order; empty for a
+             *     model's reply (it reads the whole knowledge base).
+             */
+            passages: components["schemas"]["PassageOut"][];
+            reply: string;
+            /** @description `builtin` (knowledge-base retrieval) or `provider` (the configured model). */
+            source: string;
+            success: boolean;
+            timing: components["schemas"]["TimingOut"];
+        };
+        /** @description A question visitors asked that the owner's texts did not answer. */
+        UnansweredQuestion: {
+            /**
+             * Format: int64
+             * @description How many times it was asked (wordings that differ only in case,
+             *     spacing or punctuation count as one).
+             */
+            count: number;
+            /** Format: date-time */
+            lastAskedAt: string;
+            /** @description The newest wording of the question. */
+            question: string;
+        };
+        /** @description One page of unanswered questions, newest first. */
+        UnansweredResponse: {
+            pagination: components["schemas"]["Pagination"];
+            questions: components["schemas"]["UnansweredQuestion"][];
+            success: boolean;
         };
         /** @description `PUT /api/auth/me`: only the fields present change. */
         UpdateMeIn: {
@@ -2143,6 +2982,16 @@ export interface components {
             current: number;
             /** Format: int64 */
             limit: number;
+        };
+        UsageFigures: {
+            /** Format: int64 */
+            campaignLimit: number;
+            /** Format: int64 */
+            campaignUsage: number;
+            /** Format: int64 */
+            visitorLimit: number;
+            /** Format: int64 */
+            visitorUsage: number;
         };
         /** @description `usage.plan`. */
         UsagePlan: {
@@ -2167,12 +3016,81 @@ export interface components {
              */
             resetDate: string;
         };
+        UserAnalytics: {
+            conversations: components["schemas"]["ThisMonth"];
+            customers: components["schemas"]["ThisMonth"];
+            revenue: components["schemas"]["RevenuePerCustomer"];
+            usage: components["schemas"]["UsageFigures"];
+        };
+        /** @description One of the user's campaigns with its figures. */
+        UserCampaign: {
+            /** Format: int64 */
+            conversationsCount: number;
+            /**
+             * Format: double
+             * @description Conversions per 100 impressions.
+             */
+            conversionRate: number;
+            /** Format: int64 */
+            conversions: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: int64 */
+            customersCount: number;
+            id: string;
+            /** Format: int64 */
+            impressions: number;
+            isActive: boolean;
+            name: string;
+            /**
+             * Format: double
+             * @description Rupees attributed to the campaign.
+             */
+            revenue: number;
+        };
+        /** @description `PUT /api/admin/users/{id}`: what changes. */
+        UserChangeIn: {
+            email?: string | null;
+            name?: string | null;
+            phone?: string | null;
+            /** @description `user`, `admin` or `superuser`. */
+            role?: string | null;
+        };
         /** @description Where the visitor is: page, referrer, device (a conversation's `userContext`). */
         UserContext: {
             /** @description The page the visitor was on (http or https, at most 1,000 characters). */
             currentUrl?: string | null;
             /** @description `desktop`, `mobile` or `tablet`. */
             deviceType?: string | null;
+        };
+        /** @description `{user}`. */
+        UserData: {
+            user: components["schemas"]["AdminUser"];
+        };
+        /** @description `GET /api/admin/users/{id}`. */
+        UserDetail: {
+            activityTimeline: components["schemas"]["ActivityItem"][];
+            analytics: components["schemas"]["UserAnalytics"];
+            audit: components["schemas"]["AuditOut"][];
+            campaigns: components["schemas"]["UserCampaign"][];
+            currentPlan?: null | components["schemas"]["PlanOut"];
+            payments: components["schemas"]["UserPayment"][];
+            subscription?: null | components["schemas"]["UserSubscription"];
+            summary: components["schemas"]["UserSummary"];
+            user: components["schemas"]["AdminUser"];
+        };
+        UserDetailResponse: {
+            data: components["schemas"]["UserDetail"];
+            success: boolean;
+        };
+        /** @description `{users, pagination}`. */
+        UserList: {
+            pagination: components["schemas"]["UserPagination"];
+            users: components["schemas"]["AdminUser"][];
+        };
+        UserListResponse: {
+            data: components["schemas"]["UserList"];
+            success: boolean;
         };
         /** @description A user as the dashboard reads it. */
         UserOut: {
@@ -2200,6 +3118,88 @@ export interface components {
              * @description Whole days left in the trial, rounded up; 0 outside a trial.
              */
             trialRemainingDays: number;
+        };
+        /** @description Pages of the user list. */
+        UserPagination: {
+            /** Format: int64 */
+            currentPage: number;
+            hasNext: boolean;
+            hasPrev: boolean;
+            /** Format: int64 */
+            limit: number;
+            /** Format: int64 */
+            totalPages: number;
+            /** Format: int64 */
+            totalUsers: number;
+        };
+        UserPayment: {
+            _id: string;
+            /**
+             * Format: double
+             * @description Rupees.
+             */
+            amount: number;
+            /** Format: date-time */
+            createdAt: string;
+            mihpayid?: string | null;
+            /** Format: date-time */
+            paidAt?: string | null;
+            paymentMode?: string | null;
+            planId: string;
+            productinfo: string;
+            status: string;
+            txnid: string;
+        };
+        UserSubscription: {
+            cancelAtPeriodEnd: boolean;
+            /** Format: date-time */
+            currentPeriodEnd: string;
+            /** Format: date-time */
+            currentPeriodStart: string;
+            /** @description `monthly` or `annual`. */
+            interval: string;
+            status: string;
+        };
+        UserSummary: {
+            /**
+             * Format: int64
+             * @description Days since sign-up.
+             */
+            accountAge: number;
+            /** Format: int64 */
+            activeCampaigns: number;
+            /**
+             * Format: double
+             * @description Conversions per 100 impressions over all campaigns.
+             */
+            conversionRate: number;
+            /** Format: int64 */
+            totalConversations: number;
+            /** Format: int64 */
+            totalCustomers: number;
+            /**
+             * Format: double
+             * @description Rupees attributed to the owner's campaigns.
+             */
+            totalRevenue: number;
+        };
+        UsersByRole: {
+            /** Format: int64 */
+            admin: number;
+            /** Format: int64 */
+            superuser: number;
+            /** Format: int64 */
+            user: number;
+        };
+        UsersByStatus: {
+            /** Format: int64 */
+            active: number;
+            /** Format: int64 */
+            expired: number;
+            /** Format: int64 */
+            free: number;
+            /** Format: int64 */
+            trial: number;
         };
         /** @description A payment's state as the result pages need it. */
         VerifyData: {
@@ -2233,6 +3233,15 @@ export interface components {
             script: string;
             success: boolean;
         };
+        WriterHealth: {
+            /** Format: int64 */
+            queueCapacity: number;
+            /**
+             * Format: int64
+             * @description Page views and impressions accepted but not yet stored.
+             */
+            queueDepth: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -2242,6 +3251,798 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    stats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Figures */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatsResponse"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    login_as: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginAsIn"];
+            };
+        };
+        responses: {
+            /** @description A session as the user */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginAsResponse"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a superuser */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Yourself */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    admin_plans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Plans */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPlansResponse"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_ad_spend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdSpendIn"];
+            };
+        };
+        responses: {
+            /** @description Figures with the acquisition cost */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuperadminResponse"];
+                };
+            };
+            /** @description Not an amount */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a superuser */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    trial_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Trial settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrialSettingsResponse"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    save_trial_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TrialSettings"];
+            };
+        };
+        responses: {
+            /** @description Saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrialSettingsResponse"];
+                };
+            };
+            /** @description A field breaks a rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a superuser */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    superadmin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Figures */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuperadminResponse"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a superuser */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Health */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthResponse"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    users: {
+        parameters: {
+            query?: {
+                /** @description From 1. */
+                page?: string;
+                /** @description 1–100 (default 10). */
+                limit?: string;
+                /** @description Part of the name, email or phone. */
+                search?: string;
+                /** @description `user`, `admin` or `superuser`. */
+                role?: string;
+                /** @description `free`, `trial`, `active`, `cancelled` or `expired`. */
+                subscriptionStatus?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserListResponse"];
+                };
+            };
+            /** @description A query parameter breaks a rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_admin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAdminIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUserResponse"];
+                };
+            };
+            /** @description A field breaks a rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff, or a superuser account by an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Email taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateUserIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUserResponse"];
+                };
+            };
+            /** @description A field breaks a rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such plan */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Email taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    user_detail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserDetailResponse"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserChangeIn"];
+            };
+        };
+        responses: {
+            /** @description Changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUserResponse"];
+                };
+            };
+            /** @description A field breaks a rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff, or a superuser is concerned */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Email taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Demoting yourself or the last superuser */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff, or a superuser is concerned */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Yourself, or the last superuser */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    change_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePlanIn"];
+            };
+        };
+        responses: {
+            /** @description Changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUserResponse"];
+                };
+            };
+            /** @description A field breaks a rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff, or a superuser's account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such account or plan */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     change_password: {
         parameters: {
             query?: never;
@@ -3128,6 +4929,124 @@ export interface operations {
             };
         };
     };
+    assistant_try: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Campaign id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TryIn"];
+            };
+        };
+        responses: {
+            /** @description The reply a visitor would get, and the passages it quotes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TryOut"];
+                };
+            };
+            /** @description The question is empty or too long, or a text is over its limit; `errors` names it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Campaign absent or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many tries in a minute; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    assistant_unanswered: {
+        parameters: {
+            query?: {
+                /** @description From 1 (default 1). */
+                page?: string;
+                /** @description 1–100 (default 20). */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Campaign id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of unanswered questions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnansweredResponse"];
+                };
+            };
+            /** @description Bad `page` or `limit` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Campaign absent or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     conversion_script: {
         parameters: {
             query?: never;
@@ -3914,6 +5833,57 @@ export interface operations {
             };
         };
     };
+    track: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TrackIn"];
+            };
+        };
+        responses: {
+            /** @description Stored (and forwarded when Meta is configured) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrackOut"];
+                };
+            };
+            /** @description A field breaks a rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The purchase or lead could not be verified */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many calls; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     history: {
         parameters: {
             query?: never;
@@ -4229,6 +6199,66 @@ export interface operations {
             };
         };
     };
+    create_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlanIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanSavedResponse"];
+                };
+            };
+            /** @description A field breaks a rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a superuser */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The id is taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_plan: {
         parameters: {
             query?: never;
@@ -4252,6 +6282,445 @@ export interface operations {
             };
             /** @description No such plan */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Plan id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlanIn"];
+            };
+        };
+        responses: {
+            /** @description Saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanSavedResponse"];
+                };
+            };
+            /** @description A field breaks a rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a superuser */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such plan */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The free plan must stay free and active */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Plan id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deactivated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanDeactivatedResponse"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a superuser */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such plan */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The free plan */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    users_list: {
+        parameters: {
+            query?: {
+                /** @description From 1. */
+                page?: string;
+                /** @description 1–100 (default 10). */
+                limit?: string;
+                /** @description Part of the name, email or phone. */
+                search?: string;
+                /** @description `user`, `admin` or `superuser`. */
+                role?: string;
+                /** @description `free`, `trial`, `active`, `cancelled` or `expired`. */
+                subscriptionStatus?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimpleUserList"];
+                };
+            };
+            /** @description A query parameter breaks a rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    users_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimpleUserIn"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimpleUserResponse"];
+                };
+            };
+            /** @description A field breaks a rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Email taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    users_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimpleUserResponse"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    users_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserChangeIn"];
+            };
+        };
+        responses: {
+            /** @description Changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimpleUserResponse"];
+                };
+            };
+            /** @description A field breaks a rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff, or a superuser is concerned */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Email taken */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Demoting yourself or the last superuser */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    users_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff, or a superuser is concerned */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Yourself, or the last superuser */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
