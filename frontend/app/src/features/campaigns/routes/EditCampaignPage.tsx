@@ -26,6 +26,7 @@ import { useDefaultSettings, type Campaign, type CampaignSettings } from "../api
 import { fromDesigner, toDesigner } from "../api/designer";
 import { parsePages } from "../api/page-list";
 import { intInput } from "../api/wizard";
+import { AssistantPanel } from "../components/AssistantPanel";
 import { ConversionFormsEditor } from "../components/ConversionFormsEditor";
 import { PopupDesigner } from "../components/PopupDesigner";
 import { DevicesField, ExitIntentFields } from "../components/SettingsFields";
@@ -275,38 +276,45 @@ function Editor({ campaign }: { campaign: Campaign }) {
             </Stack>
           </Tabs.Panel>
           <Tabs.Panel value="ai">
-            <Stack maw={820}>
-              {AI_LIMITS.map((f) => {
-                const value = s.aiSettings[f.key];
-                return (
-                  <Stack key={f.key} gap={4}>
-                    <Textarea
-                      label={f.label}
-                      autosize
-                      minRows={f.rows}
-                      maxLength={f.max}
-                      value={value}
-                      onChange={(e) => {
-                        const v = e.currentTarget.value.slice(0, f.max);
-                        setSettings({ ...s, aiSettings: { ...s.aiSettings, [f.key]: v } });
-                      }}
-                    />
-                    <Group justify="space-between">
-                      {f.warn !== null && value.length > f.warn ? (
-                        <Text fz="xs" c="orange">
-                          You are close to the {f.max.toLocaleString("en-IN")}-character limit.
+            <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="xl">
+              <Stack>
+                {AI_LIMITS.map((f) => {
+                  const value = s.aiSettings[f.key];
+                  return (
+                    <Stack key={f.key} gap={4}>
+                      <Textarea
+                        label={f.label}
+                        autosize
+                        minRows={f.rows}
+                        maxLength={f.max}
+                        value={value}
+                        onChange={(e) => {
+                          const v = e.currentTarget.value.slice(0, f.max);
+                          setSettings({ ...s, aiSettings: { ...s.aiSettings, [f.key]: v } });
+                        }}
+                      />
+                      <Group justify="space-between">
+                        {f.warn !== null && value.length > f.warn ? (
+                          <Text fz="xs" c="orange">
+                            You are close to the {f.max.toLocaleString("en-IN")}-character limit.
+                          </Text>
+                        ) : (
+                          <span />
+                        )}
+                        <Text fz="xs" c="dimmed">
+                          {value.length}/{f.max}
                         </Text>
-                      ) : (
-                        <span />
-                      )}
-                      <Text fz="xs" c="dimmed">
-                        {value.length}/{f.max}
-                      </Text>
-                    </Group>
-                  </Stack>
-                );
-              })}
-            </Stack>
+                      </Group>
+                    </Stack>
+                  );
+                })}
+              </Stack>
+              <AssistantPanel
+                campaignId={campaign._id}
+                knowledgeBase={s.aiSettings.knowledgeBase}
+                businessInfo={s.aiSettings.businessInfo}
+              />
+            </SimpleGrid>
           </Tabs.Panel>
           <Tabs.Panel value="forms">
             <ConversionFormsEditor
