@@ -211,3 +211,13 @@ fn an_faq_answer_is_found_by_its_question() {
     let r = reply(&knowledge, "where are you located");
     assert_eq!(r.text, "14 MG Road, Bengaluru.");
 }
+
+#[test]
+fn a_question_about_two_things_gets_a_sentence_for_each() {
+    let r = ask("I have a question: how long does shipping take, and is it free?");
+    assert_eq!(
+        r.text,
+        "Delivery takes 3-5 business days to metro cities and 5-8 days elsewhere. Shipping is free on orders above ₹999; below that a flat ₹79 applies."
+    );
+    assert_eq!(r.passages.len(), 2);
+}

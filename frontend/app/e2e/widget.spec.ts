@@ -626,7 +626,7 @@ test("conversations: the popup's chat in the split view, older messages to the b
   const long = await start();
   for (let i = 1; i <= 20; i++) {
     const r = await request.post(`${API}/api/widget/conversations/${long}/messages`, {
-      data: { message: `Question ${i}: how long does shipping take?` },
+      data: { message: `Question ${i}: how long does shipping take, and is it free?` },
     });
     expect(r.status(), await r.text()).toBe(200);
   }
@@ -641,9 +641,9 @@ test("conversations: the popup's chat in the split view, older messages to the b
   await expect(items).toHaveCount(3);
   await expect(items.nth(0)).toContainText("Dismissed");
   await expect(items.nth(1)).toContainText("Active");
-  // The last message (the assistant's answer) cut at 80 characters.
+  // The last message (the assistant's answer, a sentence for each part) cut at 80 characters.
   await expect(items.nth(1)).toContainText(
-    "Shipping: We ship across India. Delivery takes 3-5 business days to metro cities…",
+    "Delivery takes 3-5 business days to metro cities. Shipping is free on orders abo…",
   );
   await expect(items.nth(2)).toContainText("Converted");
   await expect(items.nth(2)).toContainText("meera.iyer@example.in");

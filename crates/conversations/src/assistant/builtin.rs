@@ -62,6 +62,10 @@ const SECOND_PASSAGE_SHARE: f64 = 0.85;
 /// Two passages that each answer part of a question must answer this much
 /// of it together (more than one passage must alone).
 const PAIR_THRESHOLD: f64 = 0.75;
+/// A passage joins an answer that leaves part of the question open (weak
+/// words included) when the two answer at least this much more of it
+/// together.
+const PAIR_GAIN: f64 = 0.2;
 /// The best passages among which such a pair is looked for.
 const PAIR_CANDIDATES: usize = 6;
 /// The business information's first line names the business when it is at
@@ -270,6 +274,18 @@ fn best_two<'a, 'h>(hits: &'h [Hit<'a>]) -> Vec<&'h Hit<'a>> {
             })
         {
             chosen.push(second);
+        } else if let Some(rest) = hits
+            .iter()
+            .take(PAIR_CANDIDATES)
+            .filter(|h| h.position != top.position)
+            .map(|h| (together(top, h), h))
+            .filter(|((score, complete), _)| {
+                *score >= PAIR_THRESHOLD && *complete >= top.completeness + PAIR_GAIN
+            })
+            .max_by(|x, y| x.0.1.total_cmp(&y.0.1))
+        {
+            // The best passage leaves part of the question open; another answers it.
+            chosen.push(rest.1);
         }
         chosen
     } else {
@@ -277,7 +293,7 @@ fn best_two<'a, 'h>(hits: &'h [Hit<'a>]) -> Vec<&'h Hit<'a>> {
             .take(PAIR_CANDIDATES)
             .flat_map(|a| hits.iter().take(PAIR_CANDIDATES).map(move |b| (a, b)))
             .filter(|(a, b)| a.position < b.position)
-            .map(|(a, b)| (together(a, b), a, b))
+            .map(|(a, b)| (together(a, b).0, a, b))
             .filter(|(score, a, b)| *score >= PAIR_THRESHOLD && *score > a.score.max(b.score))
             .max_by(|x, y| x.0.total_cmp(&y.0))
             .map(|(_, a, b)| vec![a, b])

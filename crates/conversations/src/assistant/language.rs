@@ -212,6 +212,10 @@ const WEAK: &[&str] = &[
     "suitable",
     "home",
     "house",
+    "question",
+    "questions",
+    "query",
+    "doubt",
 ];
 
 /// Shoppers' synonyms: each word or phrase of a group meets every other one.

@@ -78,13 +78,20 @@ fn coverage(parts: impl Iterator<Item = Part>) -> f64 {
     }
 }
 
-/// How much of the question two passages answer together: a question about
-/// two things ("are you open for lunch?") may need one passage for each.
-pub fn together(a: &Hit<'_>, b: &Hit<'_>) -> f64 {
-    coverage(a.parts.iter().zip(&b.parts).map(|(x, y)| Part {
-        strength: x.strength.max(y.strength),
-        ..*x
-    }))
+/// How much of the question two passages answer together, as (score,
+/// completeness): a question about two things ("are you open for lunch?")
+/// may need one passage for each.
+pub fn together(a: &Hit<'_>, b: &Hit<'_>) -> (f64, f64) {
+    let both = || {
+        a.parts.iter().zip(&b.parts).map(|(x, y)| Part {
+            strength: x.strength.max(y.strength),
+            ..*x
+        })
+    };
+    (
+        coverage(both()),
+        coverage(both().map(|p| Part { weak: false, ..p })),
+    )
 }
 
 impl Index {
