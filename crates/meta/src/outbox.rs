@@ -224,13 +224,23 @@ impl Outbox {
         Ok(true)
     }
 
-    /// Whether an event with this id is stored.
-    pub async fn has(&self, event_id: &str) -> Result<bool, MetaError> {
+    /// Which of `event_ids` are stored.
+    pub async fn stored(
+        &self,
+        event_ids: Vec<String>,
+    ) -> Result<std::collections::HashSet<String>, MetaError> {
+        if event_ids.is_empty() {
+            return Ok(Default::default());
+        }
         Ok(entity::Entity::find()
-            .filter(entity::Column::EventId.eq(event_id))
-            .one(&self.db)
+            .select_only()
+            .column(entity::Column::EventId)
+            .filter(entity::Column::EventId.is_in(event_ids))
+            .into_tuple::<String>()
+            .all(&self.db)
             .await?
-            .is_some())
+            .into_iter()
+            .collect())
     }
 
     /// The newest events, for staff.

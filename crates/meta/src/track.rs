@@ -330,9 +330,15 @@ impl MetaService {
             .filter(payment::Column::SettledAt.gte(now - chrono::Duration::days(MAX_AGE_DAYS)))
             .all(&self.db)
             .await?;
+        let paid: Vec<payment::Model> = paid.into_iter().filter(|p| p.provider != "demo").collect();
+        // One look at the outbox per round, not one per payment.
+        let stored = self
+            .outbox
+            .stored(paid.iter().map(|p| purchase_event_id(&p.txnid)).collect())
+            .await?;
         let mut queued = 0;
         for p in paid {
-            if p.provider == "demo" || self.outbox.has(&purchase_event_id(&p.txnid)).await? {
+            if stored.contains(&purchase_event_id(&p.txnid)) {
                 continue;
             }
             let event = purchase_event(&p, None, None);
