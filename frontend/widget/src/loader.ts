@@ -7,11 +7,14 @@
  * Exit intent:
  * - desktop: the pointer leaves the page through the top edge, within
  *   `TOP_EDGE_PX[sensitivity]` pixels of it (low 5, medium 20, high 50);
- * - touch devices: a fast scroll up (faster than `SCROLL_UP_PX_PER_MS`:
- *   low 2.5, medium 1.5, high 0.8 px/ms over at least 60 px), coming back to
- *   the tab after leaving it, or no touch or scroll for `IDLE_SECONDS`
- *   (low 60, medium 30, high 15);
- * - armed only after `exitIntent.delay` ms and `targeting.minTimeOnPage` s.
+ * - touch devices: a finger's flick back to the top, measured over several
+ *   scroll events (see `exit.ts` for the thresholds), or coming back to the
+ *   tab after leaving it; never time without touching;
+ * - armed only after `exitIntent.delay` ms and `targeting.minTimeOnPage` s;
+ *   between two displays the longer of `exitIntent.cooldown` and
+ *   `targeting.cooldownMinutes`, both minutes.
+ *
+ * Engaged time on the page is reported when it is hidden or left (`engaged.ts`).
  *
  * With `data-mode="conversion"` (the thank-you page snippet) it only records
  * purchases queued by `caTrack('purchase', {value, currency, orderId})`.
@@ -20,6 +23,8 @@
  * `Array.prototype` methods): the widget writes its own JSON, uses no array
  * methods, and falls back to a blank frame's `fetch` when the page's refuses.
  */
+import { trackEngagement } from "./engaged";
+import { watchTouchExit } from "./exit";
 import { toJson } from "./json";
 import type { OpenOptions, PublicCampaign, Realm } from "./types";
 
@@ -33,8 +38,6 @@ interface CaWindow extends Window {
 }
 
 const TOP_EDGE_PX: Record<string, number> = { low: 5, medium: 20, high: 50 };
-const SCROLL_UP_PX_PER_MS: Record<string, number> = { low: 2.5, medium: 1.5, high: 0.8 };
-const IDLE_SECONDS: Record<string, number> = { low: 60, medium: 30, high: 15 };
 
 const w = window as CaWindow;
 
@@ -138,6 +141,30 @@ function beacon(url: string, body: unknown): Promise<Response | void> {
     .catch(() => undefined);
 }
 
+/**
+ * `navigator.sendBeacon` with the JSON as text/plain (no CORS preflight; the browser sends it
+ * after the page is gone); the keepalive `fetch` of `beacon` where it is missing or refuses.
+ */
+function sendBeacon(url: string, body: unknown): void {
+  try {
+    const nav = navigator;
+    const text = toJson(body);
+    if (
+      typeof nav.sendBeacon === "function" &&
+      nav.sendBeacon(url, new Blob([text], { type: "text/plain;charset=UTF-8" }))
+    )
+      return;
+  } catch {
+    // a page's replacement that throws: the fetch below
+  }
+  void beacon(url, body);
+}
+
+/** Milliseconds between two displays: the longer of the two cooldowns, both in minutes. */
+export function displayGapMs(c: PublicCampaign): number {
+  return Math.max(c.exitIntent.cooldown, c.targeting.cooldownMinutes) * 60_000;
+}
+
 function deviceType(): string {
   const touch = "ontouchstart" in window || navigator.maxTouchPoints > 0;
   const width = Math.min(window.innerWidth, screen.width || window.innerWidth);
@@ -224,6 +251,15 @@ function start(): void {
       const c = cfg?.active ? cfg.campaign : undefined;
       if (!c) return;
       void beacon(`${api}/api/widget/events`, { campaignId, visitorId, type: "pageview" });
+      trackEngagement(window, document, loadedAt, session, (r) =>
+        sendBeacon(`${api}/api/widget/events`, {
+          campaignId,
+          visitorId,
+          type: "engagement",
+          seconds: r.seconds,
+          newSession: r.newSession,
+        }),
+      );
       const device = deviceType();
       if (!c.exitIntent.enabled || !targeted(c, device)) return;
       if (local?.getItem(convertedKey)) return;
@@ -236,8 +272,7 @@ function start(): void {
         const shown = Number(session?.getItem(shownKey) ?? 0);
         if (shown >= c.targeting.maxDisplaysPerSession) return false;
         const last = Number(local?.getItem(lastKey) ?? 0);
-        const gap = Math.max(c.exitIntent.cooldown * 1000, c.targeting.cooldownMinutes * 60_000);
-        return !last || Date.now() - last >= gap;
+        return !last || Date.now() - last >= displayGapMs(c);
       };
 
       const fire = (): void => {
@@ -272,37 +307,7 @@ function start(): void {
         });
         return;
       }
-      const speed = SCROLL_UP_PX_PER_MS[sensitivity] ?? 1.5;
-      let lastY = window.scrollY;
-      let lastT = performance.now();
-      let startY = lastY;
-      window.addEventListener(
-        "scroll",
-        () => {
-          const y = window.scrollY;
-          const t = performance.now();
-          const dy = lastY - y;
-          // A jump after a pause counts over at most 100 ms (one quick flick).
-          const dt = Math.min(Math.max(t - lastT, 1), 100);
-          if (dy <= 0) startY = y;
-          else if (dy / dt >= speed && startY - y >= 60) fire();
-          lastY = y;
-          lastT = t;
-        },
-        { passive: true },
-      );
-      document.addEventListener("visibilitychange", () => {
-        if (document.visibilityState === "visible") fire();
-      });
-      const idleMs = (IDLE_SECONDS[sensitivity] ?? 30) * 1000;
-      let idle = window.setTimeout(fire, idleMs);
-      const reset = () => {
-        window.clearTimeout(idle);
-        idle = window.setTimeout(fire, idleMs);
-      };
-      window.addEventListener("touchstart", reset, { passive: true });
-      window.addEventListener("scroll", reset, { passive: true });
-      window.addEventListener("keydown", reset, { passive: true });
+      watchTouchExit(window, sensitivity, fire);
     })
     .catch(() => undefined);
 }
