@@ -1,4 +1,5 @@
 import type { components } from "../../../api/schema";
+import { newId } from "../../../lib/ids";
 
 export type ConversionForm = components["schemas"]["ConversionForm"];
 export type FormField = components["schemas"]["FormField"];
@@ -89,10 +90,6 @@ export const TEMPLATES: Record<
     }),
   },
 };
-
-function newId(): string {
-  return crypto.randomUUID();
-}
 
 /** Adds a form from a template; the first form added becomes the default one. */
 export function addFromTemplate(forms: ConversionForm[], template: string): ConversionForm[] {
