@@ -1,13 +1,36 @@
-import { MantineProvider, createTheme } from "@mantine/core";
+import {
+  Anchor,
+  ColorInput,
+  Drawer,
+  MantineProvider,
+  Modal,
+  PasswordInput,
+  createTheme,
+} from "@mantine/core";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { AuthProvider } from "../lib/auth";
+import { contrastResolver } from "./contrast";
 
 export const theme = createTheme({
   primaryColor: "indigo",
   defaultRadius: "md",
   fontFamily:
     "Inter, system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
+  components: {
+    // Links are told apart by more than their colour.
+    Anchor: Anchor.extend({ defaultProps: { underline: "always" } }),
+    // The show/hide toggle is reachable with Tab, and named.
+    PasswordInput: PasswordInput.extend({
+      defaultProps: { visibilityToggleButtonProps: { tabIndex: 0 } },
+    }),
+    // Every dialog's close button has a name.
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { "aria-label": "Close" } } }),
+    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { "aria-label": "Close" } } }),
+    ColorInput: ColorInput.extend({
+      defaultProps: { eyeDropperButtonProps: { "aria-label": "Pick a colour from the screen" } },
+    }),
+  },
 });
 
 export function makeQueryClient() {
@@ -25,7 +48,7 @@ export function Providers({
   queryClient: QueryClient;
 }) {
   return (
-    <MantineProvider theme={theme} forceColorScheme="light">
+    <MantineProvider theme={theme} forceColorScheme="light" cssVariablesResolver={contrastResolver}>
       <QueryClientProvider client={queryClient}>
         <AuthProvider>{children}</AuthProvider>
       </QueryClientProvider>

@@ -44,7 +44,8 @@ export function AppLayout() {
           </Title>
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar p="sm">
+      {/* Folded away on a phone: hidden, so Tab and screen readers skip links no one can see. */}
+      <AppShell.Navbar p="sm" visibleFrom="sm">
         <Navigation />
       </AppShell.Navbar>
       <Drawer
@@ -53,7 +54,7 @@ export function AppLayout() {
         size={DRAWER_WIDTH}
         padding="sm"
         title={<Logo size="sm" />}
-        aria-label="Navigation"
+        closeButtonProps={{ "aria-label": "Close navigation" }}
       >
         <Box h="calc(100vh - 90px)">
           <Navigation onNavigate={close} />

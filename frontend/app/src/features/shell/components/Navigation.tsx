@@ -69,10 +69,10 @@ export function Navigation({ onNavigate }: { onNavigate?: () => void }) {
                 {(user?.name ?? "?").slice(0, 1).toUpperCase()}
               </Avatar>
               <Box style={{ flex: 1, minWidth: 0 }}>
-                <Text fz="sm" fw={600} truncate>
+                <Text fz="sm" fw={600} style={{ overflowWrap: "anywhere" }}>
                   {user?.name}
                 </Text>
-                <Text fz="xs" c="dimmed" truncate>
+                <Text fz="xs" c="dimmed" style={{ overflowWrap: "anywhere" }}>
                   {user?.email}
                 </Text>
               </Box>
