@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { LIMIT_REWRITE, campaignsWord, createErrorMessage, intInput } from "./wizard";
+import {
+  LIMIT_REWRITE,
+  basicErrors,
+  campaignsWord,
+  createErrorMessage,
+  intInput,
+  isWebsite,
+} from "./wizard";
 
 describe("create error messages", () => {
   it("rewrites every limit message", () => {
@@ -32,5 +39,25 @@ describe("number inputs", () => {
   it("pluralises campaigns", () => {
     expect(campaignsWord(1)).toBe("1 campaign");
     expect(campaignsWord(3)).toBe("3 campaigns");
+  });
+});
+
+describe("basic step validation", () => {
+  it("asks for a name and a full website address, as the server does", () => {
+    expect(basicErrors({ name: " ", websiteUrl: "" })).toEqual({
+      name: "Campaign name is required",
+      websiteUrl: "Website URL is required",
+    });
+    expect(basicErrors({ name: "Diwali", websiteUrl: "kesar.example.in" }).websiteUrl).toMatch(
+      /valid website URL/,
+    );
+    expect(basicErrors({ name: "Diwali", websiteUrl: "https://kesar.example.in" })).toEqual({});
+    expect(basicErrors({ name: "x".repeat(121), websiteUrl: "https://a.in" }).name).toMatch(/120/);
+  });
+
+  it("takes only http and https addresses with a host", () => {
+    expect(isWebsite("http://convertassist.lan:8080/shop")).toBe(true);
+    expect(isWebsite("ftp://example.in")).toBe(false);
+    expect(isWebsite("javascript:alert(1)")).toBe(false);
   });
 });

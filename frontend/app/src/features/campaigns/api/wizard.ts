@@ -70,3 +70,37 @@ export function intInput(value: string | number, fallback: number, min: number):
 export function campaignsWord(n: number): string {
   return `${n} campaign${n === 1 ? "" : "s"}`;
 }
+
+export type BasicErrors = Partial<Record<"name" | "websiteUrl", string>>;
+
+/** The Basic Info step's field errors, with the server's rules and wording. */
+export function basicErrors(draft: Pick<WizardDraft, "name" | "websiteUrl">): BasicErrors {
+  const errors: BasicErrors = {};
+  const name = draft.name.trim();
+  if (name === "") errors.name = "Campaign name is required";
+  else if ([...name].length > 120) errors.name = "Campaign name must be at most 120 characters";
+  const url = draft.websiteUrl.trim();
+  if (url === "") errors.websiteUrl = "Website URL is required";
+  else if (!isWebsite(url))
+    errors.websiteUrl = "Please enter a valid website URL, such as https://www.example.in";
+  return errors;
+}
+
+/** An absolute http(s) URL with a host, at most 500 characters (as the server checks it). */
+export function isWebsite(value: string): boolean {
+  if (value.length > 500) return false;
+  try {
+    const u = new URL(value);
+    return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+/** The errors a step shows (only the basic step and targeting have any). */
+export function stepErrors(step: StepKey, draft: WizardDraft): Record<string, string> {
+  if (step === "basic") return basicErrors(draft);
+  if (step === "targeting" && draft.settings.targeting.devices.length === 0)
+    return { devices: "Choose at least one device." };
+  return {};
+}

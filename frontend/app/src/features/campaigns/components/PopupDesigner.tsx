@@ -98,6 +98,7 @@ export function PopupDesigner({
                 </Text>
                 <Slider
                   aria-label="Border radius"
+                  thumbLabel="Border radius"
                   min={0}
                   max={32}
                   value={settings.borderRadius}

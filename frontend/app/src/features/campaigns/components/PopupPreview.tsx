@@ -1,4 +1,5 @@
 import { Badge, Box, Button, Group, Paper, Stack, Text, TextInput } from "@mantine/core";
+import { useElementSize } from "@mantine/hooks";
 import type { CampaignSettings } from "../api/campaigns";
 
 /** The assistant's greeting when the campaign sets no initial message. */
@@ -28,7 +29,13 @@ export function previewTexts(settings: CampaignSettings) {
   };
 }
 
-/** The popup as visitors will see it, over a dimmed page, scaled to fit. */
+/** The preview's font: the chosen one, then the sans-serif the live widget falls back to. */
+export function previewFont(family: string): string {
+  const f = family.trim().replace(/["';{}]/g, "");
+  return `${f ? `"${f}", ` : ""}system-ui, -apple-system, "Segoe UI", Roboto, sans-serif`;
+}
+
+/** The popup as visitors will see it, over a dimmed page, scaled down to fit its column. */
 export function PopupPreview({
   settings,
   scale = 0.62,
@@ -42,113 +49,119 @@ export function PopupPreview({
   const d = settings.popup.design;
   const size = POPUP_SIZES[d.popupSize] ?? { width: 560, height: 680 };
   const t = previewTexts(settings);
+  const { ref, width } = useElementSize();
+  // 16 px padding each side; never larger than `scale`, smaller when the column is narrow.
+  const fit = width > 0 ? Math.min(scale, width / size.width) : scale;
   return (
     <Box
       data-testid="popup-preview"
+      data-scale={fit.toFixed(3)}
       bg="rgba(15, 23, 42, 0.55)"
       p="md"
       style={{ borderRadius: 12, overflow: "hidden" }}
-      h={size.height * scale + 32}
+      h={size.height * fit + 32}
     >
-      <Paper
-        shadow="xl"
-        style={{
-          width: size.width,
-          height: size.height,
-          transform: `scale(${scale})`,
-          transformOrigin: "top left",
-          borderRadius: d.borderRadius,
-          fontFamily: d.fontFamily,
-          overflow: "hidden",
-          display: "flex",
-          flexDirection: "column",
-        }}
-        data-popup-size={d.popupSize}
-      >
-        <Box
-          p="lg"
+      <Box ref={ref} w="100%">
+        <Paper
+          shadow="xl"
           style={{
-            background: `linear-gradient(135deg, ${t.primary}, ${t.secondary})`,
-            color: "white",
+            width: size.width,
+            height: size.height,
+            transform: `scale(${fit})`,
+            transformOrigin: "top left",
+            borderRadius: d.borderRadius,
+            fontFamily: previewFont(d.fontFamily),
+            overflow: "hidden",
+            display: "flex",
+            flexDirection: "column",
           }}
-          data-testid="preview-header"
+          data-popup-size={d.popupSize}
         >
-          <Group justify="space-between" align="flex-start">
-            <div>
-              <Text fw={800} fz={24} c="white" style={{ fontFamily: "inherit" }}>
-                {t.title}
+          <Box
+            p="lg"
+            style={{
+              background: `linear-gradient(135deg, ${t.primary}, ${t.secondary})`,
+              color: "white",
+            }}
+            data-testid="preview-header"
+          >
+            <Group justify="space-between" align="flex-start">
+              <div>
+                <Text fw={800} fz={24} c="white" style={{ fontFamily: "inherit" }}>
+                  {t.title}
+                </Text>
+                <Text fz="sm" c="white" opacity={0.9} style={{ fontFamily: "inherit" }}>
+                  {t.subtitle}
+                </Text>
+              </div>
+              <Text fz={22} c="white" aria-hidden>
+                ×
               </Text>
-              <Text fz="sm" c="white" opacity={0.9} style={{ fontFamily: "inherit" }}>
-                {t.subtitle}
-              </Text>
-            </div>
-            <Text fz={22} c="white" aria-hidden>
-              ×
-            </Text>
-          </Group>
-          {d.showTrustBadges && d.trustBadges.length > 0 ? (
-            <Group gap={6} mt="sm">
-              {d.trustBadges.map((b, i) => (
-                <Badge key={`${b.text}-${i}`} variant="white" color="dark" radius="sm">
-                  {b.icon} {b.text}
-                </Badge>
-              ))}
             </Group>
-          ) : null}
-        </Box>
-        <Stack p="lg" gap="md" style={{ flex: 1 }}>
-          <Paper bg="gray.1" p="sm" radius="md" maw="85%">
-            <Text fz="sm" style={{ fontFamily: "inherit" }}>
-              {t.greeting}
-            </Text>
-          </Paper>
-          {sample ? (
-            <>
-              <Paper p="sm" radius="md" maw="80%" ml="auto" style={{ background: t.primary }}>
-                <Text fz="sm" c="white" style={{ fontFamily: "inherit" }}>
-                  Do you deliver to Pune? What does shipping cost?
-                </Text>
-              </Paper>
-              <Paper bg="gray.1" p="sm" radius="md" maw="85%">
-                <Text fz="sm" style={{ fontFamily: "inherit" }}>
-                  Yes! Delivery to Pune takes 3–5 days and is free above ₹999.
-                </Text>
-              </Paper>
-            </>
-          ) : null}
-          <Box style={{ flex: 1 }} />
-          <Paper withBorder p="md" radius="md">
-            <Text fw={700} style={{ fontFamily: "inherit" }}>
-              {d.formTitle}
-            </Text>
-            <Text fz="sm" c="dimmed" mb="sm" style={{ fontFamily: "inherit" }}>
-              {d.formSubtitle}
-            </Text>
+            {d.showTrustBadges && d.trustBadges.length > 0 ? (
+              <Group gap={6} mt="sm">
+                {d.trustBadges.map((b, i) => (
+                  <Badge key={`${b.text}-${i}`} variant="white" color="dark" radius="sm">
+                    {b.icon} {b.text}
+                  </Badge>
+                ))}
+              </Group>
+            ) : null}
+          </Box>
+          <Stack p="lg" gap="md" style={{ flex: 1 }}>
+            <Paper bg="gray.1" p="sm" radius="md" maw="85%">
+              <Text fz="sm" style={{ fontFamily: "inherit" }}>
+                {t.greeting}
+              </Text>
+            </Paper>
+            {sample ? (
+              <>
+                <Paper p="sm" radius="md" maw="80%" ml="auto" style={{ background: t.primary }}>
+                  <Text fz="sm" c="white" style={{ fontFamily: "inherit" }}>
+                    Do you deliver to Pune? What does shipping cost?
+                  </Text>
+                </Paper>
+                <Paper bg="gray.1" p="sm" radius="md" maw="85%">
+                  <Text fz="sm" style={{ fontFamily: "inherit" }}>
+                    Yes! Delivery to Pune takes 3–5 days and is free above ₹999.
+                  </Text>
+                </Paper>
+              </>
+            ) : null}
+            <Box style={{ flex: 1 }} />
+            <Paper withBorder p="md" radius="md">
+              <Text fw={700} style={{ fontFamily: "inherit" }}>
+                {d.formTitle}
+              </Text>
+              <Text fz="sm" c="dimmed" mb="sm" style={{ fontFamily: "inherit" }}>
+                {d.formSubtitle}
+              </Text>
+              <Group gap="xs" wrap="nowrap">
+                <TextInput
+                  placeholder="you@example.com"
+                  disabled
+                  style={{ flex: 1 }}
+                  aria-label="Email (preview)"
+                />
+                <Button disabled style={{ background: t.primary, color: "white", opacity: 1 }}>
+                  {t.button}
+                </Button>
+              </Group>
+            </Paper>
             <Group gap="xs" wrap="nowrap">
               <TextInput
-                placeholder="you@example.com"
+                placeholder="Type your message…"
                 disabled
                 style={{ flex: 1 }}
-                aria-label="Email (preview)"
+                aria-label="Message (preview)"
               />
-              <Button disabled style={{ background: t.primary, color: "white", opacity: 1 }}>
-                {t.button}
+              <Button disabled variant="default">
+                Send
               </Button>
             </Group>
-          </Paper>
-          <Group gap="xs" wrap="nowrap">
-            <TextInput
-              placeholder="Type your message…"
-              disabled
-              style={{ flex: 1 }}
-              aria-label="Message (preview)"
-            />
-            <Button disabled variant="default">
-              Send
-            </Button>
-          </Group>
-        </Stack>
-      </Paper>
+          </Stack>
+        </Paper>
+      </Box>
     </Box>
   );
 }

@@ -13,7 +13,7 @@ import {
 } from "@mantine/core";
 import { IconBulb } from "@tabler/icons-react";
 import type { CampaignSettings } from "../api/campaigns";
-import { intInput, type WizardDraft } from "../api/wizard";
+import { intInput, type BasicErrors, type WizardDraft } from "../api/wizard";
 import { DevicesField, ExitIntentFields, TrustBadgeList } from "./SettingsFields";
 
 type Update = (change: (draft: WizardDraft) => WizardDraft) => void;
@@ -22,7 +22,18 @@ function withSettings(draft: WizardDraft, settings: Partial<CampaignSettings>): 
   return { ...draft, settings: { ...draft.settings, ...settings } };
 }
 
-export function BasicStep({ draft, update }: { draft: WizardDraft; update: Update }) {
+export function BasicStep({
+  draft,
+  update,
+  errors = {},
+  onBlur,
+}: {
+  draft: WizardDraft;
+  update: Update;
+  /** The errors to show now (of fields the owner has left or tried to go past). */
+  errors?: BasicErrors;
+  onBlur?: (field: keyof BasicErrors) => void;
+}) {
   const exit = draft.settings.exitIntent;
   const setExit = (patch: Partial<CampaignSettings["exitIntent"]>) =>
     update((d) => withSettings(d, { exitIntent: { ...d.settings.exitIntent, ...patch } }));
@@ -36,6 +47,8 @@ export function BasicStep({ draft, update }: { draft: WizardDraft; update: Updat
         label="Campaign Name"
         required
         value={draft.name}
+        error={errors.name}
+        onBlur={() => onBlur?.("name")}
         onChange={(e) => {
           const name = e.currentTarget.value;
           update((d) => ({ ...d, name }));
@@ -47,6 +60,8 @@ export function BasicStep({ draft, update }: { draft: WizardDraft; update: Updat
         required
         placeholder="https://www.example.in"
         value={draft.websiteUrl}
+        error={errors.websiteUrl}
+        onBlur={() => onBlur?.("websiteUrl")}
         onChange={(e) => {
           const websiteUrl = e.currentTarget.value;
           update((d) => ({ ...d, websiteUrl }));
@@ -149,7 +164,7 @@ export function TargetingStep({ draft, update }: { draft: WizardDraft; update: U
     <Stack>
       <DevicesField value={t.devices} onChange={(devices) => setTargeting({ devices })} />
       {t.devices.length === 0 ? (
-        <Text c="red" fz="sm">
+        <Text c="red.8" fz="sm" role="alert">
           Choose at least one device.
         </Text>
       ) : null}

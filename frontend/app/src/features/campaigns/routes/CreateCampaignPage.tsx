@@ -1,6 +1,5 @@
 import {
   Alert,
-  Box,
   Button,
   Card,
   Center,
@@ -13,19 +12,22 @@ import {
   ThemeIcon,
   Title,
   UnstyledButton,
+  VisuallyHidden,
 } from "@mantine/core";
 import { IconCheck, IconEye, IconEyeOff, IconLock } from "@tabler/icons-react";
-import { useEffect, useState } from "react";
-import { useNavigate } from "react-router";
-import { messageOf } from "../../../lib/api-client";
+import { useEffect, useRef, useState } from "react";
+import { Link, useNavigate } from "react-router";
+import { $api, messageOf } from "../../../lib/api-client";
 import { startCheckout } from "../../../lib/checkout";
-import { canCreate, useUsage } from "../../../lib/usage";
+import { formatInr } from "../../../lib/format";
+import { canCreate, useUsage, type Usage } from "../../../lib/usage";
 import { useCreateCampaign, useDefaultSettings, type CampaignSettings } from "../api/campaigns";
 import {
   STEPS,
   campaignsWord,
   createErrorMessage,
   stepComplete,
+  stepErrors,
   type StepKey,
   type WizardDraft,
 } from "../api/wizard";
@@ -35,9 +37,27 @@ import { AiStep, BasicStep, DesignStep, TargetingStep } from "../components/Wiza
 /** A short pause after a successful create before going back to the campaign list. */
 const DONE_NAVIGATION_MS = 150;
 
-function UpgradeRequired({ limit }: { limit: number }) {
+/** Why the owner cannot create another campaign, in the words of their own plan. */
+export function gateText(usage: Usage): string {
+  const { limit } = usage.campaigns;
+  switch (usage.plan.status) {
+    case "trial":
+      return `Your free trial includes ${campaignsWord(limit)}, and you have used ${limit === 1 ? "it" : "them all"}.`;
+    case "active":
+      return `Your plan includes ${campaignsWord(limit)}, and you have used ${limit === 1 ? "it" : "them all"}.`;
+    default:
+      return limit > 0
+        ? `You've reached your free plan limit of ${campaignsWord(limit)}.`
+        : "The free plan does not include campaigns.";
+  }
+}
+
+function UpgradeRequired({ usage }: { usage: Usage }) {
+  const navigate = useNavigate();
+  const plans = $api.useQuery("get", "/api/billing/plans");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const basic = plans.data?.data.find((p) => p.id === "basic");
   return (
     <Center mih="50vh">
       <Card withBorder radius="md" p="xl" maw={520}>
@@ -46,25 +66,42 @@ function UpgradeRequired({ limit }: { limit: number }) {
             <IconLock size={28} />
           </ThemeIcon>
           <Title order={2}>Upgrade Required</Title>
-          <Text c="dimmed">You've reached your free plan limit of {campaignsWord(limit)}.</Text>
+          <Text>{gateText(usage)}</Text>
+          {basic ? (
+            <Text data-testid="gate-price">
+              The Basic plan is <b>{formatInr(basic.price)}</b> a month
+              {basic.limits.campaigns > 0
+                ? ` for ${basic.limits.campaigns === -1 ? "unlimited campaigns" : campaignsWord(basic.limits.campaigns)}`
+                : ""}
+              . Your campaigns keep their settings.
+            </Text>
+          ) : null}
           {error ? (
             <Alert color="red" role="alert">
               {error}
             </Alert>
           ) : null}
-          <Button
-            loading={busy}
-            onClick={() => {
-              setBusy(true);
-              startCheckout("basic").catch((err: unknown) => {
-                console.error("checkout failed", err);
-                setError(messageOf(err, "Failed to create checkout session"));
-                setBusy(false);
-              });
-            }}
-          >
-            Upgrade to Basic
-          </Button>
+          <Group justify="center">
+            <Button variant="default" onClick={() => navigate("/campaigns")}>
+              Back to campaigns
+            </Button>
+            <Button component={Link} to="/billing" variant="light">
+              Compare plans
+            </Button>
+            <Button
+              loading={busy}
+              onClick={() => {
+                setBusy(true);
+                startCheckout("basic").catch((err: unknown) => {
+                  console.error("checkout failed", err);
+                  setError(messageOf(err, "Failed to create checkout session"));
+                  setBusy(false);
+                });
+              }}
+            >
+              Upgrade to Basic
+            </Button>
+          </Group>
         </Stack>
       </Card>
     </Center>
@@ -78,13 +115,42 @@ function Wizard({ defaults }: { defaults: CampaignSettings }) {
   const [step, setStep] = useState(0);
   const [showPreview, setShowPreview] = useState(true);
   const [error, setError] = useState<string | null>(null);
+  // Fields the owner has left (or tried to go past): only these show their errors.
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
+  const formRef = useRef<HTMLDivElement>(null);
   const current = STEPS[step] ?? STEPS[0];
   const last = step === STEPS.length - 1;
+  const errors = Object.fromEntries(
+    Object.entries(stepErrors(current.key, draft)).filter(([k]) => touched.has(k)),
+  );
+
+  // A change clears a failed create's message: it was about what the owner has just fixed.
+  const update = (change: (d: WizardDraft) => WizardDraft) => {
+    setDraft(change);
+    setError(null);
+  };
+  const touch = (...fields: string[]) =>
+    setTouched((t) => (fields.every((f) => t.has(f)) ? t : new Set([...t, ...fields])));
+
+  /** Shows the step's errors and moves focus to the first; true when there are none. */
+  function check(index: number): boolean {
+    const s = STEPS[index];
+    if (!s) return true;
+    const found = Object.keys(stepErrors(s.key, draft));
+    if (found.length === 0) return true;
+    touch(...found);
+    setStep(index);
+    window.setTimeout(() => {
+      formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+    }, 0);
+    return false;
+  }
 
   async function submit() {
     setError(null);
+    for (let i = 0; i < STEPS.length; i += 1) if (!check(i)) return;
     try {
-      await create.mutateAsync({
+      const result = await create.mutateAsync({
         body: {
           name: draft.name,
           websiteUrl: draft.websiteUrl,
@@ -92,17 +158,22 @@ function Wizard({ defaults }: { defaults: CampaignSettings }) {
           settings: draft.settings,
         },
       });
-      window.setTimeout(() => navigate("/campaigns"), DONE_NAVIGATION_MS);
+      window.setTimeout(
+        () => navigate("/campaigns", { state: { createdId: result.campaign._id } }),
+        DONE_NAVIGATION_MS,
+      );
     } catch (err) {
       setError(createErrorMessage(err));
     }
   }
 
   const body: Record<StepKey, React.ReactNode> = {
-    basic: <BasicStep draft={draft} update={setDraft} />,
-    design: <DesignStep draft={draft} update={setDraft} />,
-    targeting: <TargetingStep draft={draft} update={setDraft} />,
-    ai: <AiStep draft={draft} update={setDraft} />,
+    basic: (
+      <BasicStep draft={draft} update={update} errors={errors} onBlur={(field) => touch(field)} />
+    ),
+    design: <DesignStep draft={draft} update={update} />,
+    targeting: <TargetingStep draft={draft} update={update} />,
+    ai: <AiStep draft={draft} update={update} />,
   };
 
   return (
@@ -144,20 +215,24 @@ function Wizard({ defaults }: { defaults: CampaignSettings }) {
               key={s.key}
               role="tab"
               aria-selected={i === step}
+              aria-controls="wizard-step"
+              id={`wizard-tab-${s.key}`}
               onClick={() => setStep(i)}
               data-complete={done}
             >
-              <Group gap={8}>
+              <Group gap={8} wrap="nowrap">
                 <ThemeIcon
                   radius="xl"
                   size={30}
-                  color={green ? "green" : i === step ? "indigo" : "gray"}
+                  color={green ? "green.8" : i === step ? "indigo" : "gray"}
                   variant={i === step || green ? "filled" : "light"}
+                  aria-hidden
                 >
                   {done ? <IconCheck size={16} /> : <Text fz="sm">{i + 1}</Text>}
                 </ThemeIcon>
                 <Text fz="sm" fw={i === step ? 700 : 500}>
                   {s.label}
+                  {done ? <VisuallyHidden> (complete)</VisuallyHidden> : null}
                 </Text>
               </Group>
             </UnstyledButton>
@@ -166,7 +241,15 @@ function Wizard({ defaults }: { defaults: CampaignSettings }) {
       </Group>
       <Grid gutter="lg">
         <Grid.Col span={{ base: 12, lg: showPreview ? 6 : 12 }}>
-          <Card withBorder radius="md" p="lg">
+          <Card
+            withBorder
+            radius="md"
+            p="lg"
+            ref={formRef}
+            id="wizard-step"
+            role="tabpanel"
+            aria-labelledby={`wizard-tab-${current.key}`}
+          >
             {body[current.key]}
             <Group justify="space-between" mt="xl">
               <Button variant="default" disabled={step === 0} onClick={() => setStep((s) => s - 1)}>
@@ -177,7 +260,13 @@ function Wizard({ defaults }: { defaults: CampaignSettings }) {
                   {create.isPending ? "Creating..." : "Create Campaign"}
                 </Button>
               ) : (
-                <Button onClick={() => setStep((s) => s + 1)}>Next</Button>
+                <Button
+                  onClick={() => {
+                    if (check(step)) setStep((s) => s + 1);
+                  }}
+                >
+                  Next
+                </Button>
               )}
             </Group>
           </Card>
@@ -187,9 +276,7 @@ function Wizard({ defaults }: { defaults: CampaignSettings }) {
             <Text fw={600} mb="xs">
               Live preview
             </Text>
-            <Box style={{ overflow: "hidden" }}>
-              <PopupPreview settings={draft.settings} />
-            </Box>
+            <PopupPreview settings={draft.settings} />
           </Grid.Col>
         ) : null}
       </Grid>
@@ -214,7 +301,7 @@ export function CreateCampaignPage() {
     );
   }
   if (usage.data && !canCreate(usage.data.data)) {
-    return <UpgradeRequired limit={usage.data.data.campaigns.limit} />;
+    return <UpgradeRequired usage={usage.data.data} />;
   }
   if (!defaults.data) {
     return (
