@@ -25,6 +25,7 @@ import {
   Collapse,
   Group,
   Menu,
+  Modal,
   NumberInput,
   Select,
   SimpleGrid,
@@ -71,6 +72,8 @@ function FormRow({
     id: form.id,
   });
   const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const askDelete = () => setConfirming(true);
   const [keywords, setKeywords] = useState(keywordsText(form));
   const text = (
     label: string,
@@ -95,8 +98,8 @@ function FormRow({
         opacity: isDragging ? 0.6 : 1,
       }}
     >
-      <Group justify="space-between" wrap="nowrap">
-        <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
+      <Group justify="space-between" gap="xs">
+        <Group gap="xs" wrap="nowrap" style={{ minWidth: 0, flex: "1 1 200px" }}>
           <ActionIcon
             variant="subtle"
             color="gray"
@@ -107,19 +110,19 @@ function FormRow({
           >
             <IconGripVertical size={16} />
           </ActionIcon>
-          <Text fw={600} truncate>
+          <Text fw={600} style={{ minWidth: 0, overflowWrap: "anywhere" }}>
             {form.name}
           </Text>
-          <Badge variant="light" color="gray" size="sm">
+          <Badge variant="light" color="gray" size="sm" style={{ flexShrink: 0 }}>
             {TEMPLATES[form.type]?.label ?? form.type}
           </Badge>
           {form.isDefault ? (
-            <Badge variant="light" size="sm">
+            <Badge variant="light" size="sm" style={{ flexShrink: 0 }}>
               Default
             </Badge>
           ) : null}
         </Group>
-        <Group gap={4} wrap="nowrap">
+        <Group gap={4} wrap="nowrap" ml="auto">
           <Switch
             aria-label={`${form.name} active`}
             checked={form.active}
@@ -129,6 +132,7 @@ function FormRow({
             <ActionIcon
               variant="light"
               aria-label={`Edit ${form.name}`}
+              aria-expanded={editing}
               onClick={() => setEditing((v) => !v)}
             >
               <IconPencil size={16} />
@@ -144,7 +148,7 @@ function FormRow({
               variant="light"
               color="red"
               aria-label={`Delete ${form.name}`}
-              onClick={onDelete}
+              onClick={askDelete}
             >
               <IconTrash size={16} />
             </ActionIcon>
@@ -183,6 +187,28 @@ function FormRow({
           />
         </Stack>
       </Collapse>
+      <Modal opened={confirming} onClose={() => setConfirming(false)} title="Delete form" centered>
+        <Stack>
+          <Text>
+            Delete the form <b>{form.name}</b>? The assistant stops offering it. Leads it already
+            collected are kept. The form is gone once you save the campaign.
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirming(false)} data-autofocus>
+              Cancel
+            </Button>
+            <Button
+              color="red"
+              onClick={() => {
+                setConfirming(false);
+                onDelete();
+              }}
+            >
+              Delete
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
     </Card>
   );
 }
@@ -211,12 +237,12 @@ function FieldsEditor({
         Fields
       </Text>
       {fields.map((f, i) => (
-        <Group key={`${f.name}-${i}`} gap="xs" wrap="nowrap" align="flex-end">
+        <Group key={`${f.name}-${i}`} gap="xs" align="center" data-testid="form-field-row">
           <TextInput
             aria-label={`${formName} field ${i + 1} label`}
             placeholder="Label"
             value={f.label}
-            style={{ flex: 1 }}
+            style={{ flex: "1 1 150px", minWidth: 0 }}
             onChange={(e) => set(i, { label: e.currentTarget.value })}
           />
           <Select
@@ -224,32 +250,33 @@ function FieldsEditor({
             data={FIELD_TYPES}
             value={f.type}
             allowDeselect={false}
-            w={110}
+            style={{ flex: "0 0 112px" }}
             onChange={(v) => set(i, { type: v ?? "text" })}
           />
           <TextInput
             aria-label={`${formName} field ${i + 1} placeholder`}
             placeholder="Placeholder"
             value={f.placeholder}
-            style={{ flex: 1 }}
+            style={{ flex: "1 1 150px", minWidth: 0 }}
             onChange={(e) => set(i, { placeholder: e.currentTarget.value })}
           />
-          <Checkbox
-            label="Required"
-            checked={f.required}
-            mb={8}
-            onChange={(e) => set(i, { required: e.currentTarget.checked })}
-          />
-          <ActionIcon
-            variant="light"
-            color="red"
-            mb={4}
-            aria-label={`Remove ${formName} field ${i + 1}`}
-            disabled={fields.length === 1}
-            onClick={() => onChange(fields.filter((_, j) => j !== i))}
-          >
-            <IconTrash size={16} />
-          </ActionIcon>
+          <Group gap="xs" wrap="nowrap" style={{ flex: "0 0 auto" }}>
+            <Checkbox
+              label="Required"
+              aria-label={`${formName} field ${i + 1} required`}
+              checked={f.required}
+              onChange={(e) => set(i, { required: e.currentTarget.checked })}
+            />
+            <ActionIcon
+              variant="light"
+              color="red"
+              aria-label={`Remove ${formName} field ${i + 1}`}
+              disabled={fields.length === 1}
+              onClick={() => onChange(fields.filter((_, j) => j !== i))}
+            >
+              <IconTrash size={16} />
+            </ActionIcon>
+          </Group>
         </Group>
       ))}
       <Group>
@@ -297,7 +324,9 @@ export function ConversionFormsEditor({
   return (
     <Stack>
       <Group justify="space-between">
-        <Title order={4}>Conversion forms</Title>
+        <Title order={3} fz="h4">
+          Conversion forms
+        </Title>
         <Menu position="bottom-end">
           <Menu.Target>
             <Button leftSection={<IconPlus size={16} />} size="sm">
@@ -333,7 +362,7 @@ export function ConversionFormsEditor({
           </SortableContext>
         </DndContext>
       )}
-      <Title order={4} mt="md">
+      <Title order={3} fz="h4" mt="md">
         Form display rules
       </Title>
       <SimpleGrid cols={{ base: 1, sm: 3 }}>

@@ -1,11 +1,12 @@
 import {
-  Alert,
   Badge,
   Button,
   Card,
   Center,
   Group,
+  Modal,
   NumberInput,
+  Paper,
   SimpleGrid,
   Skeleton,
   Stack,
@@ -18,8 +19,8 @@ import {
 } from "@mantine/core";
 import { useQueryClient } from "@tanstack/react-query";
 import { IconExternalLink } from "@tabler/icons-react";
-import { useState } from "react";
-import { Link, useParams } from "react-router";
+import { useEffect, useState } from "react";
+import { Link, useBlocker, useParams } from "react-router";
 import { $api, messageOf } from "../../../lib/api-client";
 import { formatInr } from "../../../lib/format";
 import { useDefaultSettings, type Campaign, type CampaignSettings } from "../api/campaigns";
@@ -59,6 +60,34 @@ function Editor({ campaign }: { campaign: Campaign }) {
   const [include, setInclude] = useState(campaign.settings.targeting.includePages.join("\n"));
   const [exclude, setExclude] = useState(campaign.settings.targeting.excludePages.join("\n"));
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  // What the server has, in the editor's own terms: the draft differs from it = unsaved changes.
+  const [baseline, setBaseline] = useState(() =>
+    snapshot(
+      {
+        name: campaign.name,
+        websiteUrl: campaign.websiteUrl,
+        isActive: campaign.isActive,
+        settings: campaign.settings,
+      },
+      campaign.settings.targeting.includePages.join("\n"),
+      campaign.settings.targeting.excludePages.join("\n"),
+    ),
+  );
+  const dirty = snapshot(draft, include, exclude) !== baseline;
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      dirty && currentLocation.pathname !== nextLocation.pathname,
+  );
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (e: BeforeUnloadEvent) => {
+      e.preventDefault();
+      // Older browsers show the prompt only when returnValue is set.
+      e.returnValue = "";
+    };
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [dirty]);
   const s = draft.settings;
   const setSettings = (settings: CampaignSettings) => setDraft((d) => ({ ...d, settings }));
   const setExit = (patch: Partial<CampaignSettings["exitIntent"]>) =>
@@ -86,12 +115,18 @@ function Editor({ campaign }: { campaign: Campaign }) {
         body: merged,
       });
       setSaved(result.campaign);
-      setDraft({
+      const next = {
         name: result.campaign.name,
         websiteUrl: result.campaign.websiteUrl,
         isActive: result.campaign.isActive,
         settings: result.campaign.settings,
-      });
+      };
+      const inc = result.campaign.settings.targeting.includePages.join("\n");
+      const exc = result.campaign.settings.targeting.excludePages.join("\n");
+      setDraft(next);
+      setInclude(inc);
+      setExclude(exc);
+      setBaseline(snapshot(next, inc, exc));
       queryClient.setQueryData(
         ["get", "/api/campaigns/{id}", { params: { path: { id: campaign._id } } }],
         result,
@@ -107,8 +142,10 @@ function Editor({ campaign }: { campaign: Campaign }) {
   return (
     <Stack maw={1280} gap="lg">
       <Group justify="space-between">
-        <Group gap="sm">
-          <Title order={2}>{saved.name}</Title>
+        <Group gap="sm" style={{ minWidth: 0 }}>
+          <Title order={2} style={{ overflowWrap: "anywhere" }}>
+            {saved.name}
+          </Title>
           <Badge color={saved.isActive ? "green" : "gray"} variant="light">
             {saved.isActive ? "Active" : "Inactive"}
           </Badge>
@@ -124,23 +161,15 @@ function Editor({ campaign }: { campaign: Campaign }) {
           >
             Preview
           </Button>
-          <Button onClick={() => void saveAll()} loading={save.isPending}>
-            Save changes
-          </Button>
         </Group>
       </Group>
-      {status ? (
-        <Alert color={status.ok ? "teal" : "red"} role={status.ok ? "status" : "alert"}>
-          {status.text}
-        </Alert>
-      ) : null}
       <Card withBorder radius="md" p="lg">
-        <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md">
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="md">
           <div>
             <Text fz="xs" c="dimmed">
               Website
             </Text>
-            <Text fw={600} truncate>
+            <Text fw={600} style={{ overflowWrap: "anywhere" }}>
               {saved.websiteUrl}
             </Text>
           </div>
@@ -148,7 +177,7 @@ function Editor({ campaign }: { campaign: Campaign }) {
             <Text fz="xs" c="dimmed">
               Campaign ID
             </Text>
-            <Text fw={600} ff="monospace" fz="xs">
+            <Text fw={600} ff="monospace" fz="xs" style={{ overflowWrap: "anywhere" }}>
               {saved._id}
             </Text>
           </div>
@@ -172,7 +201,14 @@ function Editor({ campaign }: { campaign: Campaign }) {
         </SimpleGrid>
       </Card>
       <Card withBorder radius="md" p="lg">
-        <Tabs defaultValue="basic">
+        <Tabs
+          defaultValue="basic"
+          styles={{
+            // One row that scrolls sideways on a phone instead of wrapping onto three.
+            list: { flexWrap: "nowrap", overflowX: "auto", overflowY: "hidden" },
+            tab: { whiteSpace: "nowrap", flexShrink: 0 },
+          }}
+        >
           <Tabs.List mb="lg">
             <Tabs.Tab value="basic">Basic Settings</Tabs.Tab>
             <Tabs.Tab value="design">Popup Design</Tabs.Tab>
@@ -324,7 +360,85 @@ function Editor({ campaign }: { campaign: Campaign }) {
           </Tabs.Panel>
         </Tabs>
       </Card>
+      <SaveBar
+        dirty={dirty}
+        saving={save.isPending}
+        status={status}
+        onSave={() => void saveAll()}
+      />
+      <Modal
+        opened={blocker.state === "blocked"}
+        onClose={() => blocker.reset?.()}
+        title="Leave without saving?"
+        centered
+      >
+        <Stack>
+          <Text>Your changes to {saved.name} are not saved yet. Leave and lose them?</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => blocker.reset?.()} data-autofocus>
+              Stay
+            </Button>
+            <Button color="red" onClick={() => blocker.proceed?.()}>
+              Leave without saving
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
     </Stack>
+  );
+}
+
+/** The editor's state as one comparable string. */
+function snapshot(draft: Draft, include: string, exclude: string): string {
+  return JSON.stringify([draft, parsePages(include), parsePages(exclude)]);
+}
+
+/**
+ * The bar at the foot of the window while editing: whether there is anything to save, what the
+ * last save did, and the Save button, always in view.
+ */
+function SaveBar({
+  dirty,
+  saving,
+  status,
+  onSave,
+}: {
+  dirty: boolean;
+  saving: boolean;
+  status: { ok: boolean; text: string } | null;
+  onSave: () => void;
+}) {
+  const text =
+    status && !(status.ok && dirty)
+      ? status.text
+      : dirty
+        ? "You have unsaved changes"
+        : "All changes saved";
+  const colour = status && !status.ok ? "red" : dirty ? "orange" : "teal";
+  return (
+    <Paper
+      withBorder
+      shadow="md"
+      radius="md"
+      p="sm"
+      data-testid="save-bar"
+      style={{ position: "sticky", bottom: 12, zIndex: 10 }}
+    >
+      <Group justify="space-between" gap="sm" wrap="nowrap">
+        <Text
+          fz="sm"
+          fw={600}
+          c={colour}
+          role={status && !status.ok ? "alert" : "status"}
+          style={{ minWidth: 0 }}
+        >
+          {text}
+        </Text>
+        <Button onClick={onSave} loading={saving} style={{ flexShrink: 0 }}>
+          Save changes
+        </Button>
+      </Group>
+    </Paper>
   );
 }
 
