@@ -81,10 +81,10 @@ export function CampaignCard({ campaign }: { campaign: Campaign }) {
   return (
     <Card withBorder radius="md" p="lg" data-testid="campaign-card">
       <Stack gap="md">
-        <Group justify="space-between" align="flex-start" wrap="nowrap">
-          <Stack gap={2} style={{ minWidth: 0 }}>
+        <Group justify="space-between" align="flex-start" gap="xs">
+          <Stack gap={2} style={{ minWidth: 0, flex: "1 1 220px" }}>
             <Group gap="xs">
-              <Text fw={700} fz="lg" truncate>
+              <Text fw={700} fz="lg" style={{ overflowWrap: "anywhere" }}>
                 {campaign.name}
               </Text>
               <Badge color={campaign.isActive ? "green" : "gray"} variant="light">
@@ -97,12 +97,12 @@ export function CampaignCard({ campaign }: { campaign: Campaign }) {
               rel="noopener noreferrer"
               fz="sm"
               c="dimmed"
-              truncate
+              style={{ overflowWrap: "anywhere" }}
             >
               {campaign.websiteUrl}
             </Anchor>
           </Stack>
-          <Group gap={4} wrap="nowrap">
+          <Group gap={4} wrap="nowrap" ml="auto">
             <Tooltip label={campaign.isActive ? "Pause campaign" : "Activate campaign"}>
               <ActionIcon
                 variant="light"

@@ -1,6 +1,8 @@
 import { Alert, Code, Group, Skeleton, Stack, Tabs, Text } from "@mantine/core";
 import { useState } from "react";
 import { CopyButton } from "../../../components/CopyButton";
+import { useAuth } from "../../../lib/auth";
+import { rememberFirstRun } from "../../../lib/first-run";
 import { useConversionScript, useWidgetScript } from "../api/campaigns";
 
 /** The Widget Script / Conversion Script tabs an owner installs a campaign with, each copyable. */
@@ -8,6 +10,7 @@ export function InstallationScripts({ campaignId }: { campaignId: string }) {
   const widget = useWidgetScript(campaignId, true);
   const conversion = useConversionScript(campaignId, true);
   const [copyError, setCopyError] = useState<string | null>(null);
+  const { user } = useAuth();
   const failed = widget.isError || conversion.isError;
 
   return (
@@ -42,6 +45,9 @@ export function InstallationScripts({ campaignId }: { campaignId: string }) {
               <Group>
                 <CopyButton
                   text={widget.data.script}
+                  onCopied={() => {
+                    if (user) rememberFirstRun(user._id, { copiedScript: true });
+                  }}
                   onError={() => setCopyError("Failed to copy widget script")}
                 />
               </Group>

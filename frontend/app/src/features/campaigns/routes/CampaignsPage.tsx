@@ -1,10 +1,59 @@
-import { Alert, Button, Card, Group, Skeleton, Stack, Text, ThemeIcon, Title } from "@mantine/core";
-import { IconPlus, IconRocket, IconSparkles } from "@tabler/icons-react";
-import { useNavigate } from "react-router";
+import {
+  Alert,
+  Button,
+  Card,
+  CloseButton,
+  Group,
+  Skeleton,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+} from "@mantine/core";
+import { IconCircleCheck, IconPlus, IconRocket, IconSparkles } from "@tabler/icons-react";
+import { useEffect, useRef } from "react";
+import { useLocation, useNavigate } from "react-router";
 import { canCreate, type Usage } from "../../../lib/usage";
 import { useCampaigns } from "../api/campaigns";
 import { creationButton } from "../api/creation-button";
 import { CampaignCard } from "../components/CampaignCard";
+import { InstallationScripts } from "../components/InstallationScripts";
+
+/** Right after the wizard: the new campaign's script to paste, before anything else. */
+function InstallNow({ id, name, onDone }: { id: string; name: string; onDone: () => void }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <Card
+      withBorder
+      radius="md"
+      p="lg"
+      data-testid="install-now"
+      style={{ borderColor: "var(--mantine-color-teal-6)" }}
+    >
+      <Stack gap="sm">
+        <Group justify="space-between" wrap="nowrap" align="flex-start">
+          <Group gap="sm" wrap="nowrap" align="flex-start">
+            <ThemeIcon color="teal.8" variant="light" radius="xl" size={34} aria-hidden>
+              <IconCircleCheck size={20} />
+            </ThemeIcon>
+            <div>
+              <Title order={3} fz="h4" ref={heading} tabIndex={-1}>
+                {name} is ready: install it on your site
+              </Title>
+              <Text fz="sm">
+                The popup shows once this script is on your pages. The dashboard ticks &quot;First
+                page view received&quot; as soon as a visitor loads one.
+              </Text>
+            </div>
+          </Group>
+          <CloseButton aria-label="Hide the installation steps" onClick={onDone} />
+        </Group>
+        <InstallationScripts campaignId={id} />
+      </Stack>
+    </Card>
+  );
+}
 
 /** A short pause after pressing New Campaign before the wizard opens. */
 const CREATE_NAVIGATION_MS = 150;
@@ -34,7 +83,9 @@ function UpgradeBanner({ usage }: { usage: Usage }) {
 
 export function CampaignsPage() {
   const navigate = useNavigate();
+  const location = useLocation();
   const campaigns = useCampaigns();
+  const createdId = (location.state as { createdId?: string } | null)?.createdId;
 
   function go(to: string) {
     if (to === "/campaigns/create") window.setTimeout(() => navigate(to), CREATE_NAVIGATION_MS);
@@ -67,6 +118,7 @@ export function CampaignsPage() {
   const { usage } = campaigns.data;
   const list = campaigns.data.campaigns;
   const button = creationButton(usage);
+  const created = createdId ? list.find((c) => c._id === createdId) : undefined;
 
   return (
     <Stack maw={1100} gap="lg">
@@ -82,6 +134,13 @@ export function CampaignsPage() {
           {button.label}
         </Button>
       </Group>
+      {created ? (
+        <InstallNow
+          id={created._id}
+          name={created.name}
+          onDone={() => navigate(".", { replace: true, state: null })}
+        />
+      ) : null}
       <UpgradeBanner usage={usage} />
       {list.length === 0 ? (
         <Card withBorder radius="md" p="xl">

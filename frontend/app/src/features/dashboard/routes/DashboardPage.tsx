@@ -6,6 +6,7 @@ import {
   Card,
   Grid,
   Group,
+  List,
   Menu,
   SimpleGrid,
   Skeleton,
@@ -14,8 +15,11 @@ import {
   Text,
   ThemeIcon,
   Title,
+  VisuallyHidden,
 } from "@mantine/core";
 import {
+  IconCircleCheckFilled,
+  IconCircleDashed,
   IconCurrencyRupee,
   IconDots,
   IconPercentage,
@@ -23,10 +27,14 @@ import {
   IconSpeakerphone,
   IconTargetArrow,
 } from "@tabler/icons-react";
+import { useEffect, useState } from "react";
 import { Link, useNavigate } from "react-router";
+import type { components } from "../../../api/schema";
 import { $api } from "../../../lib/api-client";
 import { useAuth } from "../../../lib/auth";
 import { formatDate, formatInr } from "../../../lib/format";
+import { readFirstRun, rememberFirstRun } from "../../../lib/first-run";
+import { firstRunChecklist } from "../api/checklist";
 import { planSummary } from "../api/plan-summary";
 import { recentActivity, summarize } from "../api/summary";
 
@@ -58,10 +66,147 @@ function Metric({
   );
 }
 
+type Campaigns = components["schemas"]["CampaignOut"][];
+type Usage = components["schemas"]["Usage"];
+
+/** Shown until the owner's first lead: each step turns green from the account's real figures. */
+function FirstRunChecklist({
+  userId,
+  campaigns,
+  usage,
+}: {
+  userId: string;
+  campaigns: Campaigns;
+  usage: Usage | undefined;
+}) {
+  const navigate = useNavigate();
+  const [memory] = useState(() => readFirstRun(userId));
+  const items = firstRunChecklist(campaigns, usage, memory);
+  const pageView = items.find((i) => i.key === "pageView")?.done ?? false;
+  const complete = items.every((i) => i.done);
+  useEffect(() => {
+    if (pageView && !memory.sawPageView) rememberFirstRun(userId, { sawPageView: true });
+    if (complete) rememberFirstRun(userId, { complete: true });
+  }, [pageView, complete, memory.sawPageView, userId]);
+  if (memory.complete || complete) return null;
+  const first = campaigns[0];
+  const action: Record<string, React.ReactNode> = {
+    create: (
+      <Button size="compact-sm" variant="light" component={Link} to="/campaigns/create">
+        Create a campaign
+      </Button>
+    ),
+    install: first ? (
+      <Button
+        size="compact-sm"
+        variant="light"
+        onClick={() => navigate("/campaigns", { state: { createdId: first._id } })}
+      >
+        Get the script
+      </Button>
+    ) : null,
+    pageView: first ? (
+      <Text fz="xs" c="dimmed">
+        Waiting for a visitor on {first.websiteUrl}. This turns green by itself.
+      </Text>
+    ) : null,
+    lead: (
+      <Text fz="xs" c="dimmed">
+        A visitor leaves their email in the popup.
+      </Text>
+    ),
+  };
+  const next = items.find((i) => !i.done)?.key;
+  return (
+    <Card withBorder radius="md" p="lg" data-testid="first-run-checklist">
+      <Title order={3} fz="h4" mb={4}>
+        Get your first lead
+      </Title>
+      <Text fz="sm" c="dimmed" mb="md">
+        {items.filter((i) => i.done).length} of {items.length} done
+      </Text>
+      <List spacing="sm" listStyleType="none" center>
+        {items.map((item) => (
+          <List.Item
+            key={item.key}
+            data-step={item.key}
+            data-done={item.done}
+            icon={
+              item.done ? (
+                <IconCircleCheckFilled size={22} color="var(--mantine-color-teal-8)" aria-hidden />
+              ) : (
+                <IconCircleDashed size={22} color="var(--mantine-color-gray-7)" aria-hidden />
+              )
+            }
+          >
+            <Group gap="sm">
+              <Text
+                fz="sm"
+                fw={item.key === next ? 700 : 500}
+                td={item.done ? "line-through" : undefined}
+              >
+                {item.label}
+                <VisuallyHidden>{item.done ? " (done)" : " (to do)"}</VisuallyHidden>
+              </Text>
+              {!item.done && item.key === next ? action[item.key] : null}
+            </Group>
+          </List.Item>
+        ))}
+      </List>
+    </Card>
+  );
+}
+
+/** One campaign as a stacked row, for screens too narrow for the table. */
+function CampaignRow({ c, onOpen }: { c: Campaigns[number]; onOpen: () => void }) {
+  return (
+    <Card withBorder radius="md" p="sm" data-testid="campaign-row">
+      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+        <div style={{ minWidth: 0 }}>
+          <Text fw={600} style={{ overflowWrap: "anywhere" }}>
+            {c.name}
+          </Text>
+          <Text fz="xs" c="dimmed" style={{ overflowWrap: "anywhere" }}>
+            {c.analytics.impressions.toLocaleString("en-IN")} impressions · {c.websiteUrl}
+          </Text>
+        </div>
+        <Button
+          size="compact-sm"
+          variant="default"
+          onClick={onOpen}
+          aria-label={`Open ${c.name}`}
+          style={{ flexShrink: 0 }}
+        >
+          Open
+        </Button>
+      </Group>
+      <Group gap="sm" mt="xs">
+        <Badge color={c.isActive ? "green" : "gray"} variant="light">
+          {c.isActive ? "Active" : "Inactive"}
+        </Badge>
+        <Text fz="sm">{c.analytics.conversionRate.toFixed(2)}% conversion rate</Text>
+      </Group>
+    </Card>
+  );
+}
+
 export function DashboardPage() {
   const { user } = useAuth();
   const navigate = useNavigate();
-  const campaigns = $api.useQuery("get", "/api/campaigns");
+  // Until the first lead, the figures are read again every 15 s so the checklist turns green.
+  const campaigns = $api.useQuery(
+    "get",
+    "/api/campaigns",
+    {},
+    {
+      refetchInterval: (query) => {
+        const list = query.state.data?.campaigns;
+        return list && list.length > 0 && !list.some((c) => c.analytics.conversions > 0)
+          ? 15_000
+          : false;
+      },
+    },
+  );
   if (!user) return null;
   const plan = planSummary(user);
 
@@ -111,7 +256,8 @@ export function DashboardPage() {
           Create Campaign
         </Button>
       </Group>
-      <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
+      <FirstRunChecklist userId={user._id} campaigns={list} usage={campaigns.data.usage} />
+      <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }}>
         <Metric label="Total Revenue" value={formatInr(s.totalRevenue)} icon={IconCurrencyRupee} />
         <Metric
           label="Total Conversions"
@@ -143,62 +289,73 @@ export function DashboardPage() {
                 </Button>
               </Stack>
             ) : (
-              <Table.ScrollContainer minWidth={520}>
-                <Table verticalSpacing="sm" highlightOnHover>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Campaign</Table.Th>
-                      <Table.Th>Status</Table.Th>
-                      <Table.Th>Conversion rate</Table.Th>
-                      <Table.Th aria-label="Actions" />
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {list.map((c) => (
-                      <Table.Tr key={c._id}>
-                        <Table.Td>
-                          <Text fw={600}>{c.name}</Text>
-                          <Text fz="xs" c="dimmed">
-                            {c.analytics.impressions.toLocaleString("en-IN")} impressions ·{" "}
-                            {c.websiteUrl}
-                          </Text>
-                        </Table.Td>
-                        <Table.Td style={{ whiteSpace: "nowrap" }}>
-                          <Badge
-                            color={c.isActive ? "green" : "gray"}
-                            variant="light"
-                            style={{ overflow: "visible" }}
-                          >
-                            {c.isActive ? "Active" : "Inactive"}
-                          </Badge>
-                        </Table.Td>
-                        <Table.Td>{c.analytics.conversionRate.toFixed(2)}%</Table.Td>
-                        <Table.Td>
-                          <Menu position="bottom-end" withinPortal>
-                            <Menu.Target>
-                              <ActionIcon
-                                variant="subtle"
-                                color="gray"
-                                aria-label={`Actions for ${c.name}`}
-                              >
-                                <IconDots size={16} />
-                              </ActionIcon>
-                            </Menu.Target>
-                            <Menu.Dropdown>
-                              <Menu.Item onClick={() => navigate(`/campaigns/${c._id}/edit`)}>
-                                View Details
-                              </Menu.Item>
-                              <Menu.Item onClick={() => navigate(`/campaigns/${c._id}/edit`)}>
-                                Edit Campaign
-                              </Menu.Item>
-                            </Menu.Dropdown>
-                          </Menu>
-                        </Table.Td>
+              <>
+                <Stack gap="xs" hiddenFrom="md">
+                  {list.map((c) => (
+                    <CampaignRow
+                      key={c._id}
+                      c={c}
+                      onOpen={() => navigate(`/campaigns/${c._id}/edit`)}
+                    />
+                  ))}
+                </Stack>
+                <Table.ScrollContainer minWidth={520} visibleFrom="md">
+                  <Table verticalSpacing="sm" highlightOnHover>
+                    <Table.Thead>
+                      <Table.Tr>
+                        <Table.Th>Campaign</Table.Th>
+                        <Table.Th>Status</Table.Th>
+                        <Table.Th>Conversion rate</Table.Th>
+                        <Table.Th aria-label="Actions" />
                       </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+                    </Table.Thead>
+                    <Table.Tbody>
+                      {list.map((c) => (
+                        <Table.Tr key={c._id}>
+                          <Table.Td>
+                            <Text fw={600}>{c.name}</Text>
+                            <Text fz="xs" c="dimmed">
+                              {c.analytics.impressions.toLocaleString("en-IN")} impressions ·{" "}
+                              {c.websiteUrl}
+                            </Text>
+                          </Table.Td>
+                          <Table.Td style={{ whiteSpace: "nowrap" }}>
+                            <Badge
+                              color={c.isActive ? "green" : "gray"}
+                              variant="light"
+                              style={{ overflow: "visible" }}
+                            >
+                              {c.isActive ? "Active" : "Inactive"}
+                            </Badge>
+                          </Table.Td>
+                          <Table.Td>{c.analytics.conversionRate.toFixed(2)}%</Table.Td>
+                          <Table.Td>
+                            <Menu position="bottom-end" withinPortal>
+                              <Menu.Target>
+                                <ActionIcon
+                                  variant="subtle"
+                                  color="gray"
+                                  aria-label={`Actions for ${c.name}`}
+                                >
+                                  <IconDots size={16} />
+                                </ActionIcon>
+                              </Menu.Target>
+                              <Menu.Dropdown>
+                                <Menu.Item onClick={() => navigate(`/campaigns/${c._id}/edit`)}>
+                                  View Details
+                                </Menu.Item>
+                                <Menu.Item onClick={() => navigate(`/campaigns/${c._id}/edit`)}>
+                                  Edit Campaign
+                                </Menu.Item>
+                              </Menu.Dropdown>
+                            </Menu>
+                          </Table.Td>
+                        </Table.Tr>
+                      ))}
+                    </Table.Tbody>
+                  </Table>
+                </Table.ScrollContainer>
+              </>
             )}
           </Card>
         </Grid.Col>
