@@ -100,7 +100,10 @@ test("at the trial limit: Upgrade Required, demo upgrade, and the new plan's own
 
   await page.goto("/campaigns/create");
   await expect(page.getByRole("heading", { name: "Upgrade Required" })).toBeVisible();
-  await expect(page.getByText("You've reached your free plan limit of 1 campaign.")).toBeVisible();
+  await expect(
+    page.getByText("Your free trial includes 1 campaign, and you have used it."),
+  ).toBeVisible();
+  await expect(page.getByTestId("gate-price")).toContainText("The Basic plan is ₹");
   await shot(page, "35-upgrade-required");
   await page.getByRole("button", { name: "Upgrade to Basic" }).click();
   await page.waitForURL("**/mock-payment?**");

@@ -1,0 +1,90 @@
+import { AxeBuilder } from "@axe-core/playwright";
+import { appendFileSync } from "node:fs";
+import { expect, type Page } from "@playwright/test";
+import { SCREENSHOTS } from "./support";
+
+/** The WCAG 2.1 A and AA rules axe-core knows. */
+const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+
+/**
+ * Runs axe-core on the page and fails on any serious or critical violation, naming each rule and
+ * the first elements it found (a soft failure: the journey goes on to its other screens). Every run's counts go to `e2e-screenshots/axe.jsonl`.
+ */
+export async function expectAccessible(page: Page, screen: string) {
+  // The popup preview draws the owner's own colours; whether they read well is the designer's
+  // contrast warning to give, not a fault of the dashboard.
+  const result = await new AxeBuilder({ page })
+    .withTags(TAGS)
+    .exclude("[data-testid=popup-preview]")
+    .analyze();
+  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  appendFileSync(
+    `${SCREENSHOTS}/axe.jsonl`,
+    `${JSON.stringify({
+      screen,
+      width: page.viewportSize()?.width,
+      serious: bad.reduce((n, v) => n + v.nodes.length, 0),
+      rules: bad.map((v) => `${v.id} ×${v.nodes.length}`),
+    })}\n`,
+  );
+  const report = bad.map(
+    (v) =>
+      `${v.impact} ${v.id} (${v.help}): ${v.nodes
+        .slice(0, 3)
+        .map((n) => n.target.join(" "))
+        .join(" | ")}`,
+  );
+  expect.soft(report, `axe-core on ${screen}`).toEqual([]);
+}
+
+/**
+ * Fails when the page scrolls sideways, when a label is cut (text clipped by its box), or when a
+ * visible element reaches past the window's edges outside a scroll container of its own.
+ */
+export async function expectFits(page: Page, screen: string) {
+  const problems = await page.evaluate(() => {
+    const out: string[] = [];
+    const vw = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth > vw + 1)
+      out.push(`page scrolls sideways: ${document.documentElement.scrollWidth} > ${vw}`);
+    const name = (el: Element) =>
+      `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""} "${(el.textContent ?? "").trim().slice(0, 40)}"`;
+    const inScroller = (el: Element) => {
+      for (let p = el.parentElement; p; p = p.parentElement) {
+        const o = getComputedStyle(p).overflowX;
+        if (o === "auto" || o === "scroll") return true;
+      }
+      return false;
+    };
+    // The popup preview is a scaled-down picture of the popup, clipped on purpose.
+    const clippedBy = (el: Element) => el.closest("[data-testid=popup-preview]") !== null;
+    for (const el of Array.from(document.body.querySelectorAll("*"))) {
+      if (el.closest("[aria-hidden=true], svg, script, style")) continue;
+      const ownText = Array.from(el.childNodes).some(
+        (n) => n.nodeType === Node.TEXT_NODE && (n.textContent ?? "").trim() !== "",
+      );
+      if (!ownText) continue;
+      const r = el.getBoundingClientRect();
+      // Empty boxes, and visually hidden text meant for screen readers only.
+      if (r.width <= 1 || r.height <= 1) continue;
+      const s = getComputedStyle(el);
+      if (s.visibility === "hidden") continue;
+      const h = el as HTMLElement;
+      const clips = s.overflowX !== "visible" || s.textOverflow === "ellipsis";
+      if (clips && h.scrollWidth > h.clientWidth + 1 && !clippedBy(el))
+        out.push(`cut label ${name(el)}: ${h.scrollWidth} > ${h.clientWidth}`);
+      if ((r.right > vw + 1 || r.left < -1) && !inScroller(el) && !clippedBy(el))
+        out.push(`off screen ${name(el)}: ${Math.round(r.left)}–${Math.round(r.right)} of ${vw}`);
+    }
+    return out;
+  });
+  expect.soft(problems, `layout of ${screen}`).toEqual([]);
+}
+
+/** Screenshot, no sideways overflow or cut labels, and no serious axe-core violation. */
+export async function checkScreen(page: Page, screen: string) {
+  const width = page.viewportSize()?.width ?? 0;
+  await page.screenshot({ path: `${SCREENSHOTS}/6x-${screen}-${width}.png`, fullPage: true });
+  await expectFits(page, `${screen} at ${width}px`);
+  await expectAccessible(page, `${screen} at ${width}px`);
+}

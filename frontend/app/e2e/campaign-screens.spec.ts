@@ -1,0 +1,241 @@
+import { expect, test, type Page } from "@playwright/test";
+import { checkScreen } from "./a11y";
+import { registerThroughForm, shot, uniqueEmail } from "./support";
+
+/** Phone, tablet and desktop, as the issue tried them. */
+const VIEWPORTS = [
+  { width: 390, height: 844 },
+  { width: 768, height: 1024 },
+  { width: 1440, height: 900 },
+];
+
+async function wizardToCreate(page: Page, name: string) {
+  await page.goto("/campaigns/create");
+  await page.getByLabel(/^Campaign Name/).fill(name);
+  await page.getByLabel(/^Website URL/).fill("https://kesar-handlooms.example.in");
+  for (let i = 0; i < 3; i += 1) await page.getByRole("button", { name: "Next" }).click();
+  await page.getByRole("button", { name: "Create Campaign" }).click();
+  await page.waitForURL("**/campaigns");
+}
+
+/** Opens the mobile navigation when the sidebar is folded away. */
+async function openNav(page: Page) {
+  const burger = page.getByRole("button", { name: "Open navigation" });
+  if (await burger.isVisible()) await burger.click();
+}
+
+for (const viewport of VIEWPORTS) {
+  test.describe(`at ${viewport.width} px`, () => {
+    test.use({ viewport });
+
+    test(`every campaign screen fits, reads and passes axe-core at ${viewport.width} px`, async ({
+      page,
+    }) => {
+      test.setTimeout(120_000);
+      await registerThroughForm(page, uniqueEmail(`screens${viewport.width}`));
+
+      // Dashboard, first run: the checklist leads to creating a campaign.
+      const checklist = page.getByTestId("first-run-checklist");
+      await expect(checklist).toContainText("0 of 4 done");
+      await checkScreen(page, "dashboard-first-run");
+
+      // Wizard, each step.
+      await page.goto("/campaigns/create");
+      await expect(page.getByText("Step 1 of 4: Basic Info")).toBeVisible();
+      await checkScreen(page, "wizard-basic");
+      await page.getByLabel(/^Campaign Name/).fill("Diwali exit offer with a long name");
+      await page.getByLabel(/^Website URL/).fill("https://kesar-handlooms.example.in");
+      await page.getByRole("button", { name: "Next" }).click();
+      await expect(page.getByText("Step 2 of 4: Design")).toBeVisible();
+      const preview = page.getByTestId("popup-preview");
+      // The preview fits its column: the whole popup, scaled, with nothing cut at the right.
+      const box = await preview.boundingBox();
+      const popupBox = await preview.locator("[data-popup-size]").boundingBox();
+      if (!box || !popupBox) throw new Error("no preview");
+      expect(popupBox.x + popupBox.width).toBeLessThanOrEqual(box.x + box.width + 1);
+      await checkScreen(page, "wizard-design");
+      await page.getByRole("button", { name: "Next" }).click();
+      await checkScreen(page, "wizard-targeting");
+      await page.getByRole("button", { name: "Next" }).click();
+      await checkScreen(page, "wizard-ai");
+      await page.getByRole("button", { name: "Create Campaign" }).click();
+      await page.waitForURL("**/campaigns");
+
+      // Campaign list, right after creating: the script to install is in view.
+      const install = page.getByTestId("install-now");
+      await expect(install).toBeVisible();
+      await expect(install.locator("pre").first()).toContainText("data-campaign-id=");
+      await checkScreen(page, "campaigns-installed");
+
+      // Dashboard: one step done, the table (or its phone cards) keeps status and rate readable.
+      await page.goto("/dashboard");
+      await expect(checklist).toContainText("1 of 4 done");
+      await expect(
+        page.getByText("Active", { exact: true }).filter({ visible: true }).first(),
+      ).toBeVisible();
+      await checkScreen(page, "dashboard");
+
+      // The creation gate of a trial owner at the limit: their plan, a price, a way back.
+      await page.goto("/campaigns/create");
+      await expect(page.getByRole("heading", { name: "Upgrade Required" })).toBeVisible();
+      await expect(page.getByText(/Your free trial includes 1 campaign/)).toBeVisible();
+      await expect(page.getByTestId("gate-price")).toContainText("₹");
+      await checkScreen(page, "creation-gate");
+      await page.getByRole("button", { name: "Back to campaigns" }).click();
+      await page.waitForURL("**/campaigns");
+      await checkScreen(page, "campaigns");
+
+      // Edit, every tab.
+      await page.getByRole("link", { name: "Edit campaign" }).click();
+      await page.waitForURL(/\/edit$/);
+      await expect(page.getByTestId("save-bar")).toContainText("All changes saved");
+      await checkScreen(page, "edit-basic");
+      for (const [tab, screen] of [
+        ["Popup Design", "edit-design"],
+        ["Targeting", "edit-targeting"],
+        ["AI Settings", "edit-ai"],
+      ] as const) {
+        await page.getByRole("tab", { name: tab }).click();
+        await checkScreen(page, screen);
+      }
+      await page.getByRole("tab", { name: "Conversion Forms" }).click();
+      await page.getByRole("button", { name: "Add form" }).click();
+      await page.getByRole("menuitem", { name: "Coupon" }).click();
+      await page.getByRole("button", { name: "Edit Discount coupon" }).click();
+      const type = page.getByRole("textbox", { name: "Discount coupon field 1 type" });
+      await expect(type).toBeVisible();
+      // The field editor's inputs keep a usable width and the type reads in full.
+      const label = await page.getByLabel("Discount coupon field 1 label").boundingBox();
+      expect(label?.width ?? 0).toBeGreaterThanOrEqual(120);
+      await expect(type).toHaveValue("Email");
+      expect(await type.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+      await checkScreen(page, "edit-forms");
+      await page.getByRole("button", { name: "Delete Discount coupon" }).click();
+      await expect(page.getByRole("dialog", { name: "Delete form" })).toBeVisible();
+      await checkScreen(page, "edit-forms-delete");
+      await page.getByRole("button", { name: "Cancel" }).click();
+
+      // The navigation (drawer on a phone) with unsaved changes asks first.
+      await openNav(page);
+      await page.getByRole("link", { name: "Campaigns" }).click();
+      await expect(page.getByRole("dialog", { name: "Leave without saving?" })).toBeVisible();
+      await checkScreen(page, "edit-leave-guard");
+      await page.getByRole("button", { name: "Leave without saving" }).click();
+      await page.waitForURL("**/campaigns");
+    });
+  });
+}
+
+test("the wizard checks each field when it is left and on Next, and forgets fixed errors", async ({
+  page,
+}) => {
+  await registerThroughForm(page, uniqueEmail("wizard-validation"));
+  await page.goto("/campaigns/create");
+  const name = page.getByLabel(/^Campaign Name/);
+  const url = page.getByLabel(/^Website URL/);
+
+  // Leaving an empty field says so at once; nothing is said about fields not visited yet.
+  await name.focus();
+  await url.focus();
+  await expect(page.getByText("Campaign name is required")).toBeVisible();
+  await expect(page.getByText("Website URL is required")).toHaveCount(0);
+  await expect(name).toHaveAttribute("aria-invalid", "true");
+
+  await name.fill("Diwali exit offer");
+  await expect(page.getByText("Campaign name is required")).toHaveCount(0);
+
+  // A website without its scheme is caught when the field is left, not on the last step.
+  await url.fill("kesar-handlooms.example.in");
+  await url.blur();
+  await expect(page.getByText(/Please enter a valid website URL/)).toBeVisible();
+
+  // Next stays on the step, shows the error and puts the cursor in the field.
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(page.getByText("Step 1 of 4: Basic Info")).toBeVisible();
+  await expect(url).toBeFocused();
+  await shot(page, "65-wizard-validation");
+
+  await url.fill("https://kesar-handlooms.example.in");
+  await expect(page.getByText(/Please enter a valid website URL/)).toHaveCount(0);
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(page.getByText("Step 2 of 4: Design")).toBeVisible();
+
+  // Emptying the name later and pressing Create goes back to the step that needs it.
+  await page.getByRole("tab", { name: /Basic Info/ }).click();
+  await name.fill("");
+  await page.getByRole("tab", { name: /AI Assistant/ }).click();
+  await page.getByRole("button", { name: "Create Campaign" }).click();
+  await expect(page.getByText("Step 1 of 4: Basic Info")).toBeVisible();
+  await expect(page.getByText("Campaign name is required")).toBeVisible();
+  await expect(name).toBeFocused();
+  await name.fill("Diwali exit offer");
+  await expect(page.getByRole("alert")).toHaveCount(0);
+});
+
+test("Edit: the save bar stays in view, Save Design says it saved, leaving unsaved work asks, deleting a form asks", async ({
+  page,
+}) => {
+  await registerThroughForm(page, uniqueEmail("save-bar"));
+  await wizardToCreate(page, "Monsoon sale");
+  await page.getByRole("link", { name: "Edit campaign" }).click();
+  await page.waitForURL(/\/edit$/);
+  const bar = page.getByTestId("save-bar");
+
+  // Save Design, far down the designer: the message shows where the owner is looking.
+  await page.getByRole("tab", { name: "Popup Design" }).click();
+  await page.getByLabel("Main Title").fill("Don't miss the monsoon deal");
+  await expect(bar).toContainText("You have unsaved changes");
+  await page.getByRole("button", { name: "Save Design" }).scrollIntoViewIfNeeded();
+  await page.getByRole("button", { name: "Save Design" }).click();
+  await expect(bar.getByText("Campaign updated successfully!")).toBeInViewport();
+  await shot(page, "66-save-design-message");
+
+  // The bar's Save is in view wherever the owner has scrolled to.
+  await page.getByRole("tab", { name: "AI Settings" }).click();
+  await page.getByLabel("Custom instructions").fill("Answer in Hindi when asked in Hindi.");
+  await page.mouse.wheel(0, 5000);
+  await expect(bar.getByRole("button", { name: "Save changes" })).toBeInViewport();
+
+  // Leaving through the app's own navigation asks; Stay keeps the work.
+  await page.getByRole("link", { name: "Overview" }).click();
+  const guard = page.getByRole("dialog", { name: "Leave without saving?" });
+  await expect(guard).toBeVisible();
+  await guard.getByRole("button", { name: "Stay" }).click();
+  await expect(page).toHaveURL(/\/edit$/);
+  await expect(page.getByLabel("Custom instructions")).toHaveValue(
+    "Answer in Hindi when asked in Hindi.",
+  );
+
+  // Closing the tab or reloading asks the browser's own question.
+  const asked = new Promise<string>((resolve) =>
+    page.once("dialog", (d) => {
+      resolve(d.type());
+      void d.dismiss();
+    }),
+  );
+  await page.evaluate(() => window.location.reload());
+  expect(await asked).toBe("beforeunload");
+  await expect(page.getByLabel("Custom instructions")).toHaveValue(
+    "Answer in Hindi when asked in Hindi.",
+  );
+
+  // Deleting a form asks first; Cancel keeps it.
+  await page.getByRole("tab", { name: "Conversion Forms" }).click();
+  await page.getByRole("button", { name: "Add form" }).click();
+  await page.getByRole("menuitem", { name: "Coupon" }).click();
+  const forms = page.getByTestId("conversion-form");
+  await page.getByRole("button", { name: "Delete Discount coupon" }).click();
+  const confirm = page.getByRole("dialog", { name: "Delete form" });
+  await expect(confirm).toContainText("Discount coupon");
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(forms).toHaveCount(1);
+  await page.getByRole("button", { name: "Delete Discount coupon" }).click();
+  await confirm.getByRole("button", { name: "Delete" }).click();
+  await expect(forms).toHaveCount(0);
+
+  // Saved: the app's navigation goes straight through.
+  await bar.getByRole("button", { name: "Save changes" }).click();
+  await expect(bar).toContainText("Campaign updated successfully!");
+  await page.getByRole("link", { name: "Overview" }).click();
+  await page.waitForURL("**/dashboard");
+});
