@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use chrono::{DateTime, Datelike, Duration, Months, TimeZone, Utc};
-use sea_orm::{ConnectionTrait, DatabaseConnection, DbBackend, EntityTrait, Set, TransactionTrait};
+use sea_orm::{ConnectionTrait, DatabaseConnection, DbBackend, EntityTrait, Set};
 use serde_json::json;
 
 use ca_auth::entities::user;
@@ -405,7 +405,7 @@ impl AdminService {
         input: UserChangeIn,
     ) -> Result<AdminUser, AdminError> {
         staff(actor)?;
-        let txn = self.db.begin().await?;
+        let txn = ca_core::db::begin_write(&self.db).await?;
         let before = ca_auth::staff::get(&txn, id).await?;
         Self::may_manage(actor, &before)?;
         if let Some(role) = input.role.as_deref().map(str::trim) {
@@ -454,7 +454,7 @@ impl AdminService {
     /// payments, in one transaction.
     pub async fn delete_user(&self, actor: &Actor, id: &str) -> Result<(), AdminError> {
         staff(actor)?;
-        let txn = self.db.begin().await?;
+        let txn = ca_core::db::begin_write(&self.db).await?;
         let target = ca_auth::staff::get(&txn, id).await?;
         if target.id == actor.user.id {
             return Err(AdminError::SelfAction("delete"));
@@ -599,7 +599,7 @@ impl AdminService {
         input: ChangePlanIn,
     ) -> Result<AdminUser, AdminError> {
         staff(actor)?;
-        let txn = self.db.begin().await?;
+        let txn = ca_core::db::begin_write(&self.db).await?;
         let before = ca_auth::staff::get(&txn, id).await?;
         Self::may_manage(actor, &before)?;
         let after = ca_billing::staff::change_plan(
@@ -690,7 +690,7 @@ impl AdminService {
 
     pub async fn create_plan(&self, actor: &Actor, input: PlanIn) -> Result<PlanOut, AdminError> {
         superuser(actor)?;
-        let txn = self.db.begin().await?;
+        let txn = ca_core::db::begin_write(&self.db).await?;
         let plan = ca_billing::staff::create_plan(&txn, input).await?;
         audit::record(
             &txn,
@@ -715,7 +715,7 @@ impl AdminService {
         input: PlanIn,
     ) -> Result<PlanOut, AdminError> {
         superuser(actor)?;
-        let txn = self.db.begin().await?;
+        let txn = ca_core::db::begin_write(&self.db).await?;
         let before = ca_billing::entities::plan::Entity::find_by_id(id.trim().to_string())
             .one(&txn)
             .await?
@@ -739,7 +739,7 @@ impl AdminService {
 
     pub async fn deactivate_plan(&self, actor: &Actor, id: &str) -> Result<PlanOut, AdminError> {
         superuser(actor)?;
-        let txn = self.db.begin().await?;
+        let txn = ca_core::db::begin_write(&self.db).await?;
         let plan = ca_billing::staff::deactivate_plan(&txn, id).await?;
         audit::record(
             &txn,
@@ -771,7 +771,7 @@ impl AdminService {
         input: ca_auth::trial::TrialSettings,
     ) -> Result<ca_auth::trial::TrialSettings, AdminError> {
         superuser(actor)?;
-        let txn = self.db.begin().await?;
+        let txn = ca_core::db::begin_write(&self.db).await?;
         let before = ca_auth::trial::settings(&txn).await?;
         let saved = ca_auth::trial::save(&txn, input).await?;
         audit::record(
@@ -811,7 +811,7 @@ impl AdminService {
                 "Ad spend must be 0 or more rupees",
             ));
         }
-        let txn = self.db.begin().await?;
+        let txn = ca_core::db::begin_write(&self.db).await?;
         let before = Self::ad_spend(&txn).await?;
         admin_setting::Entity::insert(admin_setting::ActiveModel {
             key: Set(AD_SPEND.into()),

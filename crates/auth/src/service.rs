@@ -8,7 +8,7 @@ use rand::RngCore;
 use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, DatabaseConnection, EntityTrait, PaginatorTrait, QueryFilter,
-    Set, SqlErr, TransactionTrait,
+    Set, SqlErr,
 };
 use sha2::{Digest, Sha256};
 use validator::Validate;
@@ -608,7 +608,7 @@ impl AuthService {
         let ip_key = format!("reset-fail:ip:{ip}");
         rate_limited(self.limiter.check(&ip_key, RESET_FAILURES_PER_IP).await)?;
         let now = Utc::now();
-        let txn = self.db.begin().await?;
+        let txn = ca_core::db::begin_write(&self.db).await?;
         let found = password_reset_token::Entity::find()
             .filter(password_reset_token::Column::TokenHash.eq(token_hash(input.token.trim())))
             .one(&txn)

@@ -11,7 +11,7 @@ use chrono::{DateTime, Months, Utc};
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter,
-    QueryOrder, QuerySelect, Set, TransactionTrait,
+    QueryOrder, QuerySelect, Set,
 };
 
 use ca_auth::entities::user;
@@ -164,7 +164,7 @@ pub(crate) async fn settle(
     if outcome.status == "pending" {
         return Ok(false);
     }
-    let txn = db.begin().await?;
+    let txn = ca_core::db::begin_write(db).await?;
     let raw = serde_json::to_string(&outcome.raw).unwrap_or_default();
     let moved = payment::Entity::update_many()
         .col_expr(payment::Column::Status, Expr::value(outcome.status.clone()))

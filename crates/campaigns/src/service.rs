@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait,
-    PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set, TransactionTrait,
+    PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set,
 };
 
 use ca_auth::entities::user;
@@ -157,7 +157,7 @@ impl CampaignService {
     ) -> Result<CampaignOut, CampaignError> {
         let input = check(input)?;
         let now = Utc::now();
-        let txn = self.db.begin().await?;
+        let txn = ca_core::db::begin_write(&self.db).await?;
         // Lock the owner's row (PostgreSQL) so two concurrent creations cannot both pass the limit.
         let owner = user::Entity::find_by_id(owner.id.clone())
             .lock_exclusive()
@@ -259,7 +259,7 @@ impl CampaignService {
     /// the free plan, and their campaigns over its limit are paused (the
     /// newest stay on; nothing is deleted). Returns how many owners changed.
     pub async fn expire_subscriptions(&self, now: DateTime<Utc>) -> Result<usize, CampaignError> {
-        let txn = self.db.begin().await?;
+        let txn = ca_core::db::begin_write(&self.db).await?;
         let owners = ca_billing::subscriptions::expire_due(&txn, now).await?;
         for owner_id in &owners {
             pause_over_limit(&txn, owner_id, now).await?;

@@ -3,7 +3,10 @@
 use std::time::Duration;
 
 use anyhow::Context;
-use sea_orm::{ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbBackend};
+use sea_orm::{
+    ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbBackend, DbErr,
+    SqliteTransactionMode, TransactionOptions, TransactionTrait,
+};
 
 /// Opens a pool on `url`, creating the SQLite file's folder when needed.
 pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
@@ -31,6 +34,19 @@ pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
         .await
         .with_context(|| format!("connecting to {}", redact(url)))?;
     Ok(db)
+}
+
+/// Starts a transaction that writes. On SQLite it takes the write lock at
+/// `BEGIN` (`BEGIN IMMEDIATE`, waiting up to the busy timeout), so a
+/// transaction that reads and then writes can never fail half-way with
+/// "database is locked" because another writer went first; PostgreSQL starts
+/// an ordinary transaction (row locks do the same job there).
+pub async fn begin_write<C: TransactionTrait>(db: &C) -> Result<C::Transaction, DbErr> {
+    db.begin_with_options(TransactionOptions {
+        sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
+        ..TransactionOptions::default()
+    })
+    .await
 }
 
 /// Whether the database answers a trivial query (for `/readyz`).

@@ -453,3 +453,46 @@ async fn another_owners_campaign_is_a_404_on_every_route() {
     let b_list = app.get("/api/campaigns", Some(&b)).await;
     assert_eq!(b_list.body["campaigns"], json!([]));
 }
+
+/// Twenty campaigns created at once by one owner: each gets an answer (a new
+/// campaign, or the plan limit), never a server error, and the limit holds.
+#[tokio::test]
+async fn concurrent_creations_keep_the_plan_limit_without_errors() {
+    let app = crate::helpers::spawn_app().await;
+    let (token, _) = app.register("parallel@example.in", "secret1").await;
+    let usage = app.get("/api/billing/usage", Some(&token)).await;
+    let limit = usage.body["data"]["campaigns"]["limit"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("a campaign limit: {}", usage.body));
+    let mut tasks = Vec::new();
+    for i in 0..20 {
+        let (client, url, token) = (app.client.clone(), app.url("/api/campaigns"), token.clone());
+        tasks.push(tokio::spawn(async move {
+            let r = client
+                .post(url)
+                .bearer_auth(token)
+                .json(&json!({"name": format!("Parallel {i}"), "websiteUrl": "https://kesar.example.in"}))
+                .send()
+                .await
+                .expect("send");
+            let status = r.status().as_u16();
+            let body: Value = r.json().await.unwrap_or(Value::Null);
+            (status, body)
+        }));
+    }
+    let mut created = 0;
+    for t in tasks {
+        let (status, body) = t.await.expect("join");
+        match status {
+            201 => created += 1,
+            403 => assert_eq!(body["code"], "plan_limit_reached", "{body}"),
+            other => panic!("{other}: {body}"),
+        }
+    }
+    assert_eq!(created, limit);
+    let listed = app.get("/api/campaigns", Some(&token)).await;
+    assert_eq!(
+        listed.body["campaigns"].as_array().map(Vec::len),
+        Some(usize::try_from(limit).expect("limit"))
+    );
+}
