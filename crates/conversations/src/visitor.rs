@@ -355,10 +355,11 @@ impl ConversationService {
         }
         let campaign = self.campaign(&conv.campaign_id).await?;
         let settings = parse_settings(&campaign)?;
+        let limit_reached = || ConversationError::MessageLimit {
+            form: Box::new(PublicForm::of(&lead_form(&settings))),
+        };
         if conv.visitor_messages >= self.limits.messages_per_conversation {
-            return Err(ConversationError::MessageLimit {
-                form: Box::new(PublicForm::of(&lead_form(&settings))),
-            });
+            return Err(limit_reached());
         }
         let mut history: Vec<ChatMessage> = message::Entity::find()
             .filter(message::Column::ConversationId.eq(&conv.id))
@@ -375,16 +376,11 @@ impl ConversationService {
         if history.first().is_some_and(|m| m.role == "assistant") && history.len() == 1 {
             history.clear();
         }
-        let question = message::ActiveModel {
-            conversation_id: Set(conv.id.clone()),
-            role: Set("user".into()),
-            content: Set(text.clone()),
-            created_at: Set(now),
-            ..Default::default()
-        }
-        .insert(&self.db)
-        .await?;
-        conversation::Entity::update_many()
+        // Taking a message slot and storing the message are one step: the
+        // count moves only while it is under the cap, so parallel messages
+        // cannot get past it (each accepted one may cost a paid completion).
+        let txn = ca_core::db::begin_write(&self.db).await?;
+        let claimed = conversation::Entity::update_many()
             .col_expr(
                 conversation::Column::VisitorMessages,
                 Expr::col(conversation::Column::VisitorMessages).add(1),
@@ -399,10 +395,29 @@ impl ConversationService {
                 Expr::value(preview(&text)),
             )
             .filter(conversation::Column::Id.eq(&conv.id))
-            .exec(&self.db)
+            .filter(conversation::Column::VisitorMessages.lt(self.limits.messages_per_conversation))
+            .exec(&txn)
             .await?;
+        if claimed.rows_affected == 0 {
+            txn.rollback().await?;
+            return Err(limit_reached());
+        }
+        let question = message::ActiveModel {
+            conversation_id: Set(conv.id.clone()),
+            role: Set("user".into()),
+            content: Set(text.clone()),
+            created_at: Set(now),
+            ..Default::default()
+        }
+        .insert(&txn)
+        .await?;
+        let visitor_messages = conversation::Entity::find_by_id(conv.id.clone())
+            .one(&txn)
+            .await?
+            .map_or(conv.visitor_messages + 1, |c| c.visitor_messages);
+        txn.commit().await?;
         let state = FormState {
-            visitor_messages: conv.visitor_messages + 1,
+            visitor_messages,
             offered: serde_json::from_str(&conv.forms_offered)?,
             last_offer_at: conv.last_form_at,
         };

@@ -452,3 +452,61 @@ async fn the_export_is_a_csv_of_every_conversation_with_formulas_neutralised() {
         1
     );
 }
+
+/// Messages sent in parallel cannot get past the per-conversation cap (each
+/// accepted message may be a paid completion).
+#[tokio::test]
+async fn parallel_messages_stop_at_the_cap() {
+    let app = crate::helpers::spawn_app_with(|c| {
+        c.widget_messages_per_conversation = 10;
+        c.widget_ip_per_minute = 1000;
+        c.widget_campaign_per_minute = 1000;
+    })
+    .await;
+    let (token, campaign) = owner_campaign(&app, "cap@example.in", "Cap").await;
+    let id = chat(&app, &campaign, &[]).await;
+    let mut tasks = Vec::new();
+    for i in 0..30 {
+        let (client, url) = (
+            app.client.clone(),
+            app.url(&format!("/api/widget/conversations/{id}/messages")),
+        );
+        tasks.push(tokio::spawn(async move {
+            let r = client
+                .post(url)
+                .json(&json!({"message": format!("Is COD available? ({i})")}))
+                .send()
+                .await
+                .expect("send");
+            let status = r.status().as_u16();
+            let _ = r.bytes().await;
+            status
+        }));
+    }
+    let mut accepted = 0;
+    for t in tasks {
+        match t.await.expect("join") {
+            200 => accepted += 1,
+            422 => {}
+            other => panic!("unexpected {other}"),
+        }
+    }
+    assert_eq!(accepted, 10);
+    use ca_conversations::entities::{conversation, message};
+    use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter};
+    let conv = conversation::Entity::find()
+        .filter(conversation::Column::ConversationId.eq(id.as_str()))
+        .one(&app.db.conn)
+        .await
+        .expect("q")
+        .expect("conversation");
+    assert_eq!(conv.visitor_messages, 10);
+    let stored = message::Entity::find()
+        .filter(message::Column::ConversationId.eq(conv.id.clone()))
+        .filter(message::Column::Role.eq("user"))
+        .count(&app.db.conn)
+        .await
+        .expect("count");
+    assert_eq!(stored, 10);
+    let _ = token;
+}
