@@ -103,6 +103,7 @@ pub fn status_of(kind: ErrorKind) -> StatusCode {
         ErrorKind::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         ErrorKind::BusinessRule => StatusCode::UNPROCESSABLE_ENTITY,
         ErrorKind::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+        ErrorKind::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
         ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
@@ -146,6 +147,7 @@ mod tests {
             (ErrorKind::TooLarge, 413),
             (ErrorKind::BusinessRule, 422),
             (ErrorKind::RateLimited(Duration::from_secs(3)), 429),
+            (ErrorKind::Unavailable, 503),
             (ErrorKind::Internal, 500),
         ];
         for (kind, status) in cases {

@@ -27,6 +27,8 @@ pub enum ErrorKind {
     BusinessRule,
     /// Too many attempts; retry after the given time (429).
     RateLimited(Duration),
+    /// Could not be done now; the caller may try again shortly (503).
+    Unavailable,
     /// A fault of ours; the message is never shown to the caller (500).
     Internal,
 }

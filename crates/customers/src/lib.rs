@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::Expr;
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, Set,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, QuerySelect,
 };
 
 use entities::customer;
@@ -64,6 +64,50 @@ pub fn lead_score(e: &Engagement) -> i32 {
     i32::try_from(score.min(100)).unwrap_or(100)
 }
 
+/// [`lead_score`] as SQL over the row's own columns, so a write that changes a
+/// counter can set the score from the values it just stored (one atomic
+/// `UPDATE`, never a score computed from an earlier read).
+pub const LEAD_SCORE_SQL: &str = "(CASE WHEN (\
+(CASE WHEN email <> '' THEN 20 ELSE 0 END) \
++ (CASE WHEN COALESCE(name, '') <> '' THEN 10 ELSE 0 END) \
++ (CASE WHEN COALESCE(phone, '') <> '' THEN 15 ELSE 0 END) \
++ (CASE WHEN COALESCE(company, '') <> '' THEN 5 ELSE 0 END) \
++ (CASE WHEN total_messages >= 10 THEN 20 WHEN total_messages > 0 THEN total_messages * 2 ELSE 0 END) \
++ (CASE WHEN total_page_views >= 10 THEN 10 WHEN total_page_views > 0 THEN total_page_views ELSE 0 END) \
++ (CASE WHEN sessions > 0 AND total_session_seconds > 0 THEN \
+(CASE WHEN total_session_seconds / sessions >= 300 THEN 10 ELSE total_session_seconds / sessions / 30 END) ELSE 0 END) \
++ (CASE WHEN total_purchases >= 2 THEN 20 WHEN total_purchases > 0 THEN total_purchases * 10 ELSE 0 END) \
+) > 100 THEN 100 ELSE (\
+(CASE WHEN email <> '' THEN 20 ELSE 0 END) \
++ (CASE WHEN COALESCE(name, '') <> '' THEN 10 ELSE 0 END) \
++ (CASE WHEN COALESCE(phone, '') <> '' THEN 15 ELSE 0 END) \
++ (CASE WHEN COALESCE(company, '') <> '' THEN 5 ELSE 0 END) \
++ (CASE WHEN total_messages >= 10 THEN 20 WHEN total_messages > 0 THEN total_messages * 2 ELSE 0 END) \
++ (CASE WHEN total_page_views >= 10 THEN 10 WHEN total_page_views > 0 THEN total_page_views ELSE 0 END) \
++ (CASE WHEN sessions > 0 AND total_session_seconds > 0 THEN \
+(CASE WHEN total_session_seconds / sessions >= 300 THEN 10 ELSE total_session_seconds / sessions / 30 END) ELSE 0 END) \
++ (CASE WHEN total_purchases >= 2 THEN 20 WHEN total_purchases > 0 THEN total_purchases * 10 ELSE 0 END) \
+) END)";
+
+/// Sets the lead score of the customers `filter` picks from their stored
+/// columns (inside the caller's transaction, after it changed them).
+pub async fn refresh_lead_scores<C: ConnectionTrait>(
+    conn: &C,
+    filter: sea_orm::Condition,
+) -> Result<(), DbErr> {
+    customer::Entity::update_many()
+        .col_expr(customer::Column::LeadScore, Expr::cust(LEAD_SCORE_SQL))
+        .filter(filter)
+        .exec(conn)
+        .await?;
+    Ok(())
+}
+
+/// `column + n`, for counters moved in place.
+fn plus(column: customer::Column, n: i64) -> sea_orm::sea_query::SimpleExpr {
+    sea_orm::sea_query::ExprTrait::add(Expr::col(column), n)
+}
+
 /// The engagement a stored customer shows.
 pub fn engagement_of(c: &customer::Model) -> Engagement {
     Engagement {
@@ -109,31 +153,42 @@ pub async fn upsert_lead<C: ConnectionTrait>(
     now: DateTime<Utc>,
 ) -> Result<customer::Model, DbErr> {
     let email = lead.email.trim().to_lowercase();
+    // Locked (PostgreSQL; SQLite writers already hold the database's write
+    // lock) so the collected data merged below is the stored data.
     let existing = customer::Entity::find()
         .filter(customer::Column::OwnerId.eq(lead.owner_id))
         .filter(customer::Column::Email.eq(&email))
+        .lock_exclusive()
         .one(conn)
         .await?;
     let conversations = i64::from(lead.new_conversation);
-    let is_new = existing.is_none();
-    let mut model = match existing {
-        Some(c) => {
-            let mut m = c.clone();
-            m.total_conversations += conversations;
-            m.total_messages += if lead.new_conversation {
-                lead.messages
-            } else {
-                0
-            };
-            m
+    let messages = if lead.new_conversation {
+        lead.messages
+    } else {
+        0
+    };
+    let filled = |value: Option<&str>| {
+        value
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .map(str::to_string)
+    };
+    let merged = |stored: &str| {
+        let mut data: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(stored).unwrap_or_default();
+        if let Ok(serde_json::Value::Object(new)) = serde_json::from_str(lead.collected_data) {
+            data.extend(new);
         }
-        None => customer::Model {
+        serde_json::Value::Object(data).to_string()
+    };
+    let Some(found) = existing else {
+        let mut model = customer::Model {
             id: ca_core::ids::new_id().to_string(),
             owner_id: lead.owner_id.to_string(),
-            email: email.clone(),
-            name: None,
-            phone: None,
-            company: None,
+            email,
+            name: filled(lead.name),
+            phone: filled(lead.phone),
+            company: filled(lead.company),
             notes: None,
             conversion_status: "lead".into(),
             lead_score: 0,
@@ -146,62 +201,55 @@ pub async fn upsert_lead<C: ConnectionTrait>(
             revenue_paise: 0,
             source_campaign_id: Some(lead.campaign_id.to_string()),
             source_campaign: Some(lead.campaign_name.to_string()),
-            collected_data: "{}".into(),
-            visitor_id: None,
-            last_conversation_date: None,
+            collected_data: merged("{}"),
+            visitor_id: Some(lead.visitor_id.to_string()),
+            last_conversation_date: Some(now),
             created_at: now,
             updated_at: now,
-        },
+        };
+        model.lead_score = lead_score(&engagement_of(&model));
+        return customer::ActiveModel::from(model).insert(conn).await;
     };
-    for (slot, value) in [
-        (&mut model.name, lead.name),
-        (&mut model.phone, lead.phone),
-        (&mut model.company, lead.company),
+    // Counters move by what this lead adds (never written back from the read
+    // above), new values fill in and nothing is blanked.
+    let mut update = customer::Entity::update_many()
+        .col_expr(
+            customer::Column::TotalConversations,
+            plus(customer::Column::TotalConversations, conversations),
+        )
+        .col_expr(
+            customer::Column::TotalMessages,
+            plus(customer::Column::TotalMessages, messages),
+        )
+        .col_expr(
+            customer::Column::CollectedData,
+            Expr::value(merged(&found.collected_data)),
+        )
+        .col_expr(customer::Column::VisitorId, Expr::value(lead.visitor_id))
+        .col_expr(customer::Column::LastConversationDate, Expr::value(now))
+        .col_expr(customer::Column::UpdatedAt, Expr::value(now));
+    for (column, value) in [
+        (customer::Column::Name, lead.name),
+        (customer::Column::Phone, lead.phone),
+        (customer::Column::Company, lead.company),
     ] {
-        if let Some(v) = value.map(str::trim).filter(|v| !v.is_empty()) {
-            *slot = Some(v.to_string());
+        if let Some(v) = filled(value) {
+            update = update.col_expr(column, Expr::value(v));
         }
     }
-    let mut data: serde_json::Map<String, serde_json::Value> =
-        serde_json::from_str(&model.collected_data).unwrap_or_default();
-    if let Ok(serde_json::Value::Object(new)) = serde_json::from_str(lead.collected_data) {
-        data.extend(new);
-    }
-    model.collected_data = serde_json::Value::Object(data).to_string();
-    model.visitor_id = Some(lead.visitor_id.to_string());
-    model.last_conversation_date = Some(now);
-    model.updated_at = now;
-    model.lead_score = lead_score(&engagement_of(&model));
-    let active = customer::ActiveModel {
-        id: Set(model.id.clone()),
-        owner_id: Set(model.owner_id.clone()),
-        email: Set(model.email.clone()),
-        name: Set(model.name.clone()),
-        phone: Set(model.phone.clone()),
-        company: Set(model.company.clone()),
-        notes: Set(model.notes.clone()),
-        conversion_status: Set(model.conversion_status.clone()),
-        lead_score: Set(model.lead_score),
-        total_conversations: Set(model.total_conversations),
-        total_messages: Set(model.total_messages),
-        total_page_views: Set(model.total_page_views),
-        total_session_seconds: Set(model.total_session_seconds),
-        sessions: Set(model.sessions),
-        total_purchases: Set(model.total_purchases),
-        revenue_paise: Set(model.revenue_paise),
-        source_campaign_id: Set(model.source_campaign_id.clone()),
-        source_campaign: Set(model.source_campaign.clone()),
-        collected_data: Set(model.collected_data.clone()),
-        visitor_id: Set(model.visitor_id.clone()),
-        last_conversation_date: Set(model.last_conversation_date),
-        created_at: Set(model.created_at),
-        updated_at: Set(model.updated_at),
-    };
-    if is_new {
-        active.insert(conn).await
-    } else {
-        active.update(conn).await
-    }
+    update
+        .filter(customer::Column::Id.eq(found.id.as_str()))
+        .exec(conn)
+        .await?;
+    refresh_lead_scores(
+        conn,
+        sea_orm::Condition::all().add(customer::Column::Id.eq(found.id.as_str())),
+    )
+    .await?;
+    customer::Entity::find_by_id(found.id)
+        .one(conn)
+        .await?
+        .ok_or_else(|| DbErr::RecordNotFound("customer".into()))
 }
 
 /// Records a purchase on the owner's customer last seen with `visitor_id`, if
@@ -222,18 +270,25 @@ pub async fn record_purchase<C: ConnectionTrait>(
     else {
         return Ok(false);
     };
-    let mut m = found.clone();
-    m.total_purchases += 1;
-    m.revenue_paise += value_paise;
-    m.conversion_status = "customer".into();
-    let score = lead_score(&engagement_of(&m));
-    let mut active: customer::ActiveModel = found.into();
-    active.total_purchases = Set(m.total_purchases);
-    active.revenue_paise = Set(m.revenue_paise);
-    active.conversion_status = Set(m.conversion_status);
-    active.lead_score = Set(score);
-    active.updated_at = Set(now);
-    active.update(conn).await?;
+    customer::Entity::update_many()
+        .col_expr(
+            customer::Column::TotalPurchases,
+            plus(customer::Column::TotalPurchases, 1),
+        )
+        .col_expr(
+            customer::Column::RevenuePaise,
+            plus(customer::Column::RevenuePaise, value_paise),
+        )
+        .col_expr(customer::Column::ConversionStatus, Expr::value("customer"))
+        .col_expr(customer::Column::UpdatedAt, Expr::value(now))
+        .filter(customer::Column::Id.eq(found.id.as_str()))
+        .exec(conn)
+        .await?;
+    refresh_lead_scores(
+        conn,
+        sea_orm::Condition::all().add(customer::Column::Id.eq(found.id.as_str())),
+    )
+    .await?;
     Ok(true)
 }
 
@@ -245,43 +300,80 @@ pub async fn add_page_views<C: ConnectionTrait>(
     owner_id: &str,
     views: &HashMap<String, i64>,
 ) -> Result<(), DbErr> {
-    let visitors: Vec<String> = views.keys().cloned().collect();
-    for chunk in visitors.chunks(500) {
-        let known = customer::Entity::find()
+    for (visitor, n) in views {
+        customer::Entity::update_many()
+            .col_expr(
+                customer::Column::TotalPageViews,
+                plus(customer::Column::TotalPageViews, *n),
+            )
             .filter(customer::Column::OwnerId.eq(owner_id))
-            .filter(customer::Column::VisitorId.is_in(chunk.to_vec()))
-            .all(conn)
+            .filter(customer::Column::VisitorId.eq(visitor.as_str()))
+            .exec(conn)
             .await?;
-        for c in known {
-            let n = c
-                .visitor_id
-                .as_ref()
-                .and_then(|v| views.get(v))
-                .copied()
-                .unwrap_or(0);
-            let mut after = c.clone();
-            after.total_page_views += n;
-            let score = lead_score(&engagement_of(&after));
-            customer::Entity::update_many()
-                .col_expr(
-                    customer::Column::TotalPageViews,
-                    sea_orm::sea_query::ExprTrait::add(
-                        Expr::col(customer::Column::TotalPageViews),
-                        n,
-                    ),
-                )
-                .col_expr(customer::Column::LeadScore, Expr::value(score))
-                .filter(customer::Column::Id.eq(c.id))
-                .exec(conn)
-                .await?;
-        }
+    }
+    refresh_visitors(conn, owner_id, views.keys()).await
+}
+
+/// Engaged time the widget measured for one visitor in a batch.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EngagedTime {
+    pub seconds: i64,
+    /// Reports that began a new browsing session.
+    pub new_sessions: i64,
+}
+
+/// Engaged time of visitors who are already the owner's customers: adds the
+/// seconds and sessions (a customer's first measured time starts a session
+/// even when the visitor's session began before they were a customer) and
+/// sets the lead score from the stored values, in the caller's transaction.
+pub async fn add_engaged_time<C: ConnectionTrait>(
+    conn: &C,
+    owner_id: &str,
+    times: &HashMap<String, EngagedTime>,
+) -> Result<(), DbErr> {
+    for (visitor, t) in times {
+        let new_sessions = t.new_sessions.max(0);
+        customer::Entity::update_many()
+            .col_expr(
+                customer::Column::TotalSessionSeconds,
+                plus(customer::Column::TotalSessionSeconds, t.seconds.max(0)),
+            )
+            .col_expr(
+                customer::Column::Sessions,
+                Expr::cust(format!(
+                    "sessions + CASE WHEN sessions = 0 THEN {} ELSE {} END",
+                    new_sessions.max(1),
+                    new_sessions
+                )),
+            )
+            .filter(customer::Column::OwnerId.eq(owner_id))
+            .filter(customer::Column::VisitorId.eq(visitor.as_str()))
+            .exec(conn)
+            .await?;
+    }
+    refresh_visitors(conn, owner_id, times.keys()).await
+}
+
+async fn refresh_visitors<'a, C: ConnectionTrait>(
+    conn: &C,
+    owner_id: &str,
+    visitors: impl Iterator<Item = &'a String>,
+) -> Result<(), DbErr> {
+    let visitors: Vec<String> = visitors.cloned().collect();
+    for chunk in visitors.chunks(500) {
+        refresh_lead_scores(
+            conn,
+            sea_orm::Condition::all()
+                .add(customer::Column::OwnerId.eq(owner_id))
+                .add(customer::Column::VisitorId.is_in(chunk.to_vec())),
+        )
+        .await?;
     }
     Ok(())
 }
 
 /// How many customers exist on the platform (from the kept counts).
 pub async fn count_all<C: ConnectionTrait>(conn: &C) -> Result<u64, DbErr> {
-    use sea_orm::QuerySelect;
     let total: Option<Option<i64>> = entities::customer_count::Entity::find()
         .select_only()
         .column_as(
@@ -335,7 +427,7 @@ pub async fn recent<C: ConnectionTrait>(
     owner_id: &str,
     n: u64,
 ) -> Result<Vec<customer::Model>, DbErr> {
-    use sea_orm::{QueryOrder, QuerySelect};
+    use sea_orm::QueryOrder;
     customer::Entity::find()
         .filter(customer::Column::OwnerId.eq(owner_id))
         .order_by_desc(customer::Column::CreatedAt)

@@ -14,7 +14,6 @@ use ca_core::search::{contains, contains_pattern};
 use crate::dto::{CustomerListResponse, CustomerOut, CustomerUpdate, ListQuery, STATUSES};
 use crate::entities::{customer, customer_count};
 use crate::error::CustomerError;
-use crate::{engagement_of, lead_score};
 
 /// The owner's customer calls: the list, one customer, changes, deletion,
 /// the overview and the export (the last two in `report`).
@@ -314,16 +313,28 @@ impl CustomerService {
         if let Some(v) = notes {
             after.notes = v;
         }
-        after.lead_score = lead_score(&engagement_of(&after));
+        let id = existing.id.clone();
         let mut active: customer::ActiveModel = existing.into();
         active.conversion_status = Set(after.conversion_status);
         active.name = Set(after.name);
         active.phone = Set(after.phone);
         active.company = Set(after.company);
         active.notes = Set(after.notes);
-        active.lead_score = Set(after.lead_score);
         active.updated_at = Set(Utc::now());
-        Ok(CustomerOut::of(&active.update(&self.db).await?))
+        let txn = ca_core::db::begin_write(&self.db).await?;
+        active.update(&txn).await?;
+        // The score from the stored counters, which the widget may have moved meanwhile.
+        crate::refresh_lead_scores(
+            &txn,
+            sea_orm::Condition::all().add(customer::Column::Id.eq(id.as_str())),
+        )
+        .await?;
+        let stored = customer::Entity::find_by_id(id)
+            .one(&txn)
+            .await?
+            .ok_or(CustomerError::NotFound)?;
+        txn.commit().await?;
+        Ok(CustomerOut::of(&stored))
     }
 
     /// Deletes one of the owner's customers.

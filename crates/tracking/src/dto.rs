@@ -43,9 +43,16 @@ pub struct EventIn {
     pub campaign_id: String,
     #[serde(default)]
     pub visitor_id: String,
-    /// `pageview` or `impression`.
+    /// `pageview`, `impression` or `engagement` (engaged time on a page).
     #[serde(default, rename = "type")]
     pub event_type: String,
+    /// `engagement` only: whole seconds of engaged time not reported before, 1–1800.
+    #[serde(default)]
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 1800)]
+    pub seconds: Option<serde_json::Value>,
+    /// `engagement` only: this report begins a new browsing session.
+    #[serde(default)]
+    pub new_session: Option<bool>,
 }
 
 /// `POST /api/widget/purchases`: what `caTrack('purchase', {value, currency, orderId})` sends.

@@ -12,6 +12,10 @@ pub enum TrackingError {
     },
     #[error("This campaign does not exist")]
     CampaignNotFound,
+    /// The owner switched the campaign off: its widget shows nothing and
+    /// nothing it reports is counted.
+    #[error("This campaign is switched off; its events are not counted")]
+    CampaignInactive,
     /// The request came from a site that is not the campaign's.
     #[error("Events for this campaign are only accepted from its website")]
     ForeignOrigin,
@@ -19,6 +23,10 @@ pub enum TrackingError {
     RateLimited(std::time::Duration),
     #[error("The server is shutting down; try again shortly")]
     ShuttingDown,
+    /// The event could not be stored (the writer stopped or the database
+    /// refused it): it was not counted, and the sender may send it again.
+    #[error("The event could not be stored; try again shortly")]
+    NotStored,
     /// The conversation side refused the step (e.g. an unknown conversation
     /// or a form field that breaks a rule); its answer is passed on as is.
     #[error(transparent)]
@@ -65,9 +73,11 @@ impl DomainError for TrackingError {
         match self {
             Self::Validation { .. } => ErrorKind::Validation,
             Self::CampaignNotFound => ErrorKind::NotFound,
+            Self::CampaignInactive => ErrorKind::Conflict,
             Self::ForeignOrigin => ErrorKind::Forbidden,
             Self::RateLimited(d) => ErrorKind::RateLimited(*d),
             Self::ShuttingDown => ErrorKind::Conflict,
+            Self::NotStored => ErrorKind::Unavailable,
             Self::Conversation(e) => e.kind(),
             Self::Infra(_) => ErrorKind::Internal,
         }
@@ -77,9 +87,11 @@ impl DomainError for TrackingError {
         match self {
             Self::Validation { .. } => "validation_failed",
             Self::CampaignNotFound => "campaign_not_found",
+            Self::CampaignInactive => "campaign_inactive",
             Self::ForeignOrigin => "origin_not_allowed",
             Self::RateLimited(_) => "rate_limited",
             Self::ShuttingDown => "shutting_down",
+            Self::NotStored => "not_stored",
             Self::Conversation(e) => e.code(),
             Self::Infra(_) => "internal_error",
         }

@@ -1,4 +1,5 @@
-//! Page views and impressions: checked here, stored by the batched writer.
+//! Page views, impressions and engaged time: checked here, stored by the
+//! batched writer before the widget is answered.
 
 use chrono::{DateTime, Utc};
 
@@ -7,6 +8,10 @@ use ca_core::FieldErrors;
 use crate::dto::EventIn;
 use crate::writer::{Event, Kind};
 use crate::{TrackingError, TrackingService};
+
+/// The most engaged time one report can add (half an hour: the widget
+/// reports whenever the page is hidden, so a longer stretch is a stuck tab).
+pub const MAX_ENGAGED_SECONDS: u64 = 1800;
 
 impl TrackingService {
     /// Checks an event and queues it for the batched writer.
@@ -21,10 +26,30 @@ impl TrackingService {
         let kind = match input.event_type.as_str() {
             "pageview" => Some(Kind::PageView),
             "impression" => Some(Kind::Impression),
+            "engagement" => {
+                let seconds = input
+                    .seconds
+                    .as_ref()
+                    .and_then(serde_json::Value::as_u64)
+                    .filter(|s| (1..=MAX_ENGAGED_SECONDS).contains(s))
+                    .and_then(|s| u32::try_from(s).ok());
+                if seconds.is_none() {
+                    errors.insert(
+                        "seconds".into(),
+                        vec![format!(
+                            "Seconds must be a whole number from 1 to {MAX_ENGAGED_SECONDS}"
+                        )],
+                    );
+                }
+                seconds.map(|seconds| Kind::Engagement {
+                    seconds,
+                    new_session: input.new_session.unwrap_or(false),
+                })
+            }
             _ => {
                 errors.insert(
                     "type".into(),
-                    vec!["Event type must be pageview or impression".into()],
+                    vec!["Event type must be pageview, impression or engagement".into()],
                 );
                 None
             }
@@ -40,6 +65,9 @@ impl TrackingService {
         }
         let campaign = self.site(&input.campaign_id).await?;
         self.check_origin(origin, &campaign.website_url)?;
+        if !campaign.is_active {
+            return Err(TrackingError::CampaignInactive);
+        }
         self.throttle(ip, &campaign.id).await?;
         let Some(kind) = kind else {
             return Err(TrackingError::invalid(FieldErrors::new()));
@@ -57,7 +85,7 @@ impl TrackingService {
         if queued {
             Ok(())
         } else {
-            Err(TrackingError::ShuttingDown)
+            Err(TrackingError::NotStored)
         }
     }
 }

@@ -2,7 +2,7 @@
 //! creates or updates, and the conversion it counts.
 
 use chrono::{DateTime, Utc};
-use sea_orm::{EntityTrait, TransactionTrait};
+use sea_orm::EntityTrait;
 
 use ca_campaigns::entities::campaign;
 use ca_conversations::dto::{SubmitIn, SubmitOut};
@@ -50,7 +50,7 @@ impl TrackingService {
             .one(&self.db)
             .await?
             .ok_or(TrackingError::CampaignNotFound)?;
-        let txn = self.db.begin().await?;
+        let txn = ca_core::db::begin_write(&self.db).await?;
         // Only the first lead of a conversation counts as a conversion.
         let first = ca_conversations::visitor::mark_converted(&txn, &conv.id).await?;
         let (name, phone, company) = (text("name"), text("phone"), text("company"));

@@ -72,6 +72,7 @@ struct Site {
     id: String,
     owner_id: String,
     website_url: String,
+    is_active: bool,
 }
 
 /// Whether `origin` may report events for a campaign on `website_url`: the
@@ -166,6 +167,7 @@ impl TrackingService {
             id: c.id,
             owner_id: c.owner_id,
             website_url: c.website_url,
+            is_active: c.is_active,
         };
         if let Ok(mut sites) = self.sites.lock() {
             if sites.len() > 10_000 {

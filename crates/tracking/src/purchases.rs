@@ -4,9 +4,7 @@
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
-use sea_orm::{
-    ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, Set, TransactionTrait,
-};
+use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, Set};
 
 use ca_core::FieldErrors;
 
@@ -80,7 +78,7 @@ impl TrackingService {
         self.throttle(ip, &campaign.id).await?;
         let owner_id = campaign.owner_id.clone();
         let window = now - chrono::Duration::days(self.config.attribution_days);
-        let txn = self.db.begin().await?;
+        let txn = ca_core::db::begin_write(&self.db).await?;
         let exists = purchase::Entity::find()
             .filter(purchase::Column::OwnerId.eq(&owner_id))
             .filter(purchase::Column::OrderId.eq(&order_id))

@@ -1,17 +1,20 @@
-//! The batched writer for page views and impressions: events queue in memory
-//! and are written in one transaction per batch, when the batch is full, when
-//! it is old enough, and on shutdown (nothing accepted is dropped).
+//! The batched writer for page views, impressions and engaged time. An event
+//! is acknowledged only once it is stored (group commit): the writer takes
+//! every event waiting, writes them in one transaction, and then answers each
+//! caller, so a crash right after a 202 loses nothing, and under load one
+//! commit carries thousands of events.
 
 use std::collections::HashMap;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::OnConflict;
-use sea_orm::{DatabaseConnection, DbErr, EntityTrait, TransactionTrait};
+use sea_orm::{DatabaseConnection, DbErr, EntityTrait};
 use tokio::sync::{mpsc, oneshot};
 
 use ca_campaigns::counters::SeenVisitor;
 use ca_campaigns::service::period_of;
+use ca_customers::EngagedTime;
 
 use crate::entities::campaign_touch;
 
@@ -20,6 +23,12 @@ use crate::entities::campaign_touch;
 pub enum Kind {
     PageView,
     Impression,
+    /// Engaged time on a page, in whole seconds; `new_session` when the
+    /// report began a new browsing session.
+    Engagement {
+        seconds: u32,
+        new_session: bool,
+    },
 }
 
 /// One accepted event.
@@ -33,7 +42,7 @@ pub struct Event {
 }
 
 enum Msg {
-    Event(Event),
+    Event(Event, oneshot::Sender<bool>),
     Flush(oneshot::Sender<()>),
 }
 
@@ -43,19 +52,19 @@ pub struct EventWriter {
     tx: mpsc::Sender<Msg>,
 }
 
-/// Batch size and age limits.
+/// Batch size and queue length.
 #[derive(Debug, Clone, Copy)]
 pub struct WriterConfig {
+    /// Most events in one transaction.
     pub max_batch: usize,
-    pub max_delay: Duration,
+    /// Events waiting for the writer before callers wait to hand theirs over.
     pub queue: usize,
 }
 
 impl Default for WriterConfig {
     fn default() -> Self {
         Self {
-            max_batch: 2000,
-            max_delay: Duration::from_millis(1000),
+            max_batch: 5000,
             queue: 50_000,
         }
     }
@@ -69,9 +78,15 @@ impl EventWriter {
         Self { tx }
     }
 
-    /// Queues an event; waits when the queue is full. `false` once the writer stopped.
+    /// Stores an event: returns `true` once it is committed, `false` when it
+    /// could not be stored (the writer stopped, or the database refused the
+    /// batch five times).
     pub async fn push(&self, event: Event) -> bool {
-        self.tx.send(Msg::Event(event)).await.is_ok()
+        let (done, stored) = oneshot::channel();
+        if self.tx.send(Msg::Event(event, done)).await.is_err() {
+            return false;
+        }
+        stored.await.unwrap_or(false)
     }
 
     /// Events accepted and not yet taken by the writer, and the queue's size.
@@ -91,39 +106,43 @@ impl EventWriter {
 
 async fn run(db: DatabaseConnection, mut rx: mpsc::Receiver<Msg>, config: WriterConfig) {
     let mut batch: Vec<Event> = Vec::with_capacity(config.max_batch);
-    loop {
-        let first = rx.recv().await;
-        let mut waiters: Vec<oneshot::Sender<()>> = Vec::new();
-        match first {
-            None => break,
-            Some(Msg::Event(e)) => batch.push(e),
-            Some(Msg::Flush(done)) => waiters.push(done),
-        }
-        let deadline = tokio::time::Instant::now() + config.max_delay;
-        while waiters.is_empty() && batch.len() < config.max_batch {
-            match tokio::time::timeout_at(deadline, rx.recv()).await {
-                Ok(Some(Msg::Event(e))) => batch.push(e),
-                Ok(Some(Msg::Flush(done))) => waiters.push(done),
-                Ok(None) | Err(_) => break,
+    let mut acks: Vec<oneshot::Sender<bool>> = Vec::with_capacity(config.max_batch);
+    let mut waiters: Vec<oneshot::Sender<()>> = Vec::new();
+    // Waits for the first message, then takes whatever else is already
+    // waiting: events that arrive during a commit form the next batch.
+    while let Some(first) = rx.recv().await {
+        let mut next = Some(first);
+        while let Some(msg) = next {
+            match msg {
+                Msg::Event(e, done) => {
+                    batch.push(e);
+                    acks.push(done);
+                }
+                Msg::Flush(done) => waiters.push(done),
             }
+            next = if batch.len() < config.max_batch {
+                rx.try_recv().ok()
+            } else {
+                None
+            };
         }
         if !batch.is_empty() {
-            let events = std::mem::take(&mut batch);
-            write_with_retry(&db, &events).await;
+            let stored = write_with_retry(&db, &batch).await;
+            batch.clear();
+            for ack in acks.drain(..) {
+                let _ = ack.send(stored);
+            }
         }
-        for w in waiters {
+        for w in waiters.drain(..) {
             let _ = w.send(());
         }
     }
-    if !batch.is_empty() {
-        write_with_retry(&db, &batch).await;
-    }
 }
 
-async fn write_with_retry(db: &DatabaseConnection, events: &[Event]) {
+async fn write_with_retry(db: &DatabaseConnection, events: &[Event]) -> bool {
     for attempt in 1..=5u32 {
         match write(db, events).await {
-            Ok(()) => return,
+            Ok(()) => return true,
             Err(err) => {
                 tracing::warn!(%err, attempt, events = events.len(), "writing widget events failed");
                 tokio::time::sleep(Duration::from_millis(100 * u64::from(attempt))).await;
@@ -132,8 +151,9 @@ async fn write_with_retry(db: &DatabaseConnection, events: &[Event]) {
     }
     tracing::error!(
         events = events.len(),
-        "widget events dropped after 5 failed writes"
+        "widget events refused after 5 failed writes (their senders were told)"
     );
+    false
 }
 
 /// Writes one batch in one transaction.
@@ -142,6 +162,7 @@ pub async fn write(db: &DatabaseConnection, events: &[Event]) -> Result<(), DbEr
     let mut page_views: HashMap<String, HashMap<String, i64>> = HashMap::new();
     let mut impressions: HashMap<String, i64> = HashMap::new();
     let mut touches: HashMap<(String, String), (String, DateTime<Utc>)> = HashMap::new();
+    let mut engaged: HashMap<String, HashMap<String, EngagedTime>> = HashMap::new();
     for e in events {
         match e.kind {
             Kind::PageView => {
@@ -161,9 +182,24 @@ pub async fn write(db: &DatabaseConnection, events: &[Event]) -> Result<(), DbEr
                     .or_insert((e.owner_id.clone(), e.at));
                 t.1 = std::cmp::Ord::max(t.1, e.at);
             }
+            Kind::Engagement {
+                seconds,
+                new_session,
+            } => {
+                let t = engaged
+                    .entry(e.owner_id.clone())
+                    .or_default()
+                    .entry(e.visitor_id.clone())
+                    .or_default();
+                t.seconds += i64::from(seconds);
+                t.new_sessions += i64::from(new_session);
+            }
         }
     }
-    let txn = db.begin().await?;
+    if visitors.is_empty() && impressions.is_empty() && engaged.is_empty() {
+        return Ok(());
+    }
+    let txn = ca_core::db::begin_write(db).await?;
     // Campaigns deleted (and owners removed) since their events were queued are skipped.
     let live =
         ca_campaigns::counters::existing(&txn, impressions.keys().cloned().collect()).await?;
@@ -189,6 +225,9 @@ pub async fn write(db: &DatabaseConnection, events: &[Event]) -> Result<(), DbEr
     .await?;
     for (owner, views) in page_views {
         ca_customers::add_page_views(&txn, &owner, &views).await?;
+    }
+    for (owner, times) in engaged {
+        ca_customers::add_engaged_time(&txn, &owner, &times).await?;
     }
     for (campaign_id, n) in impressions {
         ca_campaigns::counters::add_impressions(&txn, &campaign_id, n).await?;

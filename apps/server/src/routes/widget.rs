@@ -78,17 +78,22 @@ fn origin(req: &HttpRequest) -> Option<String> {
         .map(str::to_string)
 }
 
-/// Report a page view (counts the owner's monthly unique visitors) or an
-/// impression (the popup was shown). Accepted only from the campaign's website
-/// (and its subdomains) or this server; written in batches.
+/// Report a page view (counts the owner's monthly unique visitors), an
+/// impression (the popup was shown) or engaged time on a page (the visitor's
+/// session time, once they are a customer). Accepted only from the campaign's
+/// website (and its subdomains) or this server, for a campaign that is
+/// switched on. The answer comes once the event is stored, so an accepted
+/// event is never lost.
 #[utoipa::path(
     tag = "widget",
     request_body = EventIn,
     responses(
-        (status = 202, description = "Queued for writing", body = AcceptedOut),
+        (status = 202, description = "Stored", body = AcceptedOut),
         (status = 400, description = "Bad event; `errors` names the field", body = ErrorBody),
         (status = 403, description = "`origin_not_allowed`: not sent from the campaign's website", body = ErrorBody),
         (status = 404, description = "`campaign_not_found`", body = ErrorBody),
+        (status = 409, description = "`campaign_inactive`: the campaign is switched off; nothing is counted", body = ErrorBody),
+        (status = 503, description = "`not_stored`: could not be stored now; nothing was counted, send it again", body = ErrorBody),
         (status = 429, description = "Too many events; see Retry-After", body = ErrorBody),
     )
 )]

@@ -3,7 +3,7 @@
 
 use ca_customers::entities::customer;
 use chrono::{Duration, Utc};
-use sea_orm::EntityTrait;
+use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter};
 use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, spawn_app};
@@ -826,4 +826,84 @@ async fn the_migration_fills_counts_and_search_from_existing_customers() {
     seed(&app, &a, &[s("fourth@example.in", "lead", 10, 1, 1)]).await;
     let after = app.get("/api/customers/user?status=lead", t).await;
     assert_eq!(after.body["pagination"]["total"], 1);
+}
+
+/// The lead score the database computes in place (so counters and score move
+/// in one statement) is the documented rule, on every boundary of it.
+#[tokio::test]
+async fn the_score_stored_in_place_follows_the_rule() {
+    let app = spawn_app().await;
+    let (_, owner_id) = owner(&app, "score-rule@example.in").await;
+    let texts = [None, Some(""), Some("x")];
+    let counts = [0i64, 1, 4, 9, 10, 11, 250];
+    let mut rows = Vec::new();
+    let now = Utc::now();
+    for i in 0..300usize {
+        let pick = |k: usize, n: usize| (i * (k * 7 + 3) + i / (k + 1)) % n;
+        let sessions = counts[pick(6, counts.len())] % 5;
+        rows.push(customer::Model {
+            id: uuid::Uuid::now_v7().to_string(),
+            owner_id: owner_id.clone(),
+            email: if i % 13 == 0 {
+                String::new()
+            } else {
+                format!("rule{i}@example.in")
+            },
+            name: texts[pick(1, 3)].map(str::to_string),
+            phone: texts[pick(2, 3)].map(str::to_string),
+            company: texts[pick(3, 3)].map(str::to_string),
+            notes: None,
+            conversion_status: "lead".into(),
+            lead_score: -1,
+            total_conversations: 1,
+            total_messages: counts[pick(4, counts.len())],
+            total_page_views: counts[pick(5, counts.len())],
+            total_session_seconds: [0i64, 29, 30, 59, 95, 299, 300, 301, 4000][pick(7, 9)]
+                * sessions.max(1),
+            sessions,
+            total_purchases: counts[pick(8, counts.len())] % 4,
+            revenue_paise: 0,
+            source_campaign_id: None,
+            source_campaign: None,
+            collected_data: "{}".into(),
+            visitor_id: None,
+            last_conversation_date: None,
+            created_at: now,
+            updated_at: now,
+        });
+    }
+    for (i, row) in rows.iter().enumerate() {
+        let mut row = row.clone();
+        if row.email.is_empty() {
+            // One empty email per owner (the email is unique per owner).
+            row.email = if i == 0 {
+                String::new()
+            } else {
+                format!("e{i}@example.in")
+            };
+        }
+        customer::ActiveModel::from(row)
+            .insert(&app.db.conn)
+            .await
+            .expect("insert");
+    }
+    ca_customers::refresh_lead_scores(
+        &app.db.conn,
+        sea_orm::Condition::all().add(customer::Column::OwnerId.eq(owner_id.as_str())),
+    )
+    .await
+    .expect("refresh");
+    let stored = customer::Entity::find()
+        .filter(customer::Column::OwnerId.eq(owner_id.as_str()))
+        .all(&app.db.conn)
+        .await
+        .expect("rows");
+    assert_eq!(stored.len(), 300);
+    let mut distinct = std::collections::BTreeSet::new();
+    for c in stored {
+        let expected = ca_customers::lead_score(&ca_customers::engagement_of(&c));
+        assert_eq!(c.lead_score, expected, "{c:?}");
+        distinct.insert(expected);
+    }
+    assert!(distinct.len() > 30, "the rows cover the rule: {distinct:?}");
 }

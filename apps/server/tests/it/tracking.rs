@@ -666,7 +666,7 @@ async fn a_graceful_stop_under_event_load_loses_nothing() {
             accepted += 1;
         }
     }
-    // Stop while the last batch is still queued (the writer waits up to a second).
+    // Stop at once; every event answered 202 is already stored.
     handle.stop(true).await;
     let _ = running.await;
     writer.flush().await;
@@ -760,4 +760,259 @@ async fn oversized_event_bodies_are_refused() {
     .await;
     assert_eq!(res.status, 413, "{}", res.body);
     assert_eq!(impressions(&app, &id).await, 0);
+}
+
+async fn engaged(
+    app: &TestApp,
+    campaign: &str,
+    visitor: &str,
+    seconds: Value,
+    new_session: bool,
+) -> Reply {
+    post_from(
+        app,
+        "/api/widget/events",
+        Some("https://kesar.example.in"),
+        json!({"campaignId": campaign, "visitorId": visitor, "type": "engagement", "seconds": seconds, "newSession": new_session}),
+    )
+    .await
+}
+
+async fn customer_of(app: &TestApp, email: &str) -> customer::Model {
+    customer::Entity::find()
+        .filter(customer::Column::Email.eq(email))
+        .one(&app.db.conn)
+        .await
+        .expect("q")
+        .expect("customer")
+}
+
+#[tokio::test]
+async fn engaged_time_becomes_the_customers_session_time_and_score() {
+    let app = spawn_app_with(|_| {}).await;
+    let (token, id) = owner_and_campaign(&app, "engaged@example.in").await;
+    let visitor = "v_engaged_0001";
+    // Before the visitor is a customer their time has no one to count for.
+    assert_eq!(
+        engaged(&app, &id, visitor, json!(12), true).await.status,
+        202
+    );
+    let conv = start_conversation(&app, &id, visitor).await;
+    assert_eq!(
+        submit_email(&app, &conv, "reader@example.in", None)
+            .await
+            .status,
+        200
+    );
+    let before = customer_of(&app, "reader@example.in").await;
+    assert_eq!((before.sessions, before.total_session_seconds), (0, 0));
+    assert_eq!(before.lead_score, 20, "email only");
+
+    // The page the lead was given on ends (reported as the same session), then
+    // a later visit: two sessions, 60 + 90 seconds, 75 s on average.
+    assert_eq!(
+        engaged(&app, &id, visitor, json!(40), false).await.status,
+        202
+    );
+    assert_eq!(
+        engaged(&app, &id, visitor, json!(20), false).await.status,
+        202
+    );
+    assert_eq!(
+        engaged(&app, &id, visitor, json!(90), true).await.status,
+        202
+    );
+    let after = customer_of(&app, "reader@example.in").await;
+    assert_eq!((after.sessions, after.total_session_seconds), (2, 150));
+    assert_eq!(
+        after.lead_score,
+        20 + 75 / 30,
+        "session time adds to the score"
+    );
+    let listed = app.get("/api/customers/user", Some(&token)).await;
+    assert_eq!(
+        listed.body["customers"][0]["averageSessionDuration"], 75,
+        "{}",
+        listed.body
+    );
+
+    // Bad reports are refused and change nothing.
+    for seconds in [
+        json!(0),
+        json!(1801),
+        json!(-5),
+        json!(2.5),
+        json!("60"),
+        Value::Null,
+    ] {
+        let bad = engaged(&app, &id, visitor, seconds.clone(), true).await;
+        bad.error(400, "validation_failed");
+        assert!(
+            bad.body["errors"]["seconds"].is_array(),
+            "{seconds}: {}",
+            bad.body
+        );
+    }
+    let unchanged = customer_of(&app, "reader@example.in").await;
+    assert_eq!(
+        (unchanged.sessions, unchanged.total_session_seconds),
+        (2, 150)
+    );
+    // Another owner's customer with the same visitor id is not touched.
+    let (_, other) = owner_and_campaign(&app, "engaged-other@example.in").await;
+    assert_eq!(
+        engaged(&app, &other, visitor, json!(600), true)
+            .await
+            .status,
+        202
+    );
+    let unchanged = customer_of(&app, "reader@example.in").await;
+    assert_eq!(unchanged.total_session_seconds, 150);
+}
+
+#[tokio::test]
+async fn a_switched_off_campaign_counts_nothing() {
+    let app = spawn_app_with(|c| c.widget_config_cache_secs = 0).await;
+    let (token, id) = owner_and_campaign(&app, "switched@example.in").await;
+    assert_eq!(
+        event(&app, &id, "v_switch_0001", "impression").await.status,
+        202
+    );
+    let off = app
+        .send(
+            "PATCH",
+            &format!("/api/campaigns/{id}/toggle"),
+            Some(&token),
+            json!({}),
+        )
+        .await;
+    assert_eq!(off.body["campaign"]["isActive"], false, "{}", off.body);
+    for kind in ["impression", "pageview"] {
+        event(&app, &id, "v_switch_0001", kind)
+            .await
+            .error(409, "campaign_inactive");
+    }
+    engaged(&app, &id, "v_switch_0001", json!(30), true)
+        .await
+        .error(409, "campaign_inactive");
+    assert_eq!(impressions(&app, &id).await, 1);
+}
+
+/// A server killed (SIGKILL) while the widget's events pour in keeps every
+/// event it answered 202: the answer comes only after the commit.
+#[tokio::test]
+async fn a_killed_server_keeps_every_event_it_accepted() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    let db = ca_migrations::testing::TestDb::new().await.expect("db");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("bind")
+        .local_addr()
+        .expect("addr")
+        .port();
+    let base = format!("http://127.0.0.1:{port}");
+    let data = std::env::temp_dir().join(format!("ca-it-kill-{}", uuid::Uuid::now_v7()));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ca-server"))
+        .env("CA_DATABASE_URL", &db.url)
+        .env("CA_DATA_DIR", &data)
+        .env("CA_BIND", format!("127.0.0.1:{port}"))
+        .env("CA_PUBLIC_URL", &base)
+        .env("CA_JWT_SECRET", crate::helpers::SECRET)
+        .env("CA_STATIC_DIR", data.join("none"))
+        .env("CA_WIDGET_EVENTS_IP_PER_MINUTE", "10000000")
+        .env("CA_WIDGET_EVENTS_CAMPAIGN_PER_MINUTE", "10000000")
+        .env("CA_LOG", "error")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start the server");
+    let client = reqwest::Client::new();
+    let mut up = false;
+    for _ in 0..200 {
+        if client.get(format!("{base}/healthz")).send().await.is_ok() {
+            up = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(up, "the server did not start");
+    let reg: Value = client
+        .post(format!("{base}/api/auth/register"))
+        .json(&json!({"name": "Kill Test", "email": "kill@example.in", "password": "secret1", "phone": "+91 9876543210"}))
+        .send().await.expect("register").json().await.expect("json");
+    let token = reg["token"].as_str().expect("token");
+    let created: Value = client
+        .post(format!("{base}/api/campaigns"))
+        .bearer_auth(token)
+        .json(&json!({"name": "Load", "websiteUrl": SITE}))
+        .send()
+        .await
+        .expect("create")
+        .json()
+        .await
+        .expect("json");
+    let id = created["campaign"]["_id"].as_str().expect("id").to_string();
+
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let attempted = Arc::new(AtomicUsize::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut senders = Vec::new();
+    for worker in 0..32 {
+        let (client, base, id) = (client.clone(), base.clone(), id.clone());
+        let (accepted, attempted, stop) = (accepted.clone(), attempted.clone(), stop.clone());
+        senders.push(tokio::spawn(async move {
+            let mut i = 0;
+            while !stop.load(Ordering::Relaxed) {
+                i += 1;
+                attempted.fetch_add(1, Ordering::Relaxed);
+                let body = json!({"campaignId": id, "visitorId": format!("v_kill_{worker:02}_{i:06}"), "type": "impression"});
+                let sent = client
+                    .post(format!("{base}/api/widget/events"))
+                    .header("origin", SITE)
+                    .header("content-type", "text/plain")
+                    .body(body.to_string())
+                    .send()
+                    .await;
+                match sent {
+                    Ok(r) if r.status().as_u16() == 202 => {
+                        accepted.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Ok(_) => {}
+                    Err(_) => break,
+                }
+            }
+        }));
+    }
+    // Kill it mid-stream, once a good number of events went through.
+    for _ in 0..400 {
+        if accepted.load(Ordering::Relaxed) >= 1500 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    child.kill().expect("SIGKILL");
+    let _ = child.wait();
+    stop.store(true, Ordering::Relaxed);
+    for s in senders {
+        let _ = s.await;
+    }
+    let accepted = accepted.load(Ordering::Relaxed) as i64;
+    let attempted = attempted.load(Ordering::Relaxed) as i64;
+    assert!(
+        accepted >= 100,
+        "only {accepted} events accepted before the kill"
+    );
+    let stored = campaign::Entity::find_by_id(id)
+        .one(&db.conn)
+        .await
+        .expect("q")
+        .expect("c")
+        .impressions;
+    assert!(
+        stored >= accepted,
+        "{accepted} events were answered 202 but only {stored} are stored"
+    );
+    assert!(stored <= attempted, "{stored} stored of {attempted} sent");
+    let _ = std::fs::remove_dir_all(data);
 }

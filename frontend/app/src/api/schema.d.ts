@@ -1169,9 +1169,12 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Report a page view (counts the owner's monthly unique visitors) or an
-         *     impression (the popup was shown). Accepted only from the campaign's website
-         *     (and its subdomains) or this server; written in batches.
+         * Report a page view (counts the owner's monthly unique visitors), an
+         *     impression (the popup was shown) or engaged time on a page (the visitor's
+         *     session time, once they are a customer). Accepted only from the campaign's
+         *     website (and its subdomains) or this server, for a campaign that is
+         *     switched on. The answer comes once the event is stored, so an accepted
+         *     event is never lost.
          */
         post: operations["record_event"];
         delete?: never;
@@ -1865,7 +1868,14 @@ export interface components {
         /** @description `POST /api/widget/events` (JSON, also sent as `text/plain` by `sendBeacon`). */
         EventIn: {
             campaignId?: string;
-            /** @description `pageview` or `impression`. */
+            /** @description `engagement` only: this report begins a new browsing session. */
+            newSession?: boolean | null;
+            /**
+             * Format: int64
+             * @description `engagement` only: whole seconds of engaged time not reported before, 1–1800.
+             */
+            seconds?: number | null;
+            /** @description `pageview`, `impression` or `engagement` (engaged time on a page). */
             type?: string;
             visitorId?: string;
         };
@@ -7010,7 +7020,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Queued for writing */
+            /** @description Stored */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -7046,8 +7056,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `campaign_inactive`: the campaign is switched off; nothing is counted */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many events; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_stored`: could not be stored now; nothing was counted, send it again */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
