@@ -85,8 +85,11 @@ pub struct PurchaseOut {
     pub attributed_campaign_id: Option<String>,
 }
 
-/// `{success}` (events are accepted for the batched writer).
+/// `{success, counted}`: the event is stored.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct AcceptedOut {
     pub success: bool,
+    /// False for events from the owner's Preview page (this server's own
+    /// origin, not the campaign's website): accepted, never counted.
+    pub counted: bool,
 }

@@ -14,14 +14,15 @@ use crate::{TrackingError, TrackingService};
 pub const MAX_ENGAGED_SECONDS: u64 = 1800;
 
 impl TrackingService {
-    /// Checks an event and queues it for the batched writer.
+    /// Checks an event and stores it through the batched writer; `false` when
+    /// it came from the owner's Preview and is not counted.
     pub async fn event(
         &self,
         input: EventIn,
         origin: Option<&str>,
         ip: &str,
         now: DateTime<Utc>,
-    ) -> Result<(), TrackingError> {
+    ) -> Result<bool, TrackingError> {
         let mut errors = FieldErrors::new();
         let kind = match input.event_type.as_str() {
             "pageview" => Some(Kind::PageView),
@@ -72,6 +73,11 @@ impl TrackingService {
         let Some(kind) = kind else {
             return Err(TrackingError::invalid(FieldErrors::new()));
         };
+        if origin
+            .is_some_and(|o| crate::is_preview(o, &campaign.website_url, &self.config.public_url))
+        {
+            return Ok(false);
+        }
         let queued = self
             .writer
             .push(Event {
@@ -83,7 +89,7 @@ impl TrackingService {
             })
             .await;
         if queued {
-            Ok(())
+            Ok(true)
         } else {
             Err(TrackingError::NotStored)
         }

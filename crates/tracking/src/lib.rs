@@ -75,6 +75,17 @@ struct Site {
     is_active: bool,
 }
 
+/// Whether `origin` is this server's own page (the owner's Preview) and not
+/// the campaign's website: what the widget reports from there is the owner
+/// trying their campaign, never counted in its figures.
+pub fn is_preview(origin: &str, website_url: &str, public_url: &str) -> bool {
+    let (Ok(origin), Ok(own)) = (url::Url::parse(origin), url::Url::parse(public_url)) else {
+        return false;
+    };
+    let site_is_ours = url::Url::parse(website_url).is_ok_and(|w| w.origin() == own.origin());
+    origin.origin() == own.origin() && !site_is_ours
+}
+
 /// Whether `origin` may report events for a campaign on `website_url`: the
 /// website's host or one of its subdomains (a leading `www.` is ignored), or
 /// this server's own origin.
@@ -237,6 +248,14 @@ mod tests {
             own
         ));
         assert!(!origin_allowed("null", site, own));
+        assert!(is_preview("https://app.convertassist.in", site, own));
+        assert!(!is_preview("https://kesar.example.in", site, own));
+        assert!(!is_preview("https://app.convertassist.in:8443", site, own));
+        assert!(!is_preview(
+            "https://app.convertassist.in",
+            "https://app.convertassist.in/shop",
+            own
+        ));
         assert!(!origin_allowed(
             "https://app.convertassist.in.evil.com",
             site,

@@ -83,7 +83,8 @@ fn origin(req: &HttpRequest) -> Option<String> {
 /// session time, once they are a customer). Accepted only from the campaign's
 /// website (and its subdomains) or this server, for a campaign that is
 /// switched on. The answer comes once the event is stored, so an accepted
-/// event is never lost.
+/// event is never lost. Events from the owner's Preview page are answered
+/// but not counted (`counted: false`).
 #[utoipa::path(
     tag = "widget",
     request_body = EventIn,
@@ -105,11 +106,14 @@ pub async fn record_event(
     body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
     let input: EventIn = json_body(&body)?;
-    state
+    let counted = state
         .tracking
         .event(input, origin(&req).as_deref(), &ip.0, chrono::Utc::now())
         .await?;
-    Ok(HttpResponse::Accepted().json(AcceptedOut { success: true }))
+    Ok(HttpResponse::Accepted().json(AcceptedOut {
+        success: true,
+        counted,
+    }))
 }
 
 /// Record a purchase from the owner's thank-you page (`caTrack('purchase',

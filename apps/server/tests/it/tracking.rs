@@ -213,7 +213,13 @@ async fn events_come_only_from_the_campaigns_site_and_are_written_in_batches() {
     ] {
         let ok = post_from(&app, "/api/widget/events", Some(origin), body.clone()).await;
         assert_eq!(ok.status, 202, "{origin}: {}", ok.body);
+        // This server's own page is the owner's Preview: answered, not counted.
+        assert_eq!(ok.body["counted"], origin != app.base, "{origin}");
     }
+    let previewed = json!({"campaignId": id, "visitorId": "v_previewer", "type": "impression"});
+    let preview = post_from(&app, "/api/widget/events", Some(&app.base), previewed).await;
+    assert_eq!(preview.status, 202);
+    assert_eq!(preview.body["counted"], false);
     let bad = event(&app, &id, "v_visitor_one", "click").await;
     bad.error(400, "validation_failed");
     assert!(bad.body["errors"]["type"].is_array());

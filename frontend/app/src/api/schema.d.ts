@@ -1174,7 +1174,8 @@ export interface paths {
          *     session time, once they are a customer). Accepted only from the campaign's
          *     website (and its subdomains) or this server, for a campaign that is
          *     switched on. The answer comes once the event is stored, so an accepted
-         *     event is never lost.
+         *     event is never lost. Events from the owner's Preview page are answered
+         *     but not counted (`counted: false`).
          */
         post: operations["record_event"];
         delete?: never;
@@ -1260,8 +1261,13 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description `{success}` (events are accepted for the batched writer). */
+        /** @description `{success, counted}`: the event is stored. */
         AcceptedOut: {
+            /**
+             * @description False for events from the owner's Preview page (this server's own
+             *     origin, not the campaign's website): accepted, never counted.
+             */
+            counted: boolean;
             success: boolean;
         };
         /** @description Something that happened on the account. */
