@@ -55,5 +55,17 @@ export default defineConfig({
       dependencies: ["preview"],
       use: { ...devices["Pixel 7"], launchOptions: chromium },
     },
+    // The gesture corpus replayed as touches: exits open the popup, reading never does.
+    {
+      name: "gestures",
+      testMatch: /gestures\.spec\.ts$/,
+      use: { ...devices["Pixel 7"], launchOptions: chromium },
+    },
+    // What the widget reports by itself (engaged time on leaving the page).
+    {
+      name: "reports",
+      testMatch: /reports\.spec\.ts$/,
+      use: { viewport: { width: 1280, height: 800 } },
+    },
   ],
 });

@@ -80,6 +80,8 @@ const KNOWN: Record<string, string> = {
     "submit.paddingTop submit.paddingRight submit.paddingBottom submit.paddingLeft submit.width submit.height submit.borderTopColor submit.borderTopWidth",
   "The preview's badges are Mantine badges (11px bold uppercase, letter-spacing .25px); the widget writes them as typed, 12px semibold":
     "badge.fontSize badge.fontWeight badge.lineHeight badge.color badge.paddingTop badge.paddingRight badge.paddingBottom badge.paddingLeft badge.width badge.height badge.letterSpacing badge.textTransform badge.borderTopColor badge.borderTopWidth",
+  "The widget writes white or near-black on the primary colour, whichever contrasts more (contrast.ts; near-black on the default #ff6b6b, where white is 2.78:1), and the subtitle at full opacity; the preview still writes white at 90 %":
+    "header.color header.borderTopColor title.color title.borderTopColor subtitle.color subtitle.borderTopColor subtitle.opacity submit.color",
 };
 const KNOWN_PROPS = new Set(Object.values(KNOWN).join(" ").split(" "));
 
@@ -319,18 +321,21 @@ for (const [index, site] of PAGES.entries()) {
     const cdp = phone ? await page.context().newCDPSession(page) : null;
     if (cdp) {
       // The finger drags the page down slowly, then flicks fast and stays still before it lifts:
-      // the exit intent fires on the flick, and the page stops where the finger left it.
+      // the exit intent fires on the flick (several fast touch reports, not one), and the page
+      // stops where the finger left it.
       await swipe(
         cdp,
         200,
-        220,
+        180,
         [
           [20, 45],
           [25, 60],
           [20, 40],
-          [25, 55],
-          [20, 50],
-          [160, 12],
+          [70, 16],
+          [80, 16],
+          [3, 1],
+          [90, 16],
+          [80, 16],
         ],
         250,
       );
@@ -390,6 +395,43 @@ for (const [index, site] of PAGES.entries()) {
     writeFileSync(shotName("styles").replace(/\.png$/, ".json"), JSON.stringify(styles, null, 2));
     expect.soft(compare(styles, loadPreview(), phone), "differences from the preview").toEqual([]);
     expect.soft(noLeaks(await inherited(page)), "host styles inherited into the popup").toEqual([]);
+    // Styled by adopted stylesheets only: nothing a strict CSP blocks, and it blocked nothing.
+    const inline = await page.evaluate(() => {
+      const root = document.querySelector("convertassist-widget")?.shadowRoot;
+      return {
+        sheets: root?.adoptedStyleSheets.length ?? 0,
+        styleElements: root?.querySelectorAll("style").length ?? -1,
+        styleAttributes: root?.querySelectorAll("[style]").length ?? -1,
+        violations: (window as unknown as { __ca: { csp: string[] } }).__ca.csp,
+      };
+    });
+    expect
+      .soft(inline, "adopted stylesheets, no inline styles, no CSP violations")
+      .toEqual({ sheets: 2, styleElements: 0, styleAttributes: 0, violations: [] });
+    // The popup's texts read in their own direction, whatever the host's dir.
+    const directions = await page.evaluate(() => {
+      const root = document.querySelector("convertassist-widget")?.shadowRoot;
+      const dir = (s: string) => {
+        const el = root?.querySelector(s);
+        return el ? `${el.getAttribute("dir")} ${getComputedStyle(el).direction}` : "missing";
+      };
+      return {
+        host: document.documentElement.dir || "ltr",
+        dialog: dir("dialog"),
+        title: dir(".title"),
+        subtitle: dir(".sub"),
+        greeting: dir(".msg.assistant"),
+        formTitle: dir("form.card h3"),
+      };
+    });
+    expect.soft(directions, "popup text direction").toEqual({
+      host: site.name === "rtl" ? "rtl" : "ltr",
+      dialog: "ltr ltr",
+      title: "auto ltr",
+      subtitle: "auto ltr",
+      greeting: "auto ltr",
+      formTitle: "auto ltr",
+    });
     await page.screenshot({ path: shotName("open"), scale: "css" });
 
     // Scrolling over the popup and the dimmed page does not scroll the page.

@@ -11,8 +11,16 @@
  * - The page never moves: focus goes in and comes back without scrolling,
  *   wheel and touch scrolling over the popup are kept from the page, and
  *   whatever else scrolls it while the popup is open is undone.
- * - Every piece of owner or visitor text goes in through `textContent`.
+ * - Every piece of owner or visitor text goes in through `textContent`, with
+ *   `dir="auto"`: the text's own language sets its direction, never the host's `dir`.
+ * - Styled by constructable stylesheets adopted by the shadow root (nothing a
+ *   Content-Security-Policy without 'unsafe-inline' blocks: no `<style>`, no
+ *   `style` attribute). Where they cannot be made, or do not apply, the popup
+ *   is not shown (never unstyled in the page's flow) and the console says why.
+ * - Text on the owner's primary colour is white or near-black, whichever
+ *   contrasts more (`contrast.ts`).
  */
+import { readableText } from "./contrast";
 import { toJson } from "./json";
 import type { OpenOptions, PublicForm } from "./types";
 
@@ -35,8 +43,29 @@ function el<K extends keyof HTMLElementTagNameMap>(
     const k = keys[i] as string;
     node.setAttribute(k, attrs[k] as string);
   }
+  // Owner and visitor text: its own characters set its direction.
+  if (text !== undefined || tag === "input") node.setAttribute("dir", "auto");
   if (text !== undefined) node.textContent = text;
   return node;
+}
+
+/**
+ * The popup's layout direction from the owner's title: right to left when its first strong
+ * character is Hebrew, Arabic, Syriac, Thaana or N'Ko; never the host page's `dir`.
+ */
+export function textDirection(text: string): "ltr" | "rtl" {
+  return /^\P{L}*[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u.test(
+    text,
+  )
+    ? "rtl"
+    : "ltr";
+}
+
+/** A stylesheet the shadow root adopts (no `<style>` element: strict CSPs allow it). */
+function sheet(text: string): CSSStyleSheet {
+  const s = new CSSStyleSheet();
+  s.replaceSync(text);
+  return s;
 }
 
 function css(o: OpenOptions): string {
@@ -45,17 +74,20 @@ function css(o: OpenOptions): string {
   const [width, height] = SIZES[d.popupSize] ?? [560, 680];
   const primary = d.primaryColor || p.buttonColor || "#ff6b6b";
   const secondary = d.secondaryColor || primary;
+  const onHead = readableText(primary, secondary);
+  const onPrimary = readableText(primary);
+  const dark = onHead !== "#ffffff";
   const font = (d.fontFamily || "Inter").replace(/[^A-Za-z0-9 ,-]/g, "");
   return `
 :host{all:initial!important;display:block!important;position:fixed!important;top:0!important;left:0!important;width:0!important;height:0!important;overflow:visible!important;visibility:visible!important;z-index:2147483647!important}
 *{box-sizing:border-box}
-dialog{position:fixed;inset:auto;margin:0;padding:0;border:0;max-width:none;max-height:none;display:flex;flex-direction:column;width:${width}px;height:${height}px;background:${p.backgroundColor || "#fff"};color:${p.textColor || "#1f2937"};border-radius:${d.borderRadius}px;overflow:hidden;overscroll-behavior:contain;font-family:${font},system-ui,sans-serif;font-size:15px;font-weight:400;font-style:normal;font-variant:normal;line-height:1.45;letter-spacing:normal;word-spacing:normal;text-transform:none;text-indent:0;text-shadow:none;text-align:left;white-space:normal;box-shadow:0 24px 60px rgba(0,0,0,.3);outline:0}
+dialog{position:fixed;inset:auto;margin:0;padding:0;border:0;max-width:none;max-height:none;display:flex;flex-direction:column;width:${width}px;height:${height}px;background:${p.backgroundColor || "#fff"};color:${p.textColor || "#1f2937"};border-radius:${d.borderRadius}px;overflow:hidden;overscroll-behavior:contain;font-family:${font},system-ui,sans-serif;font-size:15px;font-weight:400;font-style:normal;font-variant:normal;line-height:1.45;letter-spacing:normal;word-spacing:normal;text-transform:none;text-indent:0;text-shadow:none;text-align:start;white-space:normal;box-shadow:0 24px 60px rgba(0,0,0,.3);outline:0}
 dialog:not([open]){display:none}
 dialog::backdrop{background:rgba(15,23,42,.55)}
-.head{padding:${Math.min(d.padding, 40)}px;background:linear-gradient(135deg,${primary},${secondary});color:#fff;position:relative}
-.title{margin:0;font-size:24px;font-weight:800;padding-right:36px}
-.sub{margin:4px 0 0;opacity:.9;font-size:14px}
-.close{position:absolute;top:10px;right:10px;width:36px;height:36px;border:0;border-radius:50%;background:rgba(255,255,255,.2);color:#fff;font-size:22px;cursor:pointer;line-height:1}
+.head{padding:${Math.min(d.padding, 40)}px;background:linear-gradient(135deg,${primary},${secondary});color:${onHead};position:relative}
+.title{margin:0;font-size:24px;font-weight:800;padding-inline-end:36px}
+.sub{margin:4px 0 0;font-size:14px}
+.close{position:absolute;top:10px;inset-inline-end:10px;width:36px;height:36px;border:0;border-radius:50%;background:${dark ? "rgba(0,0,0,.12)" : "rgba(255,255,255,.2)"};color:${onHead};font-size:22px;cursor:pointer;line-height:1}
 .close:focus-visible,button:focus-visible,input:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
 .badges{display:flex;flex-wrap:wrap;gap:6px;margin-top:10px}
 .badge{background:#fff;color:#111;border-radius:4px;padding:2px 8px;font-size:12px;font-weight:600}
@@ -63,7 +95,7 @@ dialog::backdrop{background:rgba(15,23,42,.55)}
 .log{flex:1;overflow-y:auto;overscroll-behavior:contain;display:flex;flex-direction:column;gap:8px;min-height:60px}
 .msg{max-width:85%;padding:8px 12px;border-radius:10px;white-space:pre-wrap;word-wrap:break-word;font-size:14px}
 .assistant{background:#f1f3f5;color:#111;align-self:flex-start}
-.user{background:${primary};color:#fff;align-self:flex-end}
+.user{background:${primary};color:${onPrimary};align-self:flex-end}
 .note{font-size:13px;color:#b42318}
 .card{border:1px solid #dee2e6;border-radius:10px;padding:12px;background:#fff;color:#111}
 .card h3{margin:0;font-size:16px}
@@ -73,11 +105,11 @@ dialog::backdrop{background:rgba(15,23,42,.55)}
 .col{display:flex;flex-direction:column;gap:6px}
 input{flex:1;min-width:0;margin:0;padding:9px 10px;border:1px solid #ced4da;border-radius:8px;font:inherit;font-size:14px;color:#111;background:#fff}
 button{margin:0;font:inherit;font-size:14px;cursor:pointer}
-.primary{border:0;border-radius:8px;padding:9px 14px;background:${primary};color:#fff;font-weight:600}
+.primary{border:0;border-radius:8px;padding:9px 14px;background:${primary};color:${onPrimary};font-weight:600}
 .secondary{border:1px solid #ced4da;border-radius:8px;padding:9px 14px;background:#fff;color:#111}
 button:disabled{opacity:.6;cursor:default}
 .err{color:#b42318;font-size:12px;margin:0}
-.hp{position:absolute;left:-9999px;width:1px;height:1px;overflow:hidden}
+.hp{position:absolute;left:-9999px;top:0;width:1px;height:1px;overflow:hidden}
 @media (max-width:480px){.title{font-size:20px}}
 .short .head{padding:12px 16px}.short .title{font-size:18px}.short .sub,.short .badges,.short .card p{display:none}.short .body{padding:10px 16px}
 `;
@@ -111,12 +143,30 @@ export function open(o: OpenOptions): void {
 
   const host = document.createElement("convertassist-widget");
   const root = host.attachShadow({ mode: "open" });
-  root.appendChild(el("style", {}, css(o)));
+  // The popup's look, and its size and place (rewritten by fit()).
+  let geometry: CSSStyleSheet;
+  try {
+    geometry = sheet("");
+    root.adoptedStyleSheets = [sheet(css(o)), geometry];
+  } catch (e) {
+    console.warn(
+      "ConvertAssist: the popup is not shown because this browser cannot style it " +
+        "(constructable stylesheets in a shadow root are not supported).",
+      e,
+    );
+    o.onClose();
+    return;
+  }
   const titleId = "ca-title";
-  const dialog = el("dialog", { "aria-labelledby": titleId, tabindex: "-1" });
+  const title = d.headerTitle || c.popup.title;
+  const dialog = el("dialog", {
+    "aria-labelledby": titleId,
+    tabindex: "-1",
+    dir: textDirection(title),
+  });
   const head = el("div", { class: "head" });
   head.append(
-    el("h2", { class: "title", id: titleId }, d.headerTitle || c.popup.title),
+    el("h2", { class: "title", id: titleId }, title),
     el("p", { class: "sub" }, d.headerSubtitle || c.popup.message),
   );
   const close = el("button", { class: "close", type: "button", "aria-label": "Close" }, "×");
@@ -155,11 +205,10 @@ export function open(o: OpenOptions): void {
     const w = Math.min(fullWidth, vw - 16);
     // Phones (as before): the whole height of the screen.
     const h = vw <= 480 ? vh - 16 : Math.min(fullHeight, vh - 16);
-    const st = dialog.style;
-    st.width = `${w}px`;
-    st.height = `${h}px`;
-    st.left = `${(v ? v.offsetLeft : 0) + (vw - w) / 2}px`;
-    st.top = `${(v ? v.offsetTop : 0) + (vh - h) / 2}px`;
+    geometry.replaceSync(
+      `dialog{width:${w}px;height:${h}px;left:${(v ? v.offsetLeft : 0) + (vw - w) / 2}px;` +
+        `top:${(v ? v.offsetTop : 0) + (vh - h) / 2}px}`,
+    );
     // Little room (an on-screen keyboard, a zoom): a compact header, the field being typed in
     // kept in view.
     dialog.className = h < 560 ? "short" : "";
@@ -173,6 +222,18 @@ export function open(o: OpenOptions): void {
   }
   fit();
   (document.body || document.documentElement).append(host);
+  // Styled, or not at all: never a bare form in the page's flow.
+  if (
+    getComputedStyle(host).position !== "fixed" ||
+    getComputedStyle(dialog).position !== "fixed"
+  ) {
+    host.remove();
+    console.warn(
+      "ConvertAssist: the popup is not shown because its styles did not apply on this page.",
+    );
+    o.onClose();
+    return;
+  }
 
   let conversationId: string | null = null;
   let ended = false;
@@ -384,6 +445,15 @@ export function open(o: OpenOptions): void {
     if (e.cancelable && !scrollsLog(e, touchY - y)) e.preventDefault();
     touchY = y;
   };
+  // Keys that scroll (Space, arrows, PageUp/PageDown, Home/End) move no page behind the popup;
+  // in its fields they keep editing, and Space still presses its buttons.
+  const onKey = (e: KeyboardEvent) => {
+    if (!/^( |Spacebar|Arrow(Up|Down)|Page(Up|Down)|Home|End)$/.test(e.key)) return;
+    const target = e.composedPath()[0] as Element | undefined;
+    const tag = target?.localName;
+    if (tag === "input" || (tag === "button" && e.key === " ")) return;
+    if (!scrollsLog(e, /Up|Home/.test(e.key) ? -1 : 1)) e.preventDefault();
+  };
   // Whatever still moves the page (the flick that opened the popup, its momentum, a script):
   // it is put back at once.
   const hold = () => {
@@ -396,6 +466,7 @@ export function open(o: OpenOptions): void {
     window[m]("wheel", onWheel as EventListener, active);
     window[m]("touchstart", onTouchStart as EventListener, active);
     window[m]("touchmove", onTouchMove as EventListener, active);
+    window[m]("keydown", onKey as EventListener, true);
     window[m]("scroll", hold);
     window[m]("resize", fit);
     window.visualViewport?.[m]("resize", fit);

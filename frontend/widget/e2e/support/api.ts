@@ -30,6 +30,8 @@ export interface CampaignOptions {
   website: string;
   design?: Record<string, unknown>;
   initialMessage?: string;
+  /** `settings.exitIntent` over the journeys' (high sensitivity, armed at once). */
+  exitIntent?: Record<string, unknown>;
 }
 
 /** The design the journeys use (the defaults, with the sample texts). */
@@ -53,7 +55,7 @@ export async function campaign(
       name: "Kesar exit offer",
       websiteUrl: o.website,
       settings: {
-        exitIntent: { enabled: true, sensitivity: "high", delay: 0, cooldown: 1 },
+        exitIntent: { enabled: true, sensitivity: "high", delay: 0, cooldown: 1, ...o.exitIntent },
         targeting: {
           minTimeOnPage: 0,
           maxDisplaysPerSession: 5,

@@ -40,6 +40,17 @@ export interface SitePage {
   mounts?: Record<string, string>;
   /** Changes made to the template's HTML (besides the widget tag and the CDN links). */
   edit?: (html: string) => string;
+  /** Response headers of the page (`api`: the ConvertAssist server's origin). */
+  headers?: (api: string) => Record<string, string>;
+}
+
+/**
+ * The Content-Security-Policy a strict site sends, allowing only what the README's widget section
+ * lists: the ConvertAssist server's origin in script-src and connect-src, no 'unsafe-inline'.
+ */
+export function strictCsp(api: string): string {
+  const origin = new URL(api).origin;
+  return `default-src 'self'; script-src 'self' ${origin}; connect-src 'self' ${origin}`;
 }
 
 const creative = pkg("startbootstrap-creative");
@@ -102,7 +113,28 @@ export const PAGES: SitePage[] = [
     root: join(here, "..", "pages"),
     html: "hostile.html",
   },
+  {
+    name: "csp",
+    title: "Strict Content-Security-Policy (default-src 'self', no 'unsafe-inline')",
+    root: join(here, "..", "pages"),
+    html: "csp.html",
+    headers: (api) => ({ "content-security-policy": strictCsp(api) }),
+  },
+  {
+    name: "rtl",
+    title: 'Right-to-left page (<html dir="rtl" lang="ar">)',
+    root: join(here, "..", "pages"),
+    html: "rtl.html",
+  },
 ];
+
+/** The gesture corpus's page (gestures.spec.ts): a long article with in-page links. */
+export const ARTICLE_PAGE: SitePage = {
+  name: "article",
+  title: "A long article (the gesture corpus's page)",
+  root: join(here, "..", "pages"),
+  html: "article.html",
+};
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -173,7 +205,7 @@ export async function startSites(api: string): Promise<Sites> {
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://localhost");
     const [, name = "", ...rest] = url.pathname.split("/");
-    const page = PAGES.find((p) => p.name === name);
+    const page = [...PAGES, ARTICLE_PAGE].find((p) => p.name === name);
     if (!page) {
       res.writeHead(404).end("not found");
       return;
@@ -181,7 +213,11 @@ export async function startSites(api: string): Promise<Sites> {
     const path = decodeURIComponent(rest.join("/"));
     if (path === "" || path === "index.html") {
       const campaign = url.searchParams.get("c") ?? "";
-      res.writeHead(200, { "content-type": TYPES[".html"], "cache-control": "no-store" });
+      res.writeHead(200, {
+        "content-type": TYPES[".html"],
+        "cache-control": "no-store",
+        ...page.headers?.(api),
+      });
       res.end(pageHtml(page, api, campaign));
       return;
     }

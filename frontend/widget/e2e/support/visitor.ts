@@ -11,10 +11,16 @@ export function probe(): void {
     shiftSources: string[];
     scrolls: number[][];
     opening: { before: number[]; after: number[] | null } | null;
+    csp: string[];
   };
   const w = window as unknown as { __ca: Probe };
-  const ca: Probe = { shifts: [], shiftSources: [], scrolls: [], opening: null };
+  const ca: Probe = { shifts: [], shiftSources: [], scrolls: [], opening: null, csp: [] };
   w.__ca = ca;
+  document.addEventListener("securitypolicyviolation", (e) =>
+    ca.csp.push(
+      `${e.effectiveDirective} ${e.blockedURI || "inline"} ${e.sourceFile}:${e.lineNumber}`,
+    ),
+  );
   addEventListener(
     "scroll",
     () => ca.scrolls.push([Math.round(performance.now()), window.scrollY]),
