@@ -1,22 +1,27 @@
 /**
  * Exit intent on touch screens: tells a visitor leaving from one reading.
  *
- * - A flick back to the top: the page scrolls up, driven by one finger dragging it (or by the
- *   momentum of that drag after the finger lifts, for up to `MOMENTUM_MS`), at least
- *   `FLICK[sensitivity].speed` px/ms on average over the scroll events of the last `WINDOW_MS`
- *   (at least `MIN_SAMPLES` of them, spanning at least `MIN_SPAN_MS`), and by at least
- *   `FLICK[sensitivity].distance` px in that window. Speed is never taken from one pair of
- *   events, so uneven touch timing cannot make a slow scroll look fast.
- * - Not a flick: scrolling by the page or by a link (programmatic, anchor jumps, "back to top"),
- *   a tap, two fingers (pinch zoom), a finger that rested before moving (a long press: text
- *   selection), and any scrolling down. Time without touching is never taken for leaving.
- * - Leaving the tab (or the app) and coming back to it.
+ * A flick back to the top: one finger drags the page up (towards its top), fast and far, and
+ * the page really scrolls. "Fast and far" is measured over a run of samples, never one pair:
+ * within the last `WINDOW_MS`, a run of at least `MIN_SAMPLES` samples spanning at least
+ * `MIN_SPAN_MS` that moved at least `FLICK[sensitivity].distance` px at an average of at least
+ * `FLICK[sensitivity].speed` px/ms. The samples are either
+ * - the finger's touch reports (from its touchstart; the page scrolls as the finger moves), the
+ *   page having scrolled up by at least half that distance during the gesture; or
+ * - the page's scroll events while the finger drags it, and during the momentum it leaves for
+ *   `MOMENTUM_MS` after lifting.
+ *
+ * Not a flick: scrolling by the page or by a link (programmatic, anchor jumps, "back to top"),
+ * a tap, two fingers (pinch zoom), a finger that rested before moving (a long press: text
+ * selection), and any scrolling down. Time without touching is never taken for leaving.
+ *
+ * Leaving the tab (or the app) and coming back to it also opens the popup.
  */
 
 export interface Flick {
-  /** Average scroll speed up over the window, px per ms. */
+  /** Average speed up over the run, px per ms. */
   speed: number;
-  /** Scrolled up within the window, px. */
+  /** Moved up over the run, px. */
   distance: number;
 }
 
@@ -38,28 +43,68 @@ export const LONG_PRESS_MS = 450;
 type Gesture = "none" | "tap" | "drag" | "press" | "multi";
 
 /**
+ * Samples of a position moving up (a smaller value is further up): whether some run of them in
+ * the window is a flick. No array methods: host pages replace them.
+ */
+class Run {
+  private ts: number[] = [];
+  private ys: number[] = [];
+  private head = 0;
+
+  clear(): void {
+    this.ts = [];
+    this.ys = [];
+    this.head = 0;
+  }
+
+  /** Adds a sample; true when the newest run ending at it is a flick. */
+  add(t: number, y: number, flick: Flick): boolean {
+    // Moving down: reading on; start over from here.
+    if (this.ys.length && y > (this.ys[this.ys.length - 1] as number)) this.clear();
+    const ts = this.ts;
+    const ys = this.ys;
+    ts[ts.length] = t;
+    ys[ys.length] = y;
+    while (this.head < ts.length - 1 && t - (ts[this.head] as number) > WINDOW_MS) this.head += 1;
+    for (let j = this.head; j <= ts.length - MIN_SAMPLES; j += 1) {
+      const span = t - (ts[j] as number);
+      if (span < MIN_SPAN_MS) break;
+      const up = (ys[j] as number) - y;
+      if (up >= flick.distance && up / span >= flick.speed) return true;
+    }
+    return false;
+  }
+}
+
+/**
  * Watches `win` for a touch exit and calls `fire` (which decides whether the popup may open).
  * Answers a function that stops watching.
  */
 export function watchTouchExit(win: Window, sensitivity: string, fire: () => void): () => void {
   const doc = win.document;
   const flick = FLICK[sensitivity] ?? (FLICK.medium as Flick);
+  const finger = new Run();
+  const scroll = new Run();
   let gesture: Gesture = "none";
   let fingers = 0;
   let startX = 0;
   let startY = 0;
   let startT = 0;
+  let startScroll = 0;
   let endT = -Infinity;
-  let ts: number[] = [];
-  let ys: number[] = [];
-  let head = 0;
+  let flicked = false;
   let hidden = false;
+
+  /** The finger flicked and the page followed it up. */
+  const check = () => {
+    if (flicked && startScroll - win.scrollY >= flick.distance / 2) fire();
+  };
 
   const onStart = (e: TouchEvent) => {
     fingers = e.touches.length;
-    ts = [];
-    ys = [];
-    head = 0;
+    finger.clear();
+    scroll.clear();
+    flicked = false;
     const t = e.touches[0];
     if (fingers > 1 || !t) {
       gesture = "multi";
@@ -69,13 +114,21 @@ export function watchTouchExit(win: Window, sensitivity: string, fire: () => voi
     startX = t.clientX;
     startY = t.clientY;
     startT = e.timeStamp;
+    startScroll = win.scrollY;
+    // The finger's position counts up as it moves down the screen (scrolling the page up).
+    finger.add(startT, -startY, flick);
   };
   const onMove = (e: TouchEvent) => {
     if (e.touches.length > 1) gesture = "multi";
     const t = e.touches[0];
-    if (gesture !== "tap" || !t) return;
-    if (Math.abs(t.clientY - startY) < SLOP_PX && Math.abs(t.clientX - startX) < SLOP_PX) return;
-    gesture = e.timeStamp - startT > LONG_PRESS_MS ? "press" : "drag";
+    if (!t) return;
+    if (gesture === "tap") {
+      if (Math.abs(t.clientY - startY) < SLOP_PX && Math.abs(t.clientX - startX) < SLOP_PX) return;
+      gesture = e.timeStamp - startT > LONG_PRESS_MS ? "press" : "drag";
+    }
+    if (gesture !== "drag") return;
+    if (finger.add(e.timeStamp, -t.clientY, flick)) flicked = true;
+    check();
   };
   const onEnd = (e: TouchEvent) => {
     fingers = e.touches.length;
@@ -83,33 +136,13 @@ export function watchTouchExit(win: Window, sensitivity: string, fire: () => voi
   };
   const onScroll = (e: Event) => {
     const t = e.timeStamp;
-    const y = win.scrollY;
     // Only scrolling a finger drives: its drag, then the momentum it leaves for a moment.
-    // (No array methods: host pages replace them.)
     if (gesture !== "drag" || (!fingers && t - endT > MOMENTUM_MS)) {
-      ts = [];
-      ys = [];
-      head = 0;
+      scroll.clear();
       return;
     }
-    // Scrolling down: reading on; start over from here.
-    if (ts.length && y > (ys[ys.length - 1] as number)) {
-      ts = [];
-      ys = [];
-      head = 0;
-    }
-    ts[ts.length] = t;
-    ys[ys.length] = y;
-    while (head < ts.length - 1 && t - (ts[head] as number) > WINDOW_MS) head += 1;
-    const span = t - (ts[head] as number);
-    const up = (ys[head] as number) - y;
-    if (
-      ts.length - head >= MIN_SAMPLES &&
-      span >= MIN_SPAN_MS &&
-      up >= flick.distance &&
-      up / span >= flick.speed
-    )
-      fire();
+    if (scroll.add(t, win.scrollY, flick)) fire();
+    else check();
   };
   const onVisibility = () => {
     if (doc.visibilityState === "hidden") hidden = true;

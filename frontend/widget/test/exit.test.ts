@@ -124,6 +124,39 @@ describe("touch exit intent", () => {
     expect(fired).toBe(0);
   });
 
+  it("on the finger's reports when scroll events come once a frame, if the page follows", () => {
+    // A busy page: one scroll event for the whole flick, yet five finger reports over 72 ms.
+    let t = 1000;
+    let fy = 200;
+    win.dispatchEvent(ev("touchstart", t, finger(fy)));
+    for (const [dy, gap] of [
+      [60, 14],
+      [70, 20],
+      [80, 16],
+      [90, 22],
+    ]) {
+      t += gap as number;
+      fy += dy as number;
+      win.dispatchEvent(ev("touchmove", t, finger(fy)));
+    }
+    expect(fired).toBe(0); // the page has not moved yet
+    scrollTo(y - 300, t + 10);
+    expect(fired).toBe(1);
+  });
+
+  it("not when the finger flicks but the page does not scroll (already at the top)", () => {
+    y = 0;
+    let t = 1000;
+    let fy = 200;
+    win.dispatchEvent(ev("touchstart", t, finger(fy)));
+    for (let i = 0; i < 6; i += 1) {
+      t += 15;
+      fy += 70;
+      win.dispatchEvent(ev("touchmove", t, finger(fy)));
+    }
+    expect(fired).toBe(0);
+  });
+
   it("opens when the visitor comes back to the tab, not when it goes hidden", () => {
     visibility = "hidden";
     win.document.dispatchEvent(new Event("visibilitychange"));
