@@ -1,4 +1,10 @@
-import { darken, luminance, type CSSVariablesResolver, type MantineTheme } from "@mantine/core";
+import {
+  darken,
+  luminance,
+  toRgba,
+  type CSSVariablesResolver,
+  type MantineTheme,
+} from "@mantine/core";
 
 /** WCAG contrast ratio of two colours. */
 export function contrast(a: string, b: string): number {
@@ -6,12 +12,17 @@ export function contrast(a: string, b: string): number {
   return (hi + 0.05) / (lo + 0.05);
 }
 
-/** `hex` over white at `alpha`, as a solid hex colour. */
-function tint(hex: string, alpha: number): string {
-  const n = parseInt(hex.slice(1), 16);
-  const mix = (c: number) => Math.round(c * alpha + 255 * (1 - alpha));
-  const rgb = [(n >> 16) & 255, (n >> 8) & 255, n & 255].map(mix);
-  return `#${rgb.map((c) => c.toString(16).padStart(2, "0")).join("")}`;
+/** A colour as a solid hex value. */
+export function hex(color: string): string {
+  const { r, g, b } = toRgba(color);
+  return `#${[r, g, b].map((c) => Math.round(c).toString(16).padStart(2, "0")).join("")}`;
+}
+
+/** `color` over white at `alpha`, as a solid hex colour. */
+export function tint(color: string, alpha: number): string {
+  const { r, g, b } = toRgba(color);
+  const mix = (c: number) => c * alpha + 255 * (1 - alpha);
+  return hex(`rgb(${mix(r)}, ${mix(g)}, ${mix(b)})`);
 }
 
 /** The first of `start`, then ever darker versions of it, that reaches 4.5:1 against `background`. */
