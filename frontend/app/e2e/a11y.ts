@@ -70,9 +70,13 @@ export async function expectFits(page: Page, screen: string) {
       const s = getComputedStyle(el);
       if (s.visibility === "hidden") continue;
       const h = el as HTMLElement;
+      // Clipped, or spilling over its box's edge (into a border or a neighbour).
       const clips = s.overflowX !== "visible" || s.textOverflow === "ellipsis";
-      if (clips && h.scrollWidth > h.clientWidth + 1 && !clippedBy(el))
-        out.push(`cut label ${name(el)}: ${h.scrollWidth} > ${h.clientWidth}`);
+      const box = s.display !== "inline" && h.clientWidth > 0;
+      if ((clips || box) && h.scrollWidth > h.clientWidth + 1 && !clippedBy(el))
+        out.push(
+          `${clips ? "cut" : "overflowing"} label ${name(el)}: ${h.scrollWidth} > ${h.clientWidth}`,
+        );
       if ((r.right > vw + 1 || r.left < -1) && !inScroller(el) && !clippedBy(el))
         out.push(`off screen ${name(el)}: ${Math.round(r.left)}–${Math.round(r.right)} of ${vw}`);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatInr, formatInrExact } from "./format";
+import { countOf, formatInr, formatInrExact } from "./format";
 import { titleForPath } from "./titles";
 
 describe("formatInr", () => {
@@ -36,5 +36,13 @@ describe("titleForPath", () => {
     ["/something-else", "Dashboard"],
   ])("%s → %s", (path, title) => {
     expect(titleForPath(path)).toBe(title);
+  });
+});
+
+describe("countOf", () => {
+  it("says one impression, not one impressions", () => {
+    expect(countOf(1, "impression")).toBe("1 impression");
+    expect(countOf(0, "impression")).toBe("0 impressions");
+    expect(countOf(120000, "impression")).toBe("1,20,000 impressions");
   });
 });

@@ -38,3 +38,8 @@ export function formatInrExact(rupees: number): string {
   const paise = Math.round(rupees * 100);
   return paise % 100 === 0 ? inr.format(paise / 100) : inrPaise.format(paise / 100);
 }
+
+/** "1 impression", "2 impressions", "1,200 impressions" (Indian grouping). */
+export function countOf(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n.toLocaleString("en-IN")} ${n === 1 ? singular : plural}`;
+}

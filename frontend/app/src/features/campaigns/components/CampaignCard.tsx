@@ -150,7 +150,7 @@ export function CampaignCard({ campaign }: { campaign: Campaign }) {
             {error}
           </Text>
         ) : null}
-        <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">
+        <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm">
           <Tile
             label="Impressions"
             value={campaign.analytics.impressions.toLocaleString("en-IN")}
@@ -177,7 +177,7 @@ export function CampaignCard({ campaign }: { campaign: Campaign }) {
           <Stack gap={0}>
             <Divider mb="md" />
             <Stack gap="md">
-              <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">
+              <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm">
                 <div>
                   <Text fz="xs" c="dimmed">
                     Revenue

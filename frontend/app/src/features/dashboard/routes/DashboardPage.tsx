@@ -32,7 +32,7 @@ import { Link, useNavigate } from "react-router";
 import type { components } from "../../../api/schema";
 import { $api } from "../../../lib/api-client";
 import { useAuth } from "../../../lib/auth";
-import { formatDate, formatInr } from "../../../lib/format";
+import { countOf, formatDate, formatInr } from "../../../lib/format";
 import { readFirstRun, rememberFirstRun } from "../../../lib/first-run";
 import { firstRunChecklist } from "../api/checklist";
 import { planSummary } from "../api/plan-summary";
@@ -167,7 +167,7 @@ function CampaignRow({ c, onOpen }: { c: Campaigns[number]; onOpen: () => void }
             {c.name}
           </Text>
           <Text fz="xs" c="dimmed" style={{ overflowWrap: "anywhere" }}>
-            {c.analytics.impressions.toLocaleString("en-IN")} impressions · {c.websiteUrl}
+            {countOf(c.analytics.impressions, "impression")} · {c.websiteUrl}
           </Text>
         </div>
         <Button
@@ -315,8 +315,7 @@ export function DashboardPage() {
                           <Table.Td>
                             <Text fw={600}>{c.name}</Text>
                             <Text fz="xs" c="dimmed">
-                              {c.analytics.impressions.toLocaleString("en-IN")} impressions ·{" "}
-                              {c.websiteUrl}
+                              {countOf(c.analytics.impressions, "impression")} · {c.websiteUrl}
                             </Text>
                           </Table.Td>
                           <Table.Td style={{ whiteSpace: "nowrap" }}>
