@@ -441,6 +441,7 @@ pub fn serve(state: aweb::Data<AppState>, listener: TcpListener) -> anyhow::Resu
     let metrics = metrics()?;
     let doc = api_app(state.config.public_url()).1;
     let doc_json = aweb::Data::new(openapi::to_pretty_json(&doc)?);
+    let operations = aweb::Data::new(web::Operations::of(&doc));
     let body_limit = state.config.body_limit;
     let public_url = state.config.public_url();
     let static_dir = state.config.static_dir.clone();
@@ -450,7 +451,12 @@ pub fn serve(state: aweb::Data<AppState>, listener: TcpListener) -> anyhow::Resu
         app.app_data(state.clone())
             .app_data(web::json_config(body_limit))
             .app_data(aweb::PayloadConfig::new(body_limit))
+            .app_data(web::query_config())
+            .app_data(web::path_config())
+            .app_data(aweb::Data::new(web::BodyLimit(body_limit)))
+            .app_data(operations.clone())
             .app_data(doc_json.clone())
+            .wrap(from_fn(web::request_guard))
             .wrap(Compress::default())
             .wrap(web::security_headers())
             .wrap(from_fn(web::response_headers))

@@ -220,3 +220,266 @@ async fn spa_fallback(req: &HttpRequest, index: &std::path::Path) -> HttpRespons
 pub async fn api_not_found() -> HttpResponse {
     actix_web::ResponseError::error_response(&ApiError::not_found())
 }
+
+/// The API's operations, path template by path template, with their methods
+/// (from the OpenAPI document), so a known path called with another method
+/// is answered 405 with `Allow` instead of 404.
+#[derive(Debug, Clone, Default)]
+pub struct Operations {
+    routes: Vec<(Vec<Segment>, Vec<String>)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Segment {
+    Fixed(String),
+    Param,
+}
+
+impl Operations {
+    /// Reads the operations of `doc`.
+    pub fn of(doc: &utoipa::openapi::OpenApi) -> Self {
+        let routes = doc
+            .paths
+            .paths
+            .iter()
+            .map(|(path, item)| {
+                let segments = path
+                    .split('/')
+                    .map(|s| {
+                        if s.starts_with('{') && s.ends_with('}') {
+                            Segment::Param
+                        } else {
+                            Segment::Fixed(s.to_string())
+                        }
+                    })
+                    .collect();
+                let methods = [
+                    ("GET", item.get.is_some()),
+                    ("POST", item.post.is_some()),
+                    ("PUT", item.put.is_some()),
+                    ("PATCH", item.patch.is_some()),
+                    ("DELETE", item.delete.is_some()),
+                ]
+                .iter()
+                .filter(|(_, has)| *has)
+                .map(|(m, _)| (*m).to_string())
+                .collect();
+                (segments, methods)
+            })
+            .collect();
+        Self { routes }
+    }
+
+    /// The methods `path` answers to, when it is one of the API's paths.
+    pub fn allowed(&self, path: &str) -> Option<Vec<String>> {
+        let parts: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+        let mut found: Vec<String> = Vec::new();
+        // A fixed segment beats a parameter: `/api/conversations/user` is not
+        // `/api/conversations/{id}`.
+        let mut best: Option<usize> = None;
+        for (segments, methods) in &self.routes {
+            if segments.len() != parts.len() {
+                continue;
+            }
+            let mut fixed = 0;
+            let matches = segments.iter().zip(&parts).all(|(s, p)| match s {
+                Segment::Fixed(f) => {
+                    fixed += 1;
+                    f == p
+                }
+                Segment::Param => !p.is_empty(),
+            });
+            if !matches {
+                continue;
+            }
+            match best {
+                Some(b) if b > fixed => {}
+                Some(b) if b == fixed => found.extend(methods.iter().cloned()),
+                _ => {
+                    best = Some(fixed);
+                    found = methods.clone();
+                }
+            }
+        }
+        found.sort();
+        found.dedup();
+        best.map(|_| found)
+    }
+}
+
+fn nul_error() -> ApiError {
+    ApiError::new(
+        ErrorKind::Validation,
+        "invalid_character",
+        "Text may not contain the NUL character (\\u0000)",
+    )
+}
+
+/// Whether a JSON text holds a `\u0000` escape (an escaped backslash followed
+/// by `u0000` is ordinary text) or a raw NUL byte.
+fn json_has_nul(body: &[u8]) -> bool {
+    if body.contains(&0) {
+        return true;
+    }
+    let text = body;
+    let mut i = 0;
+    while i < text.len() {
+        if text[i] == b'\\' {
+            // Count this run of backslashes.
+            let start = i;
+            while i < text.len() && text[i] == b'\\' {
+                i += 1;
+            }
+            let run = i - start;
+            if run % 2 == 1 && text[i..].len() >= 5 && text[i..i + 5].eq_ignore_ascii_case(b"u0000")
+            {
+                return true;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    false
+}
+
+fn percent_has_nul(text: &[u8]) -> bool {
+    text.windows(3).any(|w| w.eq_ignore_ascii_case(b"%00"))
+}
+
+/// Checks every request before a handler sees it: no NUL character in the
+/// path, query or body (PostgreSQL cannot store it in text, and no field
+/// needs it), and a body within the size limit; each refusal is the API's
+/// JSON error. A known API path called with a method it doesn't take is
+/// answered 405 with `Allow`, and every other error without a body gets one.
+pub async fn request_guard(
+    mut req: ServiceRequest,
+    next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
+) -> Result<
+    ServiceResponse<actix_web::body::EitherBody<impl actix_web::body::MessageBody>>,
+    actix_web::Error,
+> {
+    use futures_util::StreamExt;
+    let refuse = |req: ServiceRequest, err: ApiError| {
+        let (req, _) = req.into_parts();
+        let res = actix_web::ResponseError::error_response(&err);
+        Ok(ServiceResponse::new(req, res).map_into_right_body())
+    };
+    let uri = req.uri().to_string();
+    if percent_has_nul(uri.as_bytes()) {
+        return refuse(req, nul_error());
+    }
+    let content_type = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let checked = content_type.starts_with("application/json")
+        || content_type.starts_with("text/plain")
+        || content_type.starts_with("application/x-www-form-urlencoded");
+    let limit = body_limit_of(&req);
+    if checked {
+        let mut payload = req.take_payload();
+        let mut body = actix_web::web::BytesMut::new();
+        while let Some(chunk) = payload.next().await {
+            let chunk = chunk?;
+            if body.len() + chunk.len() > limit {
+                return refuse(
+                    req,
+                    ApiError::new(
+                        ErrorKind::TooLarge,
+                        "payload_too_large",
+                        "The request body is too large",
+                    ),
+                );
+            }
+            body.extend_from_slice(&chunk);
+        }
+        let body = body.freeze();
+        let nul = if content_type.starts_with("application/x-www-form-urlencoded") {
+            percent_has_nul(&body) || body.contains(&0)
+        } else {
+            json_has_nul(&body)
+        };
+        if nul {
+            return refuse(req, nul_error());
+        }
+        req.set_payload(actix_web::dev::Payload::from(body));
+    }
+    let path = req.path().to_string();
+    let method = req.method().clone();
+    let operations = req.app_data::<actix_web::web::Data<Operations>>().cloned();
+    let res = next.call(req).await?;
+    if res.status() == actix_web::http::StatusCode::NOT_FOUND
+        && path.starts_with("/api/")
+        && method != actix_web::http::Method::OPTIONS
+        && let Some(allowed) = operations.and_then(|o| o.allowed(&path))
+        && !allowed.iter().any(|m| m == method.as_str())
+    {
+        let (req, _) = res.into_parts();
+        let err = ApiError::new(
+            ErrorKind::Validation,
+            "method_not_allowed",
+            format!("{method} is not allowed here; use {}", allowed.join(", ")),
+        );
+        let mut out = actix_web::ResponseError::error_response(&err);
+        *out.status_mut() = actix_web::http::StatusCode::METHOD_NOT_ALLOWED;
+        if let Ok(value) = HeaderValue::from_str(&allowed.join(", ")) {
+            out.headers_mut().insert(header::ALLOW, value);
+        }
+        return Ok(ServiceResponse::new(req, out).map_into_right_body());
+    }
+    Ok(res.map_into_left_body())
+}
+
+/// The body limit the server was configured with.
+fn body_limit_of(req: &ServiceRequest) -> usize {
+    req.app_data::<actix_web::web::Data<BodyLimit>>()
+        .map_or(256 * 1024, |l| l.0)
+}
+
+/// The largest request body the server reads.
+#[derive(Debug, Clone, Copy)]
+pub struct BodyLimit(pub usize);
+
+/// Query strings that don't fit a call's parameters: the API's JSON error.
+pub fn query_config() -> web::QueryConfig {
+    web::QueryConfig::default().error_handler(|err, _req| {
+        ApiError::new(
+            ErrorKind::Validation,
+            "invalid_query",
+            format!("The query string is not valid for this call: {err}"),
+        )
+        .into()
+    })
+}
+
+/// Path segments that don't fit a call's parameters: the API's JSON error.
+pub fn path_config() -> web::PathConfig {
+    web::PathConfig::default().error_handler(|err, _req| {
+        ApiError::new(
+            ErrorKind::Validation,
+            "invalid_path",
+            format!("The address is not valid for this call: {err}"),
+        )
+        .into()
+    })
+}
+
+#[cfg(test)]
+mod guard_tests {
+    use super::*;
+
+    #[test]
+    fn nul_escapes_are_found_and_escaped_backslashes_are_not() {
+        assert!(json_has_nul(br#"{"a":"x\u0000y"}"#));
+        assert!(json_has_nul(br#"{"a":"\U0000"}"#));
+        assert!(json_has_nul(br#"{"a":"\\\u0000"}"#));
+        assert!(json_has_nul(b"{\"a\":\"\0\"}"));
+        assert!(!json_has_nul(br#"{"a":"\\u0000"}"#));
+        assert!(!json_has_nul(br#"{"a":"u0000 \u00e9"}"#));
+        assert!(!json_has_nul(br#"{"a":"\u"}"#));
+        assert!(percent_has_nul(b"/api/plans/a%00b"));
+        assert!(!percent_has_nul(b"/api/plans/a%200"));
+    }
+}

@@ -16,6 +16,7 @@ mod http;
 mod meta;
 mod notifications;
 mod payments;
+mod robustness;
 mod smtp;
 mod tokens;
 mod tracking;
