@@ -145,7 +145,7 @@ function beacon(url: string, body: unknown): Promise<Response | void> {
  * `navigator.sendBeacon` with the JSON as text/plain (no CORS preflight; the browser sends it
  * after the page is gone); the keepalive `fetch` of `beacon` where it is missing or refuses.
  */
-function sendBeacon(url: string, body: unknown): void {
+export function sendBeacon(url: string, body: unknown): void {
   try {
     const nav = navigator;
     const text = toJson(body);
