@@ -28,8 +28,14 @@ pub const TRIAL_DAYS: i64 = 3;
 /// How long a password reset link works.
 pub const RESET_LINK_TTL_MINUTES: i64 = 60;
 
-/// Failed sign-ins allowed per email in the window.
-pub const LOGIN_FAILURES_PER_EMAIL: Limit = Limit::new(5, 15 * 60);
+/// Failed sign-ins allowed per email from one client IP in the window: a
+/// guesser is stopped, and a stranger's failures lock only their own address
+/// out of the account, never the owner's.
+pub const LOGIN_FAILURES_PER_EMAIL_AND_IP: Limit = Limit::new(5, 15 * 60);
+/// Failed sign-ins allowed per email from all addresses together: slow
+/// enough for guessing from many addresses to get nowhere, high enough that
+/// denying the owner takes a hundred failures an hour.
+pub const LOGIN_FAILURES_PER_EMAIL: Limit = Limit::new(100, 60 * 60);
 /// Failed sign-ins allowed per client IP in the window.
 pub const LOGIN_FAILURES_PER_IP: Limit = Limit::new(20, 15 * 60);
 /// Reset requests allowed per email in the window.
@@ -346,8 +352,14 @@ impl AuthService {
                 errors,
             });
         }
+        let pair_key = format!("login:email-ip:{email}:{ip}");
         let email_key = format!("login:email:{email}");
         let ip_key = format!("login:ip:{ip}");
+        rate_limited(
+            self.limiter
+                .check(&pair_key, LOGIN_FAILURES_PER_EMAIL_AND_IP)
+                .await,
+        )?;
         rate_limited(
             self.limiter
                 .check(&email_key, LOGIN_FAILURES_PER_EMAIL)
@@ -368,12 +380,17 @@ impl AuthService {
         };
         let Some(user) = found.filter(|_| verified) else {
             // The attempt that reaches the limit is refused like the ones after it.
+            rate_limited(
+                self.limiter
+                    .hit(&pair_key, LOGIN_FAILURES_PER_EMAIL_AND_IP)
+                    .await,
+            )?;
             rate_limited(self.limiter.hit(&email_key, LOGIN_FAILURES_PER_EMAIL).await)?;
             rate_limited(self.limiter.hit(&ip_key, LOGIN_FAILURES_PER_IP).await)?;
             tracing::info!("failed sign-in");
             return Err(AuthError::InvalidCredentials);
         };
-        self.limiter.reset(&email_key).await;
+        self.limiter.reset(&pair_key).await;
         let now = Utc::now();
         let mut active: user::ActiveModel = user.clone().into();
         active.last_login_at = Set(Some(now));

@@ -144,7 +144,8 @@ async fn failed_logins_are_rate_limited_per_email() {
             .await
             .error(401, "invalid_credentials");
     }
-    // The fifth failure reaches the limit; from then on even the right password waits.
+    // The fifth failure from this address reaches the limit; from then on even
+    // the right password from here waits.
     let fifth = app.login("victim@example.in", "wrong").await;
     assert_eq!(fifth.status, 401);
     let locked = app.login("victim@example.in", "right-pass").await;
@@ -161,6 +162,42 @@ async fn failed_logins_are_rate_limited_per_email() {
         app.login("other@example.in", "right-pass").await.status,
         200
     );
+}
+
+/// A stranger's wrong passwords lock the stranger's address out of the
+/// account, not the owner signing in from theirs; guessing from many
+/// addresses meets the slower limit per account.
+#[tokio::test]
+async fn a_stranger_cannot_lock_the_owner_out() {
+    let app = crate::helpers::spawn_app_with(|c| c.trust_proxy = true).await;
+    app.register("owner-lock@example.in", "right-pass").await;
+    let login_from = |ip: &str, password: &str| {
+        let req = app
+            .client
+            .post(app.url("/api/auth/login"))
+            .header("x-forwarded-for", ip)
+            .json(&serde_json::json!({"email": "owner-lock@example.in", "password": password}));
+        async move { Reply(req.send().await.expect("send")).await }
+    };
+    for _ in 0..5 {
+        assert_eq!(login_from("203.0.113.7", "wrong").await.status, 401);
+    }
+    login_from("203.0.113.7", "right-pass")
+        .await
+        .error(429, "rate_limited");
+    // The owner, from their own address, signs in.
+    assert_eq!(login_from("198.51.100.20", "right-pass").await.status, 200);
+
+    // Many addresses together: after 100 failures in the hour (the stranger's
+    // 5 and 95 more) the account waits.
+    for i in 0..95u32 {
+        let ip = format!("10.1.{}.{}", i / 200, i % 200 + 1);
+        let r = login_from(&ip, "wrong").await;
+        assert_eq!(r.status, 401, "attempt {i}: {}", r.body);
+    }
+    login_from("198.51.100.21", "right-pass")
+        .await
+        .error(429, "rate_limited");
 }
 
 #[tokio::test]
