@@ -18,7 +18,9 @@ afterEach(() => {
 });
 
 function stubFetch() {
-  const fetch = vi.fn((_url: string, _init: RequestInit) => Promise.resolve(new Response(null)));
+  const fetch = vi.fn<(url: string, init: RequestInit) => Promise<Response>>(() =>
+    Promise.resolve(new Response(null)),
+  );
   vi.stubGlobal("fetch", fetch);
   return fetch;
 }
