@@ -139,7 +139,7 @@ pub struct CampaignResponse {
 
 /// `{success, analytics}`.
 #[derive(Debug, Serialize, ToSchema)]
-pub struct AnalyticsResponse {
+pub struct CampaignAnalyticsResponse {
     pub success: bool,
     pub analytics: CampaignAnalytics,
     /// How fast the campaign's assistant answered.

@@ -3,7 +3,7 @@
 
 use actix_web::{HttpResponse, delete, get, patch, post, put, web};
 use ca_campaigns::dto::{
-    AnalyticsResponse, CampaignIn, CampaignListResponse, CampaignResponse,
+    CampaignAnalyticsResponse, CampaignIn, CampaignListResponse, CampaignResponse,
     ConversionScriptResponse, WidgetScriptResponse,
 };
 use ca_campaigns::scripts;
@@ -191,7 +191,7 @@ pub async fn toggle(
     security(("bearer" = [])),
     params(("id" = String, Path, description = "Campaign id")),
     responses(
-        (status = 200, description = "Analytics", body = AnalyticsResponse),
+        (status = 200, description = "Analytics", body = CampaignAnalyticsResponse),
         (status = 401, description = "No valid session", body = ErrorBody),
         (status = 404, description = "Absent or not yours", body = ErrorBody),
     )
@@ -201,13 +201,13 @@ pub async fn analytics(
     state: web::Data<AppState>,
     user: CurrentUser,
     id: web::Path<String>,
-) -> Result<web::Json<AnalyticsResponse>, ApiError> {
+) -> Result<web::Json<CampaignAnalyticsResponse>, ApiError> {
     let analytics = state.campaigns.analytics(&user.0.id, &id).await?;
     let assistant = state
         .conversations
         .reply_stats(&user.0.id, Some(&id))
         .await?;
-    Ok(web::Json(AnalyticsResponse {
+    Ok(web::Json(CampaignAnalyticsResponse {
         success: true,
         analytics,
         assistant,

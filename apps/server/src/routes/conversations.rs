@@ -2,8 +2,8 @@
 
 use actix_web::{HttpResponse, delete, get, web};
 use ca_conversations::dashboard::dto::{
-    AnalyticsResponse, ConversationListResponse, ConversationResponse, ListQuery, MessagesQuery,
-    PeriodQuery,
+    ConversationAnalyticsResponse, ConversationListResponse, ConversationResponse, ListQuery,
+    MessagesQuery, PeriodQuery,
 };
 use ca_conversations::dashboard::export::{ExportQuery, csv_chunk};
 use ca_conversations::dashboard::period;
@@ -71,7 +71,7 @@ pub async fn by_campaign(
     security(("bearer" = [])),
     params(PeriodQuery),
     responses(
-        (status = 200, description = "The figures", body = AnalyticsResponse),
+        (status = 200, description = "The figures", body = ConversationAnalyticsResponse),
         (status = 400, description = "Unknown period", body = ErrorBody),
         (status = 401, description = "No valid session", body = ErrorBody),
     )
@@ -81,7 +81,7 @@ pub async fn analytics(
     state: web::Data<AppState>,
     user: CurrentUser,
     query: web::Query<PeriodQuery>,
-) -> Result<web::Json<AnalyticsResponse>, ApiError> {
+) -> Result<web::Json<ConversationAnalyticsResponse>, ApiError> {
     let (name, length) = period(query.period.as_deref())?;
     Ok(web::Json(
         state
@@ -98,7 +98,7 @@ pub async fn analytics(
     security(("bearer" = [])),
     params(("campaignId" = String, Path, description = "Campaign id"), PeriodQuery),
     responses(
-        (status = 200, description = "The figures", body = AnalyticsResponse),
+        (status = 200, description = "The figures", body = ConversationAnalyticsResponse),
         (status = 400, description = "Unknown period", body = ErrorBody),
         (status = 401, description = "No valid session", body = ErrorBody),
         (status = 404, description = "Campaign absent or not yours", body = ErrorBody),
@@ -110,7 +110,7 @@ pub async fn campaign_analytics(
     user: CurrentUser,
     campaign: web::Path<String>,
     query: web::Query<PeriodQuery>,
-) -> Result<web::Json<AnalyticsResponse>, ApiError> {
+) -> Result<web::Json<ConversationAnalyticsResponse>, ApiError> {
     let (name, length) = period(query.period.as_deref())?;
     Ok(web::Json(
         state

@@ -172,3 +172,66 @@ async fn the_api_grants_cors_only_to_its_own_origin() {
         .expect("send");
     assert!(cross.headers().get("access-control-allow-origin").is_none());
 }
+
+/// Every type in the OpenAPI document has its own name: two types sharing a
+/// name would silently become one schema (an answer pointing at the other
+/// type's fields). Reads the sources: each `ToSchema` type's name, or its
+/// `#[schema(as = …)]`.
+#[test]
+fn schema_names_are_unique() {
+    fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("dir").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                rust_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let mut files = Vec::new();
+    rust_files(&root.join("crates"), &mut files);
+    rust_files(&root.join("apps/server/src"), &mut files);
+    let mut seen: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("read");
+        let mut pending = false;
+        let mut alias: Option<String> = None;
+        for line in text.lines().map(str::trim) {
+            if line.starts_with("#[derive(") && line.contains("ToSchema") {
+                pending = true;
+                alias = None;
+                continue;
+            }
+            if !pending {
+                continue;
+            }
+            if let Some(rest) = line.strip_prefix("#[schema(")
+                && let Some(at) = rest.find("as = ")
+            {
+                let name: String = rest[at + 5..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+                    .collect();
+                alias = name.rsplit("::").next().map(str::to_string);
+            }
+            for kind in ["pub struct ", "pub enum ", "struct ", "enum "] {
+                if let Some(rest) = line.strip_prefix(kind) {
+                    let name: String = rest
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    seen.entry(alias.take().unwrap_or(name))
+                        .or_default()
+                        .push(file.display().to_string());
+                    pending = false;
+                    break;
+                }
+            }
+        }
+    }
+    assert!(seen.len() > 100, "found only {} schema types", seen.len());
+    let twice: Vec<_> = seen.iter().filter(|(_, files)| files.len() > 1).collect();
+    assert!(twice.is_empty(), "schema names used twice: {twice:?}");
+}

@@ -125,7 +125,7 @@ pub struct PeriodQuery {
 /// Conversation analytics over a period.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct AnalyticsResponse {
+pub struct ConversationAnalyticsResponse {
     pub success: bool,
     pub period: String,
     pub total_conversations: u64,

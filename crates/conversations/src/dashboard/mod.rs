@@ -21,7 +21,7 @@ use crate::entities::{conversation, message};
 use crate::error::ConversationError;
 use crate::visitor::ConversationService;
 use dto::{
-    AnalyticsResponse, CampaignRef, ConversationCounts, ConversationDetail,
+    CampaignRef, ConversationAnalyticsResponse, ConversationCounts, ConversationDetail,
     ConversationListResponse, ConversationMessage, ConversationOut, ListQuery, MessagesQuery,
 };
 
@@ -270,7 +270,7 @@ impl ConversationService {
         name: String,
         length: Duration,
         now: DateTime<Utc>,
-    ) -> Result<AnalyticsResponse, ConversationError> {
+    ) -> Result<ConversationAnalyticsResponse, ConversationError> {
         if let Some(c) = campaign_id {
             owned_campaign(&self.db, owner_id, c).await?;
         }
@@ -309,7 +309,7 @@ impl ConversationService {
             .one(&self.db)
             .await?;
         let messages = messages.flatten().unwrap_or(0);
-        Ok(AnalyticsResponse {
+        Ok(ConversationAnalyticsResponse {
             success: true,
             period: name,
             total_conversations: total,

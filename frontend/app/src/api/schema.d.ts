@@ -1351,33 +1351,6 @@ export interface components {
             /** @default  */
             knowledgeBase: string;
         };
-        /** @description Conversation analytics over a period. */
-        AnalyticsResponse: {
-            /** Format: int64 */
-            active: number;
-            /** @description The assistant's reply timing (all time). */
-            assistant: components["schemas"]["ReplyStats"];
-            /**
-             * Format: double
-             * @description Messages per conversation (1 decimal).
-             */
-            averageMessages: number;
-            /** Format: int64 */
-            completed: number;
-            /**
-             * Format: double
-             * @description Conversions per 100 conversations (2 decimals).
-             */
-            conversionRate: number;
-            /** Format: int64 */
-            conversions: number;
-            /** Format: int64 */
-            dismissals: number;
-            period: string;
-            success: boolean;
-            /** Format: int64 */
-            totalConversations: number;
-        };
         /** @description An audit log entry. */
         AuditOut: {
             /** @description The account the actor was signed in as, if any. */
@@ -1429,6 +1402,13 @@ export interface components {
              * @description Attributed revenue in rupees.
              */
             revenue: number;
+        };
+        /** @description `{success, analytics}`. */
+        CampaignAnalyticsResponse: {
+            analytics: components["schemas"]["CampaignAnalytics"];
+            /** @description How fast the campaign's assistant answered. */
+            assistant: components["schemas"]["ReplyStats"];
+            success: boolean;
         };
         /**
          * @description `POST /api/campaigns` and `PUT /api/campaigns/{id}`. PUT sends the whole
@@ -1606,6 +1586,33 @@ export interface components {
             phone?: string | null;
         } & {
             [key: string]: string;
+        };
+        /** @description Conversation analytics over a period. */
+        ConversationAnalyticsResponse: {
+            /** Format: int64 */
+            active: number;
+            /** @description The assistant's reply timing (all time). */
+            assistant: components["schemas"]["ReplyStats"];
+            /**
+             * Format: double
+             * @description Messages per conversation (1 decimal).
+             */
+            averageMessages: number;
+            /** Format: int64 */
+            completed: number;
+            /**
+             * Format: double
+             * @description Conversions per 100 conversations (2 decimals).
+             */
+            conversionRate: number;
+            /** Format: int64 */
+            conversions: number;
+            /** Format: int64 */
+            dismissals: number;
+            period: string;
+            success: boolean;
+            /** Format: int64 */
+            totalConversations: number;
         };
         /** @description `analytics` of a conversation. */
         ConversationCounts: {
@@ -4922,7 +4929,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AnalyticsResponse"];
+                    "application/json": components["schemas"]["CampaignAnalyticsResponse"];
                 };
             };
             /** @description No valid session */
@@ -5204,7 +5211,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AnalyticsResponse"];
+                    "application/json": components["schemas"]["ConversationAnalyticsResponse"];
                 };
             };
             /** @description Unknown period */
@@ -5248,7 +5255,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AnalyticsResponse"];
+                    "application/json": components["schemas"]["ConversationAnalyticsResponse"];
                 };
             };
             /** @description Unknown period */
