@@ -160,6 +160,15 @@ test("the wizard checks each field when it is left and on Next, and forgets fixe
   await page.getByRole("button", { name: "Next" }).click();
   await expect(page.getByText("Step 2 of 4: Design")).toBeVisible();
 
+  // The step list works from the keyboard like any tab list.
+  const designTab = page.getByRole("tab", { name: /Design/ });
+  await designTab.focus();
+  await page.keyboard.press("ArrowRight");
+  await expect(page.getByRole("tab", { name: /Targeting/ })).toBeFocused();
+  await expect(page.getByText("Step 3 of 4: Targeting")).toBeVisible();
+  await page.keyboard.press("ArrowLeft");
+  await expect(page.getByText("Step 2 of 4: Design")).toBeVisible();
+
   // Emptying the name later and pressing Create goes back to the step that needs it.
   await page.getByRole("tab", { name: /Basic Info/ }).click();
   await name.fill("");
@@ -238,4 +247,18 @@ test("Edit: the save bar stays in view, Save Design says it saved, leaving unsav
   await expect(bar).toContainText("Campaign updated successfully!");
   await page.getByRole("link", { name: "Overview" }).click();
   await page.waitForURL("**/dashboard");
+});
+
+test("the password's show/hide toggle is reached with Tab, named, and works from the keyboard", async ({
+  page,
+}) => {
+  await page.goto("/login");
+  await page.getByLabel(/^Password/).fill("kesar-123");
+  await page.keyboard.press("Tab");
+  const toggle = page.getByRole("button", { name: "Show characters" });
+  await expect(toggle).toBeFocused();
+  await expect(toggle).toHaveAttribute("aria-pressed", "false");
+  await page.keyboard.press("Space");
+  await expect(page.getByLabel(/^Password/)).toHaveAttribute("type", "text");
+  await expect(toggle).toHaveAttribute("aria-pressed", "true");
 });

@@ -22,7 +22,11 @@ export const theme = createTheme({
     Anchor: Anchor.extend({ defaultProps: { underline: "always" } }),
     // The show/hide toggle is reachable with Tab, and named.
     PasswordInput: PasswordInput.extend({
-      defaultProps: { visibilityToggleButtonProps: { tabIndex: 0 } },
+      // A toggle button: its name stays, aria-pressed says whether the password shows. The name
+      // leaves out "password" so the field alone answers to its label.
+      defaultProps: {
+        visibilityToggleButtonProps: { tabIndex: 0, "aria-label": "Show characters" },
+      },
     }),
     // Every dialog's close button has a name.
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { "aria-label": "Close" } } }),

@@ -206,7 +206,27 @@ function Wizard({ defaults }: { defaults: CampaignSettings }) {
           {error}
         </Alert>
       ) : null}
-      <Group gap="lg" role="tablist" aria-label="Wizard steps">
+      <Group
+        gap="lg"
+        role="tablist"
+        aria-label="Wizard steps"
+        onKeyDown={(e) => {
+          // Arrow keys move between the steps, as in any tab list; Tab goes on to the step itself.
+          const delta = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+          const to =
+            e.key === "Home"
+              ? 0
+              : e.key === "End"
+                ? STEPS.length - 1
+                : delta === undefined
+                  ? null
+                  : (step + delta + STEPS.length) % STEPS.length;
+          if (to === null) return;
+          e.preventDefault();
+          setStep(to);
+          document.getElementById(`wizard-tab-${STEPS[to]?.key}`)?.focus();
+        }}
+      >
         {STEPS.map((s, i) => {
           const done = stepComplete(s.key, draft);
           const green = done || i < step;
@@ -215,6 +235,7 @@ function Wizard({ defaults }: { defaults: CampaignSettings }) {
               key={s.key}
               role="tab"
               aria-selected={i === step}
+              tabIndex={i === step ? 0 : -1}
               aria-controls="wizard-step"
               id={`wizard-tab-${s.key}`}
               onClick={() => setStep(i)}
