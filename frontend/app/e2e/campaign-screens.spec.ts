@@ -190,6 +190,18 @@ test("Edit: the save bar stays in view, Save Design says it saved, leaving unsav
   await page.waitForURL(/\/edit$/);
   const bar = page.getByTestId("save-bar");
 
+  // The website is checked when it is left, and Save brings the owner back to it.
+  const website = page.getByLabel(/^Website URL/);
+  await website.fill("kesar-handlooms");
+  await website.blur();
+  await expect(page.getByText(/Please enter a valid website URL/)).toBeVisible();
+  await page.getByRole("tab", { name: "Targeting" }).click();
+  await bar.getByRole("button", { name: "Save changes" }).click();
+  await expect(bar).toContainText("Please fix the highlighted fields in Basic Settings.");
+  await expect(website).toBeFocused();
+  await website.fill("https://kesar-handlooms.example.in");
+  await expect(page.getByText(/Please enter a valid website URL/)).toHaveCount(0);
+
   // Save Design, far down the designer: the message shows where the owner is looking.
   await page.getByRole("tab", { name: "Popup Design" }).click();
   await page.getByLabel("Main Title").fill("Don't miss the monsoon deal");

@@ -10,7 +10,7 @@ test("edit every tab, reorder forms by drag, save, and find it all after a reloa
   await page.getByRole("link", { name: "Edit campaign" }).click();
   await page.waitForURL(/\/campaigns\/[0-9a-f-]{36}\/edit$/);
   const id = page.url().split("/").at(-2) ?? "";
-  await expect(page.getByText(id)).toBeVisible();
+  await expect(page.getByText(id, { exact: true })).toBeVisible();
   await expect(page.getByRole("link", { name: "Preview" })).toHaveAttribute(
     "href",
     `/test-widget?campaign=${id}`,

@@ -26,7 +26,7 @@ import { formatInr } from "../../../lib/format";
 import { useDefaultSettings, type Campaign, type CampaignSettings } from "../api/campaigns";
 import { fromDesigner, toDesigner } from "../api/designer";
 import { parsePages } from "../api/page-list";
-import { intInput } from "../api/wizard";
+import { basicErrors, intInput, type BasicErrors } from "../api/wizard";
 import { AssistantPanel } from "../components/AssistantPanel";
 import { ConversionFormsEditor } from "../components/ConversionFormsEditor";
 import { PopupDesigner } from "../components/PopupDesigner";
@@ -59,7 +59,8 @@ function Editor({ campaign }: { campaign: Campaign }) {
   });
   const [include, setInclude] = useState(campaign.settings.targeting.includePages.join("\n"));
   const [exclude, setExclude] = useState(campaign.settings.targeting.excludePages.join("\n"));
-  const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  // What the last save said, and the editor state it was about: a later change makes it stale.
+  const [status, setStatus] = useState<{ ok: boolean; text: string; at: string } | null>(null);
   // What the server has, in the editor's own terms: the draft differs from it = unsaved changes.
   const [baseline, setBaseline] = useState(() =>
     snapshot(
@@ -73,7 +74,16 @@ function Editor({ campaign }: { campaign: Campaign }) {
       campaign.settings.targeting.excludePages.join("\n"),
     ),
   );
-  const dirty = snapshot(draft, include, exclude) !== baseline;
+  const current = snapshot(draft, include, exclude);
+  const dirty = current !== baseline;
+  const [tab, setTab] = useState<string | null>("basic");
+  // Fields the owner has left: only these show their errors (and all of them once Save is pressed).
+  const [touched, setTouched] = useState<ReadonlySet<keyof BasicErrors>>(new Set());
+  const shown = Object.fromEntries(
+    Object.entries(basicErrors(draft)).filter(([k]) => touched.has(k as keyof BasicErrors)),
+  ) as BasicErrors;
+  const touch = (field: keyof BasicErrors) =>
+    setTouched((t) => (t.has(field) ? t : new Set([...t, field])));
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
       dirty && currentLocation.pathname !== nextLocation.pathname,
@@ -97,6 +107,19 @@ function Editor({ campaign }: { campaign: Campaign }) {
 
   async function saveAll(settings: CampaignSettings = draft.settings) {
     setStatus(null);
+    // The name and website are checked here first, where the owner can see and fix them.
+    const invalid = Object.keys(basicErrors(draft)) as (keyof BasicErrors)[];
+    if (invalid.length > 0) {
+      setTouched(new Set([...touched, ...invalid]));
+      setTab("basic");
+      setStatus({
+        ok: false,
+        text: "Please fix the highlighted fields in Basic Settings.",
+        at: current,
+      });
+      window.setTimeout(() => document.getElementById(`edit-${invalid[0]}`)?.focus(), 0);
+      return;
+    }
     const merged = {
       ...saved,
       ...draft,
@@ -126,15 +149,16 @@ function Editor({ campaign }: { campaign: Campaign }) {
       setDraft(next);
       setInclude(inc);
       setExclude(exc);
-      setBaseline(snapshot(next, inc, exc));
+      const stored = snapshot(next, inc, exc);
+      setBaseline(stored);
       queryClient.setQueryData(
         ["get", "/api/campaigns/{id}", { params: { path: { id: campaign._id } } }],
         result,
       );
       void queryClient.invalidateQueries({ queryKey: ["get", "/api/campaigns"] });
-      setStatus({ ok: true, text: "Campaign updated successfully!" });
+      setStatus({ ok: true, text: "Campaign updated successfully!", at: stored });
     } catch (err) {
-      setStatus({ ok: false, text: messageOf(err, "Failed to update campaign") });
+      setStatus({ ok: false, text: messageOf(err, "Failed to update campaign"), at: current });
     }
   }
 
@@ -202,7 +226,8 @@ function Editor({ campaign }: { campaign: Campaign }) {
       </Card>
       <Card withBorder radius="md" p="lg">
         <Tabs
-          defaultValue="basic"
+          value={tab}
+          onChange={setTab}
           styles={{
             // One row that scrolls sideways on a phone instead of wrapping onto three.
             list: { flexWrap: "nowrap", overflowX: "auto", overflowY: "hidden" },
@@ -219,17 +244,25 @@ function Editor({ campaign }: { campaign: Campaign }) {
           <Tabs.Panel value="basic">
             <Stack maw={640}>
               <TextInput
+                id="edit-name"
                 label="Campaign name"
+                required
                 value={draft.name}
+                error={shown.name}
+                onBlur={() => touch("name")}
                 onChange={(e) => {
                   const name = e.currentTarget.value;
                   setDraft((d) => ({ ...d, name }));
                 }}
               />
               <TextInput
+                id="edit-websiteUrl"
                 label="Website URL"
                 type="url"
+                required
                 value={draft.websiteUrl}
+                error={shown.websiteUrl}
+                onBlur={() => touch("websiteUrl")}
                 onChange={(e) => {
                   const websiteUrl = e.currentTarget.value;
                   setDraft((d) => ({ ...d, websiteUrl }));
@@ -363,7 +396,7 @@ function Editor({ campaign }: { campaign: Campaign }) {
       <SaveBar
         dirty={dirty}
         saving={save.isPending}
-        status={status}
+        status={status?.at === current ? status : null}
         onSave={() => void saveAll()}
       />
       <Modal
@@ -408,12 +441,7 @@ function SaveBar({
   status: { ok: boolean; text: string } | null;
   onSave: () => void;
 }) {
-  const text =
-    status && !(status.ok && dirty)
-      ? status.text
-      : dirty
-        ? "You have unsaved changes"
-        : "All changes saved";
+  const text = status ? status.text : dirty ? "You have unsaved changes" : "All changes saved";
   const colour = status && !status.ok ? "red" : dirty ? "orange" : "teal";
   return (
     <Paper
