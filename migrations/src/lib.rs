@@ -19,6 +19,7 @@ mod m20261123_000012_unanswered_questions;
 mod m20261123_000013_meta_events;
 mod m20261123_000014_notifications;
 mod m20261123_000015_campaign_last_conversion;
+mod m20261123_000016_purchase_held;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -45,6 +46,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000013_meta_events::Migration),
             Box::new(m20261123_000014_notifications::Migration),
             Box::new(m20261123_000015_campaign_last_conversion::Migration),
+            Box::new(m20261123_000016_purchase_held::Migration),
         ]
     }
 }

@@ -80,6 +80,23 @@ pub async fn add_revenue<C: ConnectionTrait>(
     add(conn, campaign_id, campaign::Column::RevenuePaise, paise).await
 }
 
+/// The largest order, in paise, the campaign counts as revenue (its revenue
+/// settings); `None` when the campaign no longer exists.
+pub async fn max_order_paise<C: ConnectionTrait>(
+    conn: &C,
+    campaign_id: &str,
+) -> Result<Option<i64>, DbErr> {
+    let Some(found) = campaign::Entity::find_by_id(campaign_id.to_string())
+        .one(conn)
+        .await?
+    else {
+        return Ok(None);
+    };
+    let settings: crate::settings::CampaignSettings =
+        serde_json::from_str(&found.settings).unwrap_or_default();
+    Ok(Some(settings.revenue.max_order_value.saturating_mul(100)))
+}
+
 /// A visitor seen on an owner's site: (owner, visitor, first seen).
 pub struct SeenVisitor {
     pub owner_id: String,

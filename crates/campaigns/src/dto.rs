@@ -32,7 +32,9 @@ pub struct CampaignAnalytics {
     pub conversions: i64,
     /// Conversions ÷ impressions × 100, to 2 decimals; 0 without impressions.
     pub conversion_rate: f64,
-    /// Attributed revenue in rupees.
+    /// Attributed revenue in rupees, as the site reported it with `caTrack`
+    /// (not verified; orders above the campaign's largest believable value
+    /// are left out).
     #[schema(value_type = f64)]
     #[serde(with = "rust_decimal::serde::float")]
     pub revenue: Decimal,
@@ -144,6 +146,21 @@ pub struct CampaignAnalyticsResponse {
     pub analytics: CampaignAnalytics,
     /// How fast the campaign's assistant answered.
     pub assistant: ReplyStats,
+    /// Orders left out of the revenue as implausible.
+    #[serde(rename = "heldOrders")]
+    pub held_orders: HeldOrders,
+}
+
+/// Orders the site reported above the campaign's largest believable value:
+/// kept, not counted in its revenue.
+#[derive(Debug, Clone, Default, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HeldOrders {
+    pub orders: u64,
+    /// Their reported value together, in rupees.
+    #[schema(value_type = f64)]
+    #[serde(with = "rust_decimal::serde::float")]
+    pub value: Decimal,
 }
 
 /// Reply timing over a campaign's (or an owner's) assistant replies; the

@@ -171,8 +171,11 @@ pub struct OverviewResponse {
     pub conversion_stats: ConversionStats,
     /// At most 5, most customers first.
     pub top_campaigns: Vec<TopCampaign>,
-    /// The same figures for the period before, for change captions. Statuses
-    /// are today's: the rate is that of the customers who existed then.
+    /// The same figures for the period before. Total and new customers are
+    /// what was true then (by when each customer was created); statuses are
+    /// today's and each customer's latest chat is the one counted, so the
+    /// earlier conversion rate and active leads are not comparable, and the
+    /// dashboard shows no change for those two.
     pub previous: Headline,
 }
 

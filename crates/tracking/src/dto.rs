@@ -83,6 +83,9 @@ pub struct PurchaseOut {
     /// The campaign the revenue went to (a visitor who converted on or
     /// interacted with it within the attribution window), if any.
     pub attributed_campaign_id: Option<String>,
+    /// Above the campaign's largest believable order (its revenue settings):
+    /// kept, but not added to any revenue.
+    pub held: bool,
 }
 
 /// `{success, counted}`: the event is stored.

@@ -90,6 +90,7 @@ impl TrackingService {
                 success: true,
                 duplicate: true,
                 attributed_campaign_id: None,
+                held: false,
             });
         }
         let touch = campaign_touch::Entity::find()
@@ -100,6 +101,14 @@ impl TrackingService {
             .one(&txn)
             .await?;
         let attributed = touch.map(|t| t.campaign_id);
+        // The site reports the value and nobody checks it: an order above the
+        // attributed campaign's largest believable value is kept, not counted.
+        let held = match &attributed {
+            Some(id) => ca_campaigns::counters::max_order_paise(&txn, id)
+                .await?
+                .is_some_and(|max| value > max),
+            None => false,
+        };
         let inserted = purchase::ActiveModel {
             id: Set(ca_core::ids::new_id().to_string()),
             owner_id: Set(owner_id.clone()),
@@ -109,6 +118,7 @@ impl TrackingService {
             value_paise: Set(value),
             currency: Set(currency),
             attributed: Set(attributed.is_some()),
+            held: Set(held),
             created_at: Set(now),
         }
         .insert(&txn)
@@ -127,20 +137,43 @@ impl TrackingService {
                     success: true,
                     duplicate: true,
                     attributed_campaign_id: None,
+                    held: false,
                 });
             }
             return Err(err.into());
         }
-        if let Some(campaign_id) = &attributed {
+        if let Some(campaign_id) = attributed.as_ref().filter(|_| !held) {
             ca_campaigns::counters::add_revenue(&txn, campaign_id, value).await?;
             ca_customers::record_purchase(&txn, &owner_id, &input.visitor_id, value, now).await?;
         }
         txn.commit().await?;
-        tracing::info!(order = %order_id, campaign = ?attributed, "purchase recorded");
+        tracing::info!(order = %order_id, campaign = ?attributed, held, "purchase recorded");
         Ok(PurchaseOut {
             success: true,
             duplicate: false,
             attributed_campaign_id: attributed,
+            held,
+        })
+    }
+}
+
+impl TrackingService {
+    /// The owner's held orders on one campaign (see [`ca_campaigns::dto::HeldOrders`]).
+    pub async fn held_orders(
+        &self,
+        owner_id: &str,
+        campaign_id: &str,
+    ) -> Result<ca_campaigns::dto::HeldOrders, TrackingError> {
+        let held = purchase::Entity::find()
+            .filter(purchase::Column::OwnerId.eq(owner_id))
+            .filter(purchase::Column::CampaignId.eq(campaign_id))
+            .filter(purchase::Column::Held.eq(true))
+            .all(&self.db)
+            .await?;
+        let paise: i64 = held.iter().map(|p| p.value_paise).sum();
+        Ok(ca_campaigns::dto::HeldOrders {
+            orders: held.len() as u64,
+            value: Decimal::new(paise, 2),
         })
     }
 }

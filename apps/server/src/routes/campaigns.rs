@@ -207,10 +207,12 @@ pub async fn analytics(
         .conversations
         .reply_stats(&user.0.id, Some(&id))
         .await?;
+    let held_orders = state.tracking.held_orders(&user.0.id, &id).await?;
     Ok(web::Json(CampaignAnalyticsResponse {
         success: true,
         analytics,
         assistant,
+        held_orders,
     }))
 }
 

@@ -1022,3 +1022,69 @@ async fn a_killed_server_keeps_every_event_it_accepted() {
     assert!(stored <= attempted, "{stored} stored of {attempted} sent");
     let _ = std::fs::remove_dir_all(data);
 }
+
+/// The site reports order values and nobody checks them: one above the
+/// campaign's largest believable order is kept (held) but adds no revenue.
+#[tokio::test]
+async fn implausible_orders_are_kept_but_not_counted() {
+    let app = spawn_app_with(|_| {}).await;
+    let (token, id) = owner_and_campaign(&app, "cap-revenue@example.in").await;
+    let t = Some(token.as_str());
+    let current = app.get(&format!("/api/campaigns/{id}"), t).await.body["campaign"].clone();
+    assert_eq!(
+        current["settings"]["revenue"]["maxOrderValue"], 500_000,
+        "the default"
+    );
+    for bad in [json!(0), json!(10_000_001), json!(-1)] {
+        let mut next = current.clone();
+        next["settings"]["revenue"]["maxOrderValue"] = bad;
+        app.send("PUT", &format!("/api/campaigns/{id}"), t, next)
+            .await
+            .error(400, "validation_failed");
+    }
+    let mut next = current.clone();
+    next["settings"]["revenue"]["maxOrderValue"] = json!(10_000);
+    let saved = app
+        .send("PUT", &format!("/api/campaigns/{id}"), t, next)
+        .await;
+    assert_eq!(saved.status, 200, "{}", saved.body);
+
+    let c = start_conversation(&app, &id, "v_big_buyer_01").await;
+    submit_email(&app, &c, "big-buyer@example.in", None).await;
+    let fine = purchase(&app, &id, "v_big_buyer_01", "ORD-FINE", json!(10_000)).await;
+    assert_eq!(
+        (fine.status.as_u16(), &fine.body["held"]),
+        (200, &json!(false))
+    );
+    let odd = purchase(&app, &id, "v_big_buyer_01", "ORD-ODD", json!(10_000.01)).await;
+    assert_eq!(odd.status, 200, "{}", odd.body);
+    assert_eq!(odd.body["held"], true);
+    assert_eq!(odd.body["attributedCampaignId"], id.as_str());
+    let stored = campaign::Entity::find_by_id(id.clone())
+        .one(&app.db.conn)
+        .await
+        .expect("q")
+        .expect("c");
+    assert_eq!(
+        stored.revenue_paise, 1_000_000,
+        "only the believable order counts"
+    );
+    let buyer = customer_of(&app, "big-buyer@example.in").await;
+    assert_eq!((buyer.total_purchases, buyer.revenue_paise), (1, 1_000_000));
+    let held = ca_tracking::entities::purchase::Entity::find()
+        .filter(ca_tracking::entities::purchase::Column::OrderId.eq("ORD-ODD"))
+        .one(&app.db.conn)
+        .await
+        .expect("q")
+        .expect("the held order is kept");
+    assert!(held.held);
+    assert_eq!(held.value_paise, 1_000_001);
+    let analytics = app.get(&format!("/api/campaigns/{id}/analytics"), t).await;
+    assert_eq!(
+        analytics.body["heldOrders"]["orders"], 1,
+        "{}",
+        analytics.body
+    );
+    assert_eq!(analytics.body["heldOrders"]["value"], 10_000.01);
+    assert_eq!(analytics.body["analytics"]["revenue"], 10_000.0);
+}

@@ -97,6 +97,13 @@ impl CampaignSettings {
         targeting(&mut c, &mut self.targeting);
         ai(&mut c, &self.ai_settings);
         forms(&mut c, &mut self.forms);
+        c.range(
+            "settings.revenue.maxOrderValue",
+            "Largest order counted",
+            self.revenue.max_order_value,
+            1,
+            10_000_000,
+        );
         c.errors
     }
 }

@@ -39,6 +39,30 @@ pub struct CampaignSettings {
     pub targeting: TargetingSettings,
     pub ai_settings: AiSettings,
     pub forms: FormSettings,
+    pub revenue: RevenueSettings,
+}
+
+/// Revenue the owner's site reports with `caTrack('purchase', …)`. The site
+/// says what the order was worth and nobody checks it, so an order above the
+/// largest believable value is kept (listed as held) but never added to the
+/// campaign's or the customer's revenue.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+pub struct RevenueSettings {
+    /// The largest order, in rupees, counted as revenue (1 to 1,00,00,000).
+    #[schema(minimum = 1, maximum = 10_000_000)]
+    pub max_order_value: i64,
+}
+
+/// The largest order counted unless the owner sets another: ₹5,00,000.
+pub const DEFAULT_MAX_ORDER_VALUE: i64 = 500_000;
+
+impl Default for RevenueSettings {
+    fn default() -> Self {
+        Self {
+            max_order_value: DEFAULT_MAX_ORDER_VALUE,
+        }
+    }
 }
 
 /// When the popup may open.

@@ -15,6 +15,9 @@ pub struct Model {
     pub value_paise: i64,
     pub currency: String,
     pub attributed: bool,
+    /// Above the attributed campaign's largest believable order: kept, not
+    /// added to its revenue or the customer's.
+    pub held: bool,
     pub created_at: DateTimeUtc,
 }
 

@@ -1399,7 +1399,9 @@ export interface components {
             lastConversionAt?: string | null;
             /**
              * Format: double
-             * @description Attributed revenue in rupees.
+             * @description Attributed revenue in rupees, as the site reported it with `caTrack`
+             *     (not verified; orders above the campaign's largest believable value
+             *     are left out).
              */
             revenue: number;
         };
@@ -1408,6 +1410,8 @@ export interface components {
             analytics: components["schemas"]["CampaignAnalytics"];
             /** @description How fast the campaign's assistant answered. */
             assistant: components["schemas"]["ReplyStats"];
+            /** @description Orders left out of the revenue as implausible. */
+            heldOrders: components["schemas"]["HeldOrders"];
             success: boolean;
         };
         /**
@@ -1525,6 +1529,12 @@ export interface components {
              *     }
              */
             popup: components["schemas"]["PopupSettings"];
+            /**
+             * @default {
+             *       "maxOrderValue": 500000
+             *     }
+             */
+            revenue: components["schemas"]["RevenueSettings"];
             /**
              * @default {
              *       "cooldownMinutes": 60,
@@ -1998,6 +2008,19 @@ export interface components {
             data: components["schemas"]["SystemHealth"];
             success: boolean;
         };
+        /**
+         * @description Orders the site reported above the campaign's largest believable value:
+         *     kept, not counted in its revenue.
+         */
+        HeldOrders: {
+            /** Format: int64 */
+            orders: number;
+            /**
+             * Format: double
+             * @description Their reported value together, in rupees.
+             */
+            value: number;
+        };
         /** @description `{success, data: [payment]}`, newest first. */
         HistoryResponse: {
             data: components["schemas"]["PaymentOut"][];
@@ -2159,8 +2182,11 @@ export interface components {
             newCustomers: number;
             period: string;
             /**
-             * @description The same figures for the period before, for change captions. Statuses
-             *     are today's: the rate is that of the customers who existed then.
+             * @description The same figures for the period before. Total and new customers are
+             *     what was true then (by when each customer was created); statuses are
+             *     today's and each customer's latest chat is the one counted, so the
+             *     earlier conversion rate and active leads are not comparable, and the
+             *     dashboard shows no change for those two.
              */
             previous: components["schemas"]["Headline"];
             success: boolean;
@@ -2524,6 +2550,11 @@ export interface components {
             attributedCampaignId?: string | null;
             /** @description The order id was recorded before: nothing was counted again. */
             duplicate: boolean;
+            /**
+             * @description Above the campaign's largest believable order (its revenue settings):
+             *     kept, but not added to any revenue.
+             */
+            held: boolean;
             success: boolean;
         };
         /** @description `POST /api/auth/register`. */
@@ -2625,6 +2656,20 @@ export interface components {
              * @description Attributed revenue ÷ customers, rupees.
              */
             averagePerCustomer: number;
+        };
+        /**
+         * @description Revenue the owner's site reports with `caTrack('purchase', …)`. The site
+         *     says what the order was worth and nobody checks it, so an order above the
+         *     largest believable value is kept (listed as held) but never added to the
+         *     campaign's or the customer's revenue.
+         */
+        RevenueSettings: {
+            /**
+             * Format: int64
+             * @description The largest order, in rupees, counted as revenue (1 to 1,00,00,000).
+             * @default 500000
+             */
+            maxOrderValue: number;
         };
         /** @description Who issues invoices (from `CA_INVOICE_*`). */
         Seller: {
