@@ -117,15 +117,15 @@ function Overview() {
         <MetricCard
           label="Conversion Rate"
           value={`${o.conversionRate.toFixed(1)}%`}
-          caption={changeCaption(o.conversionRate, o.previous.conversionRate, true)}
-          captionColor={changeColor(o.conversionRate, o.previous.conversionRate)}
+          caption="Customers who are buyers today"
+          captionColor="dimmed"
           icon={IconPercentage}
         />
         <MetricCard
           label="Active Leads"
           value={o.activeLeads.toLocaleString("en-IN")}
-          caption={changeCaption(o.activeLeads, o.previous.activeLeads)}
-          captionColor={changeColor(o.activeLeads, o.previous.activeLeads)}
+          caption="Leads whose latest chat was in this period"
+          captionColor="dimmed"
           icon={IconUserStar}
         />
       </SimpleGrid>
