@@ -108,6 +108,11 @@ test("a popup that cannot be styled is not shown, and the console says why", asy
   page.on("console", (m) => {
     if (m.type() === "warning") warnings.push(m.text());
   });
+  const impressions: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().endsWith("/api/widget/events") && /"impression"/.test(r.postData() ?? ""))
+      impressions.push(r.url());
+  });
   const popupChunk = page.waitForResponse((r) => r.url().includes("/widget/chunks/popup-"));
   const site = PAGES.find((p) => p.name === "bootstrap")!;
   await page.goto(sites.url(site, id), { waitUntil: "load" });
@@ -121,4 +126,8 @@ test("a popup that cannot be styled is not shown, and the console says why", asy
     .toMatch(/ConvertAssist: the popup is not shown because this browser cannot style it/);
   expect(await page.locator("convertassist-widget").count()).toBe(0);
   expect(await page.evaluate(() => document.body.childElementCount)).toBe(before);
+  // Not counted as an impression, nor as a display of the session.
+  await page.waitForTimeout(300);
+  expect(impressions).toEqual([]);
+  expect(await page.evaluate(() => Object.keys(sessionStorage).join(","))).not.toMatch(/ca_shown_/);
 });

@@ -278,9 +278,6 @@ function start(): void {
       const fire = (): void => {
         if (!allowed()) return;
         open = true;
-        session?.setItem(shownKey, String(Number(session.getItem(shownKey) ?? 0) + 1));
-        local?.setItem(lastKey, String(Date.now()));
-        void beacon(`${api}/api/widget/events`, { campaignId, visitorId, type: "impression" });
         const options: OpenOptions = {
           api,
           realm,
@@ -294,7 +291,13 @@ function start(): void {
           },
         };
         import(/* @vite-ignore */ `${api}/widget/${__POPUP_CHUNK__}`)
-          .then((m: { open: (o: OpenOptions) => void }) => m.open(options))
+          .then((m: { open: (o: OpenOptions) => boolean }) => {
+            // Counted once it shows (a popup that cannot be styled stays away).
+            if (!m.open(options)) return;
+            session?.setItem(shownKey, String(Number(session.getItem(shownKey) ?? 0) + 1));
+            local?.setItem(lastKey, String(Date.now()));
+            void beacon(`${api}/api/widget/events`, { campaignId, visitorId, type: "impression" });
+          })
           .catch(() => {
             open = false;
           });

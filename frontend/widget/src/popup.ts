@@ -124,7 +124,8 @@ async function errorMessage(res: Response): Promise<{ message: string; form?: Pu
   }
 }
 
-export function open(o: OpenOptions): void {
+/** Opens the popup; false when it cannot be shown (the console says why). */
+export function open(o: OpenOptions): boolean {
   const c = o.campaign;
   const d = c.popup.design;
   const [fullWidth, fullHeight] = SIZES[d.popupSize] ?? [560, 680];
@@ -155,7 +156,7 @@ export function open(o: OpenOptions): void {
       e,
     );
     o.onClose();
-    return;
+    return false;
   }
   const titleId = "ca-title";
   const title = d.headerTitle || c.popup.title;
@@ -232,7 +233,7 @@ export function open(o: OpenOptions): void {
       "ConvertAssist: the popup is not shown because its styles did not apply on this page.",
     );
     o.onClose();
-    return;
+    return false;
   }
 
   let conversationId: string | null = null;
@@ -547,4 +548,5 @@ export function open(o: OpenOptions): void {
   // On a desktop straight into the message field; on a touch screen the popup itself, so the
   // on-screen keyboard opens only when the visitor taps the field.
   (desktop ? input : dialog).focus({ preventScroll: true });
+  return true;
 }
