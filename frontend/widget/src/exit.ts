@@ -27,7 +27,7 @@ export interface Flick {
 
 /** `exitIntent.sensitivity` → the flick that counts as leaving (documented in the README). */
 export const FLICK: Record<string, Flick> = {
-  low: { speed: 2.5, distance: 200 },
+  low: { speed: 2.2, distance: 180 },
   medium: { speed: 1.8, distance: 150 },
   high: { speed: 1.2, distance: 100 },
 };

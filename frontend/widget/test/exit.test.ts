@@ -74,6 +74,14 @@ describe("touch exit intent", () => {
     expect(fired).toBe(0);
   });
 
+  it("never from a single jump, however fast (one pair of samples)", () => {
+    win.dispatchEvent(ev("touchstart", 1000, finger(200)));
+    win.dispatchEvent(ev("touchmove", 1060, finger(500)));
+    scrollTo(y - 300, 1065);
+    win.dispatchEvent(ev("touchend", 1070, []));
+    expect(fired).toBe(0);
+  });
+
   it("not on a slow scroll back", () => {
     drag(1000, [
       [15, 30],

@@ -229,14 +229,15 @@ trace(
 
 // --- Exits: the popup should open --------------------------------------------------------------
 
-// A fast flick back towards the top, lifted while moving (the page flings on), at 2.8–6 px/ms.
+// A fast flick back towards the top across most of the screen, lifted while moving (the page
+// flings on), at 2.8–6 px/ms over 380–560 px.
 const flicks = [
-  [3.2, 300, 10],
-  [4.0, 360, 12],
-  [5.0, 420, 9],
-  [2.8, 320, 14],
-  [6.0, 450, 8],
-  [3.6, 280, 16],
+  [3.2, 420, 10],
+  [4.0, 480, 12],
+  [5.0, 520, 9],
+  [2.8, 400, 14],
+  [6.0, 560, 8],
+  [3.6, 380, 16],
 ];
 flicks.forEach(([speed, dy, mean], i) => {
   const s = stroke({ x: between(150, 300), y: between(120, 220), dy, speed, mean, wobble: 0.25 });
