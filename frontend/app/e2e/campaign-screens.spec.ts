@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
-import { checkScreen } from "./a11y";
-import { registerThroughForm, shot, uniqueEmail } from "./support";
+import { checkScreen, expectFits } from "./a11y";
+import { registerThroughForm, seedCounters, shot, uniqueEmail } from "./support";
 
 /** Phone, tablet and desktop, as the issue tried them. */
 const VIEWPORTS = [
@@ -273,4 +273,48 @@ test("the password's show/hide toggle is reached with Tab, named, and works from
   await page.keyboard.press("Space");
   await expect(page.getByLabel(/^Password/)).toHaveAttribute("type", "text");
   await expect(toggle).toHaveAttribute("aria-pressed", "true");
+});
+
+test("the first-run checklist turns green by itself as the first page view and the first lead arrive", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  await registerThroughForm(page, uniqueEmail("first-run"));
+  const name = `First run ${Date.now()}`;
+  await wizardToCreate(page, name);
+  const id = await page.evaluate(async () => {
+    const headers = { authorization: `Bearer ${localStorage.getItem("token")}` };
+    const list = await (await fetch("/api/campaigns", { headers })).json();
+    return list.campaigns[0]._id as string;
+  });
+  await page.goto("/dashboard");
+  const checklist = page.getByTestId("first-run-checklist");
+  const step = (key: string) => checklist.locator(`[data-step=${key}]`);
+  await expect(step("create")).toHaveAttribute("data-done", "true");
+  await expect(step("pageView")).toHaveAttribute("data-done", "false");
+  await expect(checklist).toContainText(
+    "Waiting for a visitor on https://kesar-handlooms.example.in",
+  );
+
+  // The widget on the owner's site reports a page view, as the script does.
+  const res = await request.post("/api/widget/events", {
+    headers: { origin: "https://kesar-handlooms.example.in", "content-type": "text/plain" },
+    data: JSON.stringify({ campaignId: id, visitorId: "v_firstrun0001", type: "pageview" }),
+  });
+  expect(res.ok(), await res.text()).toBe(true);
+  // No reload: the dashboard looks again by itself.
+  await expect(step("pageView")).toHaveAttribute("data-done", "true", { timeout: 20_000 });
+  await expect(step("install")).toHaveAttribute("data-done", "true");
+  await expect(checklist).toContainText("3 of 4 done");
+  await shot(page, "68-first-run-page-view");
+  // At the default 1280 px too: the table keeps its status and rate whole.
+  await expectFits(page, "dashboard at 1280px");
+
+  // The first lead completes it, and the checklist goes.
+  seedCounters(name, 1, 1, 0);
+  await expect(checklist).toHaveCount(0, { timeout: 20_000 });
+  await page.reload();
+  await expect(page.getByText("Campaign Performance")).toBeVisible();
+  await expect(checklist).toHaveCount(0);
 });

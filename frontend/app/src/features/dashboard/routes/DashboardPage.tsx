@@ -148,7 +148,7 @@ function FirstRunChecklist({
                 {item.label}
                 <VisuallyHidden>{item.done ? " (done)" : " (to do)"}</VisuallyHidden>
               </Text>
-              {!item.done && item.key === next ? action[item.key] : null}
+              {item.done ? null : action[item.key]}
             </Group>
           </List.Item>
         ))}
@@ -322,7 +322,8 @@ export function DashboardPage() {
                             <Badge
                               color={c.isActive ? "green" : "gray"}
                               variant="light"
-                              style={{ overflow: "visible" }}
+                              // Never squeezed below its text: "ACTI…" told the owner nothing.
+                              style={{ minWidth: "max-content" }}
                             >
                               {c.isActive ? "Active" : "Inactive"}
                             </Badge>
