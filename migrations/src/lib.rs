@@ -20,6 +20,7 @@ mod m20261123_000013_meta_events;
 mod m20261123_000014_notifications;
 mod m20261123_000015_campaign_last_conversion;
 mod m20261123_000016_purchase_held;
+mod m20261123_000017_visitor_activity;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -47,6 +48,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000014_notifications::Migration),
             Box::new(m20261123_000015_campaign_last_conversion::Migration),
             Box::new(m20261123_000016_purchase_held::Migration),
+            Box::new(m20261123_000017_visitor_activity::Migration),
         ]
     }
 }

@@ -182,6 +182,21 @@ pub async fn upsert_lead<C: ConnectionTrait>(
         serde_json::Value::Object(data).to_string()
     };
     let Some(found) = existing else {
+        // What the visitor did before leaving their email counts from the start.
+        let before = entities::visitor_activity::Entity::find_by_id((
+            lead.owner_id.to_string(),
+            lead.visitor_id.to_string(),
+        ))
+        .one(conn)
+        .await?;
+        let (page_views, sessions, seconds) = before.map_or((0, 0, 0), |a| {
+            let sessions = if a.session_seconds > 0 {
+                a.sessions.max(1)
+            } else {
+                a.sessions
+            };
+            (a.page_views, sessions, a.session_seconds)
+        });
         let mut model = customer::Model {
             id: ca_core::ids::new_id().to_string(),
             owner_id: lead.owner_id.to_string(),
@@ -194,9 +209,9 @@ pub async fn upsert_lead<C: ConnectionTrait>(
             lead_score: 0,
             total_conversations: conversations.max(1),
             total_messages: lead.messages,
-            total_page_views: 0,
-            total_session_seconds: 0,
-            sessions: 0,
+            total_page_views: page_views,
+            total_session_seconds: seconds,
+            sessions,
             total_purchases: 0,
             revenue_paise: 0,
             source_campaign_id: Some(lead.campaign_id.to_string()),
@@ -311,7 +326,65 @@ pub async fn add_page_views<C: ConnectionTrait>(
             .exec(conn)
             .await?;
     }
-    refresh_visitors(conn, owner_id, views.keys()).await
+    refresh_visitors(conn, owner_id, views.keys()).await?;
+    record_activity(
+        conn,
+        owner_id,
+        views
+            .iter()
+            .map(|(v, n)| (v.as_str(), *n, EngagedTime::default())),
+    )
+    .await
+}
+
+/// Keeps every visitor's page views and engaged time, customer or not yet,
+/// so a visitor who leaves their email starts as a customer with the visits
+/// that led there.
+async fn record_activity<'a, C: ConnectionTrait>(
+    conn: &C,
+    owner_id: &str,
+    rows: impl Iterator<Item = (&'a str, i64, EngagedTime)>,
+) -> Result<(), DbErr> {
+    use entities::visitor_activity;
+    use sea_orm::Set;
+    use sea_orm::sea_query::OnConflict;
+    let now = Utc::now();
+    let rows: Vec<visitor_activity::ActiveModel> = rows
+        .map(|(visitor, views, t)| visitor_activity::ActiveModel {
+            owner_id: Set(owner_id.to_string()),
+            visitor_id: Set(visitor.to_string()),
+            page_views: Set(views),
+            sessions: Set(t.new_sessions),
+            session_seconds: Set(t.seconds),
+            updated_at: Set(now),
+        })
+        .collect();
+    for chunk in rows.chunks(500) {
+        visitor_activity::Entity::insert_many(chunk.to_vec())
+            .on_conflict(
+                OnConflict::columns([
+                    visitor_activity::Column::OwnerId,
+                    visitor_activity::Column::VisitorId,
+                ])
+                .value(
+                    visitor_activity::Column::PageViews,
+                    Expr::cust("visitor_activity.page_views + excluded.page_views"),
+                )
+                .value(
+                    visitor_activity::Column::Sessions,
+                    Expr::cust("visitor_activity.sessions + excluded.sessions"),
+                )
+                .value(
+                    visitor_activity::Column::SessionSeconds,
+                    Expr::cust("visitor_activity.session_seconds + excluded.session_seconds"),
+                )
+                .update_column(visitor_activity::Column::UpdatedAt)
+                .to_owned(),
+            )
+            .exec_without_returning(conn)
+            .await?;
+    }
+    Ok(())
 }
 
 /// Engaged time the widget measured for one visitor in a batch.
@@ -351,7 +424,13 @@ pub async fn add_engaged_time<C: ConnectionTrait>(
             .exec(conn)
             .await?;
     }
-    refresh_visitors(conn, owner_id, times.keys()).await
+    refresh_visitors(conn, owner_id, times.keys()).await?;
+    record_activity(
+        conn,
+        owner_id,
+        times.iter().map(|(v, t)| (v.as_str(), 0, *t)),
+    )
+    .await
 }
 
 async fn refresh_visitors<'a, C: ConnectionTrait>(

@@ -207,10 +207,17 @@ pub async fn write(db: &DatabaseConnection, events: &[Event]) -> Result<(), DbEr
     touches.retain(|(id, _), _| live.contains(id));
     let owners = ca_auth::service::existing_users(
         &txn,
-        visitors.keys().map(|(o, _, _)| o.clone()).collect(),
+        visitors
+            .keys()
+            .map(|(o, _, _)| o.clone())
+            .chain(engaged.keys().cloned())
+            .collect(),
     )
     .await?;
     visitors.retain(|(o, _, _), _| owners.contains(o));
+    // Owners removed since their events were queued are skipped too.
+    page_views.retain(|o, _| owners.contains(o));
+    engaged.retain(|o, _| owners.contains(o));
     ca_campaigns::counters::record_visitors(
         &txn,
         visitors

@@ -730,3 +730,64 @@ test("conversations: the popup's chat in the split view, older messages to the b
   await p.getByRole("button", { name: "All conversations" }).click();
   await expect(items).toHaveCount(3);
 });
+
+test("a visit of known length shows as the customer's session time", async ({
+  page: p,
+  request,
+}) => {
+  const token = await owner(request);
+  const id = await campaign(request, token);
+  const loaded = Date.now();
+  await visit(p, id);
+  await p.waitForTimeout(1600);
+  await exitThroughTop(p);
+  const dialog = popup(p);
+  const message = dialog.getByLabel("Your message");
+  await message.fill("Is there any discount on silk sarees?");
+  await message.press("Enter");
+  const coupon = dialog.getByRole("form", { name: "Unlock 10% off" });
+  await coupon.getByLabel("Email").fill("reader@example.in");
+  await coupon.getByRole("button", { name: "Get my code" }).click();
+  await expect(dialog.getByText("Your code is KESAR10")).toBeVisible();
+  // The visitor keeps reading (moving the pointer now and then) until about
+  // 14 s after the page loaded, then leaves: the widget reports the engaged
+  // time as the page hides.
+  while (Date.now() - loaded < 14_000) {
+    await p.mouse.move(300 + Math.random() * 400, 300 + Math.random() * 200);
+    await p.waitForTimeout(2000);
+  }
+  const left = Date.now();
+  await p.goto("about:blank");
+  const spent = Math.floor((left - loaded) / 1000);
+
+  // The owner's customer: one session of that length.
+  const auth = { authorization: `Bearer ${token}` };
+  let seconds = 0;
+  await expect
+    .poll(async () => {
+      const res = await request.get(`${API}/api/customers/user?search=reader`, { headers: auth });
+      seconds = (await res.json()).customers[0]?.averageSessionDuration ?? 0;
+      return seconds;
+    })
+    .toBeGreaterThan(0);
+  expect(seconds).toBeGreaterThanOrEqual(spent - 3);
+  expect(seconds).toBeLessThanOrEqual(spent + 1);
+  await p.goto("/dashboard");
+  await p.evaluate((t) => localStorage.setItem("token", t), token);
+  await p.goto("/customers");
+  await p
+    .getByRole("button", { name: /^View / })
+    .first()
+    .click();
+  const view = p.getByRole("dialog");
+  await expect(view).toContainText("reader@example.in");
+  // The page the visitor read before leaving their email counts too.
+  await expect(view.getByText("Page Views").locator("xpath=following-sibling::*[1]")).toHaveText(
+    "1",
+  );
+  await expect(
+    view.getByText("Avg. Session Time").locator("xpath=following-sibling::*[1]"),
+  ).toHaveText(`${seconds}s`);
+  await p.waitForTimeout(400);
+  await shot(p, "63-customer-session-time");
+});

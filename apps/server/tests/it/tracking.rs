@@ -798,7 +798,8 @@ async fn engaged_time_becomes_the_customers_session_time_and_score() {
     let app = spawn_app_with(|_| {}).await;
     let (token, id) = owner_and_campaign(&app, "engaged@example.in").await;
     let visitor = "v_engaged_0001";
-    // Before the visitor is a customer their time has no one to count for.
+    // What the visitor does before leaving their email counts from the start.
+    assert_eq!(event(&app, &id, visitor, "pageview").await.status, 202);
     assert_eq!(
         engaged(&app, &id, visitor, json!(12), true).await.status,
         202
@@ -811,11 +812,18 @@ async fn engaged_time_becomes_the_customers_session_time_and_score() {
         200
     );
     let before = customer_of(&app, "reader@example.in").await;
-    assert_eq!((before.sessions, before.total_session_seconds), (0, 0));
-    assert_eq!(before.lead_score, 20, "email only");
+    assert_eq!(
+        (
+            before.sessions,
+            before.total_session_seconds,
+            before.total_page_views
+        ),
+        (1, 12, 1)
+    );
+    assert_eq!(before.lead_score, 20 + 1, "email and a page view");
 
     // The page the lead was given on ends (reported as the same session), then
-    // a later visit: two sessions, 60 + 90 seconds, 75 s on average.
+    // a later visit: two sessions, 72 + 90 seconds, 81 s on average.
     assert_eq!(
         engaged(&app, &id, visitor, json!(40), false).await.status,
         202
@@ -829,15 +837,15 @@ async fn engaged_time_becomes_the_customers_session_time_and_score() {
         202
     );
     let after = customer_of(&app, "reader@example.in").await;
-    assert_eq!((after.sessions, after.total_session_seconds), (2, 150));
+    assert_eq!((after.sessions, after.total_session_seconds), (2, 162));
     assert_eq!(
         after.lead_score,
-        20 + 75 / 30,
+        20 + 1 + 81 / 30,
         "session time adds to the score"
     );
     let listed = app.get("/api/customers/user", Some(&token)).await;
     assert_eq!(
-        listed.body["customers"][0]["averageSessionDuration"], 75,
+        listed.body["customers"][0]["averageSessionDuration"], 81,
         "{}",
         listed.body
     );
@@ -862,7 +870,7 @@ async fn engaged_time_becomes_the_customers_session_time_and_score() {
     let unchanged = customer_of(&app, "reader@example.in").await;
     assert_eq!(
         (unchanged.sessions, unchanged.total_session_seconds),
-        (2, 150)
+        (2, 162)
     );
     // Another owner's customer with the same visitor id is not touched.
     let (_, other) = owner_and_campaign(&app, "engaged-other@example.in").await;
@@ -873,7 +881,7 @@ async fn engaged_time_becomes_the_customers_session_time_and_score() {
         202
     );
     let unchanged = customer_of(&app, "reader@example.in").await;
-    assert_eq!(unchanged.total_session_seconds, 150);
+    assert_eq!(unchanged.total_session_seconds, 162);
 }
 
 #[tokio::test]

@@ -3,3 +3,4 @@
 pub mod customer;
 pub mod customer_count;
 pub mod lead_notification;
+pub mod visitor_activity;
