@@ -330,6 +330,7 @@ fn api_app(
                 .service(routes::admin::plans)
                 .service(routes::admin::login_as)
                 .service(routes::admin::health)
+                .service(routes::admin::meta_events)
                 .service(routes::admin::superadmin)
                 .service(routes::admin::set_ad_spend)
                 .service(routes::admin::trial_settings)

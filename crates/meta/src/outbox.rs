@@ -129,6 +129,22 @@ pub struct OutboxEntry {
     pub sent_at: Option<DateTime<Utc>>,
 }
 
+/// What staff see of the outbox: whether events go to Meta at all, how many
+/// are in each state, and the newest.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OutboxView {
+    /// A pixel id and access token are configured; without them events are
+    /// stored as `not_forwarded` and sent once they are.
+    pub forwarding: bool,
+    pub pending: u64,
+    pub sent: u64,
+    pub failed: u64,
+    pub not_forwarded: u64,
+    /// The 50 newest, newest first.
+    pub events: Vec<OutboxEntry>,
+}
+
 /// The outbox and its sender.
 #[derive(Clone)]
 pub struct Outbox {
@@ -241,6 +257,24 @@ impl Outbox {
             .await?
             .into_iter()
             .collect())
+    }
+
+    /// The outbox as staff see it.
+    pub async fn view(&self) -> Result<OutboxView, MetaError> {
+        use sea_orm::PaginatorTrait;
+        let count = |status: &'static str| {
+            entity::Entity::find()
+                .filter(entity::Column::Status.eq(status))
+                .count(&self.db)
+        };
+        Ok(OutboxView {
+            forwarding: self.configured(),
+            pending: count("pending").await?,
+            sent: count("sent").await?,
+            failed: count("failed").await?,
+            not_forwarded: count("not_forwarded").await?,
+            events: self.recent(50).await?,
+        })
     }
 
     /// The newest events, for staff.

@@ -422,6 +422,24 @@ test("every admin screen at 1440, 768 and 390 px", async ({ page, browser }) => 
     for (const tab of ["Business", "System", "Users", "Trial"]) {
       await page.getByRole("tab", { name: tab }).click();
       await expect(page.getByRole("tabpanel")).toBeVisible();
+      if (tab === "System") {
+        // A sign-up's Meta event is kept and shown as not forwarded (no pixel configured).
+        const token = await page.evaluate(() => localStorage.getItem("token"));
+        const me = await page.request.get("/api/auth/me", {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        const lead = await page.request.post("/api/meta/track", {
+          data: { eventName: "Lead", leadId: (await me.json()).user.id },
+        });
+        expect(lead.status()).toBe(200);
+        await page.reload();
+        await page.getByRole("tab", { name: tab }).click();
+        const meta = page.getByTestId("meta-outbox");
+        await expect(meta).toContainText("Not configured");
+        await expect(meta.getByRole("row", { name: /Lead/ }).first()).toContainText(
+          "Not forwarded",
+        );
+      }
       await page.waitForLoadState("networkidle");
       await expectNoSidewaysScroll(page);
       await shot(page, `93-admin-superadmin-${tab.toLowerCase()}-${width}`);

@@ -51,6 +51,7 @@ data_responses! {
     SuperadminResponse => SuperadminFigures,
     TrialSettingsResponse => TrialSettings,
     PlanSavedResponse => PlanOut,
+    MetaOutboxResponse => ca_meta::outbox::OutboxView,
 }
 
 fn ok<T, R: From<T>>(data: T) -> web::Json<R> {
@@ -326,6 +327,35 @@ pub async fn health(
     user: CurrentUser,
 ) -> Result<web::Json<HealthResponse>, ApiError> {
     Ok(ok(state.admin.health(&user.actor()).await?))
+}
+
+/// The Meta Conversions API outbox: whether events are forwarded (a pixel
+/// id and access token are configured), how many wait, went, failed or are
+/// kept unforwarded, and the newest 50 (staff).
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The outbox", body = MetaOutboxResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff", body = ErrorBody),
+    )
+)]
+#[get("/meta/events")]
+pub async fn meta_events(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+) -> Result<web::Json<MetaOutboxResponse>, ApiError> {
+    if !user.actor().is_staff() {
+        return Err(ca_admin::AdminError::AdminRequired.into());
+    }
+    let view = state
+        .meta
+        .outbox()
+        .view()
+        .await
+        .map_err(ApiError::internal)?;
+    Ok(ok(view))
 }
 
 /// The platform's business figures (superusers).

@@ -11,7 +11,7 @@ use crate::billing::campaign;
 use crate::helpers::{TestApp, spawn_app};
 
 /// Registers an account and gives it `role`; returns (token, id).
-async fn account(app: &TestApp, email: &str, role: &str) -> (String, String) {
+pub(crate) async fn account(app: &TestApp, email: &str, role: &str) -> (String, String) {
     let (token, user) = app.register(email, "correct horse 1").await;
     let id = user["id"].as_str().expect("id").to_string();
     if role != "user" {

@@ -42,7 +42,7 @@ async fn track_checks_every_field_and_only_real_purchases() {
             json!({"eventName": "Lead", "email": "a\u{0}@x.in"}),
         )
         .await;
-    bad.error(400, "validation_failed");
+    bad.error(400, "invalid_character");
 
     // A sign-up's Lead, with the fields the registration page sends.
     let (token, user) = app.register("lead@example.in", "correct horse 1").await;
@@ -254,5 +254,39 @@ async fn every_settled_payment_is_reported_once_by_the_server() {
             .filter(|(e, _, _)| *e == format!("purchase-{txnid}"))
             .count(),
         1
+    );
+}
+
+/// Staff see the outbox, labelled as not forwarded while Meta is not
+/// configured; owners don't.
+#[tokio::test]
+async fn staff_see_the_outbox_and_what_was_not_forwarded() {
+    let app = spawn_app().await;
+    let (owner, user) = app
+        .register("meta-owner@example.in", "correct horse 1")
+        .await;
+    let lead = app
+        .post(
+            "/api/meta/track",
+            json!({"eventName": "Lead", "leadId": user["id"], "email": "meta-owner@example.in"}),
+        )
+        .await;
+    assert_eq!(lead.status, 200, "{}", lead.body);
+    app.get("/api/admin/meta/events", Some(&owner))
+        .await
+        .error(403, "admin_required");
+    let (staff, _) = crate::admin::account(&app, "meta-staff@example.in", "admin").await;
+    let stored = outbox(&app).await.len();
+    assert!(stored >= 1);
+    let view = app.get("/api/admin/meta/events", Some(&staff)).await;
+    assert_eq!(view.status, 200, "{}", view.body);
+    let data = &view.body["data"];
+    assert_eq!(data["forwarding"], false);
+    assert_eq!(data["notForwarded"], stored as u64, "{data}");
+    let events = data["events"].as_array().expect("events");
+    assert_eq!(events.len(), stored);
+    assert!(
+        events.iter().all(|e| e["status"] == "not_forwarded"),
+        "{data}"
     );
 }

@@ -41,6 +41,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/meta/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Meta Conversions API outbox: whether events are forwarded (a pixel
+         *     id and access token are configured), how many wait, went, failed or are
+         *     kept unforwarded, and the newest 50 (staff).
+         */
+        get: operations["meta_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/plans": {
         parameters: {
             query?: never;
@@ -2143,6 +2164,10 @@ export interface components {
             message: string;
             success: boolean;
         };
+        MetaOutboxResponse: {
+            data: components["schemas"]["OutboxView"];
+            success: boolean;
+        };
         /** @description `{success, message, data: {user}}`. */
         MockPaymentResponse: {
             data: components["schemas"]["PaidUserData"];
@@ -2170,6 +2195,43 @@ export interface components {
         /** @description `{success}`. */
         OkOut: {
             success: boolean;
+        };
+        /** @description An outbox event as staff see it. */
+        OutboxEntry: {
+            /** Format: int32 */
+            attempts: number;
+            /** Format: date-time */
+            createdAt: string;
+            eventId: string;
+            eventName: string;
+            /** Format: date-time */
+            eventTime: string;
+            lastError?: string | null;
+            /** Format: date-time */
+            sentAt?: string | null;
+            /** @description `pending`, `sent`, `failed` or `not_forwarded`. */
+            status: string;
+        };
+        /**
+         * @description What staff see of the outbox: whether events go to Meta at all, how many
+         *     are in each state, and the newest.
+         */
+        OutboxView: {
+            /** @description The 50 newest, newest first. */
+            events: components["schemas"]["OutboxEntry"][];
+            /** Format: int64 */
+            failed: number;
+            /**
+             * @description A pixel id and access token are configured; without them events are
+             *     stored as `not_forwarded` and sent once they are.
+             */
+            forwarding: boolean;
+            /** Format: int64 */
+            notForwarded: number;
+            /** Format: int64 */
+            pending: number;
+            /** Format: int64 */
+            sent: number;
         };
         /** @description `GET /api/customers/analytics/overview`. */
         OverviewResponse: {
@@ -3408,6 +3470,44 @@ export interface operations {
             };
             /** @description Yourself */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    meta_events: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The outbox */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetaOutboxResponse"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

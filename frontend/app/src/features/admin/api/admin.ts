@@ -89,6 +89,10 @@ export function useSystemHealth() {
   return $api.useQuery("get", "/api/admin/system/health", {}, { refetchInterval: 30_000 });
 }
 
+export function useMetaOutbox() {
+  return $api.useQuery("get", "/api/admin/meta/events", {}, { refetchInterval: 30_000 });
+}
+
 export function useSuperAdminStats() {
   return $api.useQuery("get", "/api/admin/superadmin", {}, { retry: false });
 }

@@ -41,6 +41,7 @@ import {
 } from "../components/BusinessFigures";
 import { TAB_LIST_STYLE, TAB_PX } from "../components/compact";
 import { StatCard } from "../components/StatCard";
+import { MetaOutboxPanel } from "../components/MetaOutboxPanel";
 import { SystemHealthPanel } from "../components/SystemHealthPanel";
 import { TrialSettingsCard } from "../components/TrialSettingsForm";
 
@@ -253,7 +254,10 @@ export function SuperAdminDashboardPage() {
           ))}
         </Tabs.Panel>
         <Tabs.Panel value="system">
-          <SystemHealthPanel />
+          <Stack>
+            <SystemHealthPanel />
+            <MetaOutboxPanel />
+          </Stack>
         </Tabs.Panel>
         <Tabs.Panel value="users">
           {withBusiness((x) => (
