@@ -443,6 +443,7 @@ pub fn serve(state: aweb::Data<AppState>, listener: TcpListener) -> anyhow::Resu
     let doc = api_app(state.config.public_url()).1;
     let doc_json = aweb::Data::new(openapi::to_pretty_json(&doc)?);
     let operations = aweb::Data::new(web::Operations::of(&doc));
+    let https = state.config.public_url().starts_with("https://");
     let body_limit = state.config.body_limit;
     let public_url = state.config.public_url();
     let static_dir = state.config.static_dir.clone();
@@ -459,10 +460,11 @@ pub fn serve(state: aweb::Data<AppState>, listener: TcpListener) -> anyhow::Resu
             .app_data(doc_json.clone())
             .wrap(from_fn(web::request_guard))
             .wrap(Compress::default())
-            .wrap(web::security_headers())
+            .wrap(web::security_headers(https))
             .wrap(from_fn(web::response_headers))
             .wrap(TracingLogger::default())
             .wrap(metrics.clone())
+            .wrap(from_fn(web::metrics_guard))
             .route("/api/openapi.json", aweb::get().to(openapi_json))
             .service(Scalar::with_url("/api/docs", doc.clone()))
             .service(aweb::scope("/api").default_service(aweb::to(web::api_not_found)))

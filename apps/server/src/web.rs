@@ -21,9 +21,18 @@ pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' '
 img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; object-src 'none'; \
 base-uri 'self'; form-action 'self' https://test.payu.in https://secure.payu.in; frame-ancestors 'none'";
 
-/// Headers every answer carries unless a handler set its own.
-pub fn security_headers() -> DefaultHeaders {
-    DefaultHeaders::new()
+/// Headers every answer carries unless a handler set its own; behind an
+/// https public URL also HSTS (browsers then refuse plain http for a year).
+pub fn security_headers(https: bool) -> DefaultHeaders {
+    let headers = if https {
+        DefaultHeaders::new().add((
+            header::STRICT_TRANSPORT_SECURITY,
+            "max-age=31536000; includeSubDomains",
+        ))
+    } else {
+        DefaultHeaders::new()
+    };
+    headers
         .add((header::CONTENT_SECURITY_POLICY, CSP))
         .add((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .add((header::REFERRER_POLICY, "strict-origin-when-cross-origin"))
@@ -464,6 +473,62 @@ pub fn path_config() -> web::PathConfig {
         )
         .into()
     })
+}
+
+/// `/metrics` answers a caller with the configured bearer token, or, when no
+/// token is configured, only callers on this machine (loopback); others get
+/// the API's JSON 401/403.
+pub async fn metrics_guard(
+    req: ServiceRequest,
+    next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
+) -> Result<
+    ServiceResponse<actix_web::body::EitherBody<impl actix_web::body::MessageBody>>,
+    actix_web::Error,
+> {
+    if req.path() != "/metrics" {
+        return Ok(next.call(req).await?.map_into_left_body());
+    }
+    let token = req
+        .app_data::<actix_web::web::Data<crate::state::AppState>>()
+        .and_then(|s| s.config.metrics_token.clone());
+    let refusal = match token {
+        Some(expected) => {
+            let sent = req
+                .headers()
+                .get(header::AUTHORIZATION)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.strip_prefix("Bearer "));
+            let matches = sent.is_some_and(|s| {
+                use subtle::ConstantTimeEq;
+                s.as_bytes().ct_eq(expected.as_bytes()).into()
+            });
+            (!matches).then(|| {
+                ApiError::new(
+                    ErrorKind::Unauthorized,
+                    "metrics_token_required",
+                    "The metrics need the token set in CA_METRICS_TOKEN",
+                )
+            })
+        }
+        None => {
+            let local = req.peer_addr().is_some_and(|a| a.ip().is_loopback());
+            (!local).then(|| {
+                ApiError::new(
+                    ErrorKind::Forbidden,
+                    "metrics_local_only",
+                    "The metrics answer only this machine unless CA_METRICS_TOKEN is set",
+                )
+            })
+        }
+    };
+    match refusal {
+        Some(err) => {
+            let (req, _) = req.into_parts();
+            let res = actix_web::ResponseError::error_response(&err);
+            Ok(ServiceResponse::new(req, res).map_into_right_body())
+        }
+        None => Ok(next.call(req).await?.map_into_left_body()),
+    }
 }
 
 #[cfg(test)]

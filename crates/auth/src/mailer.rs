@@ -76,11 +76,13 @@ impl Mailer {
                 }
                 .insert(db)
                 .await?;
+                // The body may hold a password-reset link: never at info
+                // level, where logs are shipped and kept.
                 tracing::info!(
-                    to,
                     subject,
-                    "email kept in the local outbox (no CA_SMTP_URL set):\n{body}"
+                    "email kept in the local outbox (no CA_SMTP_URL set); read it with `ca-server outbox`"
                 );
+                tracing::debug!(to, "email body:\n{body}");
                 Ok(())
             }
         }

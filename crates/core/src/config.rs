@@ -38,6 +38,9 @@ pub struct Config {
     pub log_format: String,
     /// Take the client IP from `Forwarded`/`X-Forwarded-For` (only behind a trusted proxy).
     pub trust_proxy: bool,
+    /// Bearer token `/metrics` asks for; unset, it answers only callers on
+    /// this machine (loopback).
+    pub metrics_token: Option<String>,
     /// Largest accepted JSON body, in bytes.
     pub body_limit: usize,
     /// PayU merchant key; unset means the built-in simulator of PayU's hosted
@@ -119,6 +122,7 @@ impl Default for Config {
             log: "info".into(),
             log_format: "text".into(),
             trust_proxy: false,
+            metrics_token: None,
             body_limit: 256 * 1024,
             payu_key: None,
             payu_salt: None,

@@ -235,3 +235,44 @@ fn schema_names_are_unique() {
     let twice: Vec<_> = seen.iter().filter(|(_, files)| files.len() > 1).collect();
     assert!(twice.is_empty(), "schema names used twice: {twice:?}");
 }
+
+#[tokio::test]
+async fn metrics_ask_for_their_token_when_one_is_set() {
+    let app =
+        crate::helpers::spawn_app_with(|c| c.metrics_token = Some("scrape-me-1234".into())).await;
+    let get = |auth: Option<&'static str>| {
+        let mut req = app.client.get(app.url("/metrics"));
+        if let Some(a) = auth {
+            req = req.header("authorization", a);
+        }
+        async move { Reply::from(req.send().await.expect("send")).await }
+    };
+    app.get("/healthz", None).await;
+    get(None).await.error(401, "metrics_token_required");
+    get(Some("Bearer wrong"))
+        .await
+        .error(401, "metrics_token_required");
+    let ok = get(Some("Bearer scrape-me-1234")).await;
+    assert_eq!(ok.status, 200);
+    assert!(
+        ok.body
+            .as_str()
+            .is_some_and(|t| t.contains("convertassist_http_requests_total"))
+    );
+}
+
+#[tokio::test]
+async fn hsts_only_behind_an_https_public_url() {
+    let plain = spawn_app().await;
+    let reply = plain.get("/healthz", None).await;
+    assert!(!reply.headers.contains_key("strict-transport-security"));
+    let https = crate::helpers::spawn_app_with(|c| {
+        c.public_url = Some("https://app.convertassist.example".into())
+    })
+    .await;
+    let reply = https.get("/healthz", None).await;
+    assert_eq!(
+        reply.headers["strict-transport-security"],
+        "max-age=31536000; includeSubDomains"
+    );
+}
