@@ -119,7 +119,7 @@ pub struct CustomerUpdate {
 #[derive(Debug, Clone, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct PeriodQuery {
-    /// `7d`, `30d` (default), `90d` or `365d`.
+    /// `1d`, `7d`, `30d` (default), `90d` or `365d` (the same choices as the conversation analytics).
     pub period: Option<String>,
 }
 

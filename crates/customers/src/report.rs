@@ -12,10 +12,9 @@ use crate::entities::{customer, customer_count};
 use crate::error::CustomerError;
 use crate::service::CustomerService;
 
-/// `7d`, `30d`, `90d` or `365d` (default `30d`) as a duration.
+/// `1d`, `7d`, `30d`, `90d` or `365d` (default `30d`) as a duration.
 pub fn period(raw: Option<&str>) -> Result<(String, Duration), CustomerError> {
-    ca_core::period::parse(raw, ca_core::period::CUSTOMER_PERIODS, "30d")
-        .map_err(CustomerError::invalid)
+    ca_core::period::parse(raw, ca_core::period::PERIODS, "30d").map_err(CustomerError::invalid)
 }
 
 /// The owner's totals now, from the counts the database keeps.

@@ -386,6 +386,24 @@ async fn the_overview_counts_this_period_and_the_one_before() {
         .get("/api/customers/analytics/overview?period=7d", t)
         .await;
     assert_eq!(week.body["newCustomers"], 2);
+    // The same periods as the conversation analytics.
+    for period in ["1d", "7d", "30d", "90d", "365d"] {
+        let customers = app
+            .get(
+                &format!("/api/customers/analytics/overview?period={period}"),
+                t,
+            )
+            .await;
+        assert_eq!(customers.body["period"], period, "{}", customers.body);
+        let conversations = app
+            .get(&format!("/api/conversations/analytics?period={period}"), t)
+            .await;
+        assert_eq!(
+            conversations.status, 200,
+            "{period}: {}",
+            conversations.body
+        );
+    }
     app.get("/api/customers/analytics/overview?period=2w", t)
         .await
         .error(400, "validation_failed");

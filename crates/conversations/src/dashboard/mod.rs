@@ -95,8 +95,7 @@ async fn find<C: ConnectionTrait>(
 
 /// `1d`, `7d` (default), `30d`, `90d` or `365d` as a duration.
 pub fn period(raw: Option<&str>) -> Result<(String, Duration), ConversationError> {
-    ca_core::period::parse(raw, ca_core::period::CONVERSATION_PERIODS, "7d")
-        .map_err(ConversationError::invalid)
+    ca_core::period::parse(raw, ca_core::period::PERIODS, "7d").map_err(ConversationError::invalid)
 }
 
 impl ConversationService {

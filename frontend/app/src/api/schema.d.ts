@@ -5735,7 +5735,7 @@ export interface operations {
     customers_overview: {
         parameters: {
             query?: {
-                /** @description `7d`, `30d` (default), `90d` or `365d`. */
+                /** @description `1d`, `7d`, `30d` (default), `90d` or `365d` (the same choices as the conversation analytics). */
                 period?: string;
             };
             header?: never;
