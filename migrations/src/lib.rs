@@ -21,6 +21,7 @@ mod m20261123_000014_notifications;
 mod m20261123_000015_campaign_last_conversion;
 mod m20261123_000016_purchase_held;
 mod m20261123_000017_visitor_activity;
+mod m20261123_000018_campaign_first_page_view;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -49,6 +50,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000015_campaign_last_conversion::Migration),
             Box::new(m20261123_000016_purchase_held::Migration),
             Box::new(m20261123_000017_visitor_activity::Migration),
+            Box::new(m20261123_000018_campaign_first_page_view::Migration),
         ]
     }
 }

@@ -71,6 +71,23 @@ pub async fn add_conversion<C: ConnectionTrait>(
     Ok(())
 }
 
+/// Marks when each campaign first got a counted page view (left as it is
+/// once set).
+pub async fn record_first_page_views<C: ConnectionTrait>(
+    conn: &C,
+    first: &std::collections::HashMap<String, DateTime<Utc>>,
+) -> Result<(), DbErr> {
+    for (campaign_id, at) in first {
+        campaign::Entity::update_many()
+            .col_expr(campaign::Column::FirstPageViewAt, Expr::value(*at))
+            .filter(campaign::Column::Id.eq(campaign_id.as_str()))
+            .filter(campaign::Column::FirstPageViewAt.is_null())
+            .exec(conn)
+            .await?;
+    }
+    Ok(())
+}
+
 /// Revenue attributed to the campaign, in paise.
 pub async fn add_revenue<C: ConnectionTrait>(
     conn: &C,

@@ -40,6 +40,9 @@ pub struct CampaignAnalytics {
     pub revenue: Decimal,
     /// When a visitor last converted through the campaign.
     pub last_conversion_at: Option<chrono::DateTime<chrono::Utc>>,
+    /// When the campaign's site first sent a counted page view, i.e. the
+    /// script is installed and working (never set by the owner's Preview).
+    pub first_page_view_at: Option<chrono::DateTime<chrono::Utc>>,
 }
 
 impl CampaignAnalytics {
@@ -50,6 +53,7 @@ impl CampaignAnalytics {
             conversion_rate: ca_core::figures::percent(m.conversions, m.impressions),
             revenue: Decimal::new(m.revenue_paise, 2).normalize(),
             last_conversion_at: m.last_conversion_at,
+            first_page_view_at: m.first_page_view_at,
         }
     }
 }

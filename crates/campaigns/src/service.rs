@@ -187,6 +187,7 @@ impl CampaignService {
             conversions: Set(0),
             revenue_paise: Set(0),
             last_conversion_at: Set(None),
+            first_page_view_at: Set(None),
             created_at: Set(now),
             updated_at: Set(now),
         }

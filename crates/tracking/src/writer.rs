@@ -163,9 +163,12 @@ pub async fn write(db: &DatabaseConnection, events: &[Event]) -> Result<(), DbEr
     let mut impressions: HashMap<String, i64> = HashMap::new();
     let mut touches: HashMap<(String, String), (String, DateTime<Utc>)> = HashMap::new();
     let mut engaged: HashMap<String, HashMap<String, EngagedTime>> = HashMap::new();
+    let mut first_views: HashMap<String, DateTime<Utc>> = HashMap::new();
     for e in events {
         match e.kind {
             Kind::PageView => {
+                let first = first_views.entry(e.campaign_id.clone()).or_insert(e.at);
+                *first = std::cmp::Ord::min(*first, e.at);
                 visitors
                     .entry((e.owner_id.clone(), period_of(e.at), e.visitor_id.clone()))
                     .or_insert(e.at);
@@ -230,6 +233,7 @@ pub async fn write(db: &DatabaseConnection, events: &[Event]) -> Result<(), DbEr
             .collect(),
     )
     .await?;
+    ca_campaigns::counters::record_first_page_views(&txn, &first_views).await?;
     for (owner, views) in page_views {
         ca_customers::add_page_views(&txn, &owner, &views).await?;
     }

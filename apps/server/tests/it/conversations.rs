@@ -318,6 +318,7 @@ async fn the_export_is_a_csv_of_every_conversation_with_formulas_neutralised() {
             conversions: Set(0),
             revenue_paise: Set(0),
             last_conversion_at: Set(None),
+            first_page_view_at: Set(None),
             created_at: Set(now),
             updated_at: Set(now),
         },

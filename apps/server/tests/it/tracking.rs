@@ -80,6 +80,13 @@ where
     panic!("condition not reached within 6 s");
 }
 
+async fn first_view(app: &TestApp, token: &str, id: &str) -> Value {
+    app.get(&format!("/api/campaigns/{id}/analytics"), Some(token))
+        .await
+        .body["analytics"]["firstPageViewAt"]
+        .clone()
+}
+
 async fn impressions(app: &TestApp, id: &str) -> i64 {
     campaign::Entity::find_by_id(id.to_string())
         .one(&app.db.conn)
@@ -272,6 +279,22 @@ async fn events_come_only_from_the_campaigns_site_and_are_written_in_batches() {
         usage.body["data"]["visitors"]["current"], 2,
         "{}",
         usage.body
+    );
+    let (fresh_token, fresh) = owner_and_campaign(&app, "first-view@example.in").await;
+    let preview_view = json!({"campaignId": fresh, "visitorId": "v_previewer", "type": "pageview"});
+    post_from(&app, "/api/widget/events", Some(&app.base), preview_view).await;
+    assert_eq!(
+        first_view(&app, &fresh_token, &fresh).await,
+        Value::Null,
+        "the Preview installs nothing"
+    );
+    assert_eq!(
+        event(&app, &fresh, "v_first_view", "pageview").await.status,
+        202
+    );
+    assert!(
+        first_view(&app, &fresh_token, &fresh).await.is_string(),
+        "the site's first page view is marked"
     );
 }
 

@@ -24,6 +24,8 @@ pub struct Model {
     pub updated_at: DateTimeUtc,
     /// When a visitor last converted through it.
     pub last_conversion_at: Option<DateTimeUtc>,
+    /// When the site first sent a counted page view (the script is installed).
+    pub first_page_view_at: Option<DateTimeUtc>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

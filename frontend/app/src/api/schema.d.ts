@@ -1411,6 +1411,12 @@ export interface components {
             conversionRate: number;
             /** Format: int64 */
             conversions: number;
+            /**
+             * Format: date-time
+             * @description When the campaign's site first sent a counted page view, i.e. the
+             *     script is installed and working (never set by the owner's Preview).
+             */
+            firstPageViewAt?: string | null;
             /** Format: int64 */
             impressions: number;
             /**
