@@ -177,6 +177,9 @@ pub fn test_all(root: &Path) -> anyhow::Result<bool> {
         step(&mut results, "Vitest", || {
             run_counted(&mut npm(root, "test"), Some(Runner::Vitest))
         });
+        step(&mut results, "Vitest (widget)", || {
+            run_counted(&mut npm_in(root, "widget", "test"), Some(Runner::Vitest))
+        });
         // The widget's build fails when its gzipped size is over budget.
         let built = step(&mut results, "dashboard + widget build", || {
             plain(&mut npm_all(root, "build"))
