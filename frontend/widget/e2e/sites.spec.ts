@@ -58,31 +58,11 @@ const test = base.extend<object, { sites: Sites; shop: { token: string; id: stri
 const HOSTILE_QUERY = `&q=${encodeURIComponent(`"><script>window.__xss='query'</script>`)}#<img src=x onerror="window.__xss='hash'">`;
 
 /**
- * Where the dashboard's preview does not draw the popup as visitors get it (the widget's look is
- * kept as it was; these are changes for the preview, reported): reason → `part.property` list.
- * Every other computed style in support/styles.ts PARTS must be equal; font families are compared
- * on their first family (the preview lists no fallbacks).
+ * Where the dashboard's preview does not draw the popup as visitors get it: reason →
+ * `part.property` list. Empty since the preview draws the widget's own popup (popup.ts
+ * `preview()`); every computed style in support/styles.ts PARTS must be equal.
  */
-const KNOWN: Record<string, string> = {
-  "The preview ignores popup.textColor (Mantine's black); the widget uses it (#1f2937 by default) and #111 in bubbles and cards":
-    "popup.color popup.borderTopColor greeting.color greeting.borderTopColor bubble.color bubble.borderTopColor formCard.color formTitle.color formTitle.borderTopColor",
-  "Mantine's 16px text at line height 1.55 against the widget's 15px at 1.45 (the texts themselves are the same size)":
-    "popup.fontSize popup.lineHeight header.fontSize header.lineHeight title.lineHeight subtitle.lineHeight greeting.lineHeight bubble.fontSize bubble.lineHeight formCard.fontSize formCard.lineHeight formTitle.lineHeight formSubtitle.lineHeight submit.lineHeight",
-  "The preview's header padding is a fixed 20px; the widget's is the design's padding (32px by default, at most 40)":
-    "header.paddingTop header.paddingRight header.paddingBottom header.paddingLeft header.height title.width title.height title.paddingRight subtitle.width subtitle.height",
-  "Preview bubbles: radius 8px, padding 12px; the widget's: radius 10px, padding 8px 12px (greeting is the bubble in the widget, its text in the preview)":
-    "bubble.borderRadius bubble.paddingTop bubble.paddingBottom bubble.width bubble.height greeting.backgroundColor greeting.borderRadius greeting.paddingTop greeting.paddingRight greeting.paddingBottom greeting.paddingLeft greeting.width greeting.height",
-  "Preview form card: radius 8px, padding 16px, subtitle 14px #868e96; the widget's: radius 10px, padding 12px, subtitle 13px #555":
-    "formCard.borderRadius formCard.paddingTop formCard.paddingRight formCard.paddingBottom formCard.paddingLeft formCard.width formCard.height formTitle.width formTitle.height formSubtitle.fontSize formSubtitle.color formSubtitle.borderTopColor formSubtitle.width formSubtitle.height",
-  "The preview's fields and Send are disabled Mantine controls (grey, 60% opacity, 36px high, bold Send); the widget's are live (white, 40px)":
-    "email.fontFamily email.lineHeight email.color email.backgroundColor email.paddingTop email.paddingRight email.paddingBottom email.paddingLeft email.width email.height email.opacity message.fontFamily message.lineHeight message.color message.backgroundColor message.paddingTop message.paddingRight message.paddingBottom message.paddingLeft message.width message.height message.opacity send.fontWeight send.lineHeight send.color send.backgroundColor send.paddingTop send.paddingRight send.paddingBottom send.paddingLeft send.width send.height send.borderTopColor",
-  "Mantine buttons are 36px high with 18px side padding and a 1px transparent border; the widget's submit is 40px, padding 9px 14px":
-    "submit.paddingTop submit.paddingRight submit.paddingBottom submit.paddingLeft submit.width submit.height submit.borderTopColor submit.borderTopWidth",
-  "The preview's badges are Mantine badges (11px bold uppercase, letter-spacing .25px); the widget writes them as typed, 12px semibold":
-    "badge.fontSize badge.fontWeight badge.lineHeight badge.color badge.paddingTop badge.paddingRight badge.paddingBottom badge.paddingLeft badge.width badge.height badge.letterSpacing badge.textTransform badge.borderTopColor badge.borderTopWidth",
-  "The widget writes white or near-black on the primary colour, whichever contrasts more (contrast.ts; near-black on the default #ff6b6b, where white is 2.78:1), and the subtitle at full opacity; the preview still writes white at 90 %":
-    "header.color header.borderTopColor title.color title.borderTopColor subtitle.color subtitle.borderTopColor subtitle.opacity submit.color",
-};
+const KNOWN: Record<string, string> = {};
 const KNOWN_PROPS = new Set(Object.values(KNOWN).join(" ").split(" "));
 
 /** The computed styles that differ from the preview's, but for the known differences. */

@@ -19,10 +19,12 @@
  *   is not shown (never unstyled in the page's flow) and the console says why.
  * - Text on the owner's primary colour is white or near-black, whichever
  *   contrasts more (`contrast.ts`).
+ * - The dashboard's previews draw this same popup (`preview()`): inside their own box, not
+ *   modal, and never sending anything.
  */
 import { readableText } from "./contrast";
 import { toJson } from "./json";
-import type { OpenOptions, PublicForm } from "./types";
+import type { OpenOptions, PreviewOptions, PublicCampaign, PublicForm } from "./types";
 
 const SIZES: Record<string, [number, number]> = {
   small: [480, 580],
@@ -130,6 +132,7 @@ export function open(o: OpenOptions): boolean {
   const d = c.popup.design;
   const [fullWidth, fullHeight] = SIZES[d.popupSize] ?? [560, 680];
   const desktop = o.device === "desktop";
+  const pv = o.preview;
   const scrollX = window.scrollX;
   const scrollY = window.scrollY;
   const previousFocus = document.activeElement as HTMLElement | null;
@@ -200,6 +203,10 @@ export function open(o: OpenOptions): boolean {
 
   /** Centres the popup in the visual viewport (what is on screen), 8 px from its edges. */
   function fit(): void {
+    if (pv) {
+      geometry.replaceSync(`dialog{width:${fullWidth}px;height:${fullHeight}px;left:0;top:0}`);
+      return;
+    }
     const v = window.visualViewport;
     const vw = v ? v.width : document.documentElement.clientWidth;
     const vh = v ? v.height : window.innerHeight;
@@ -222,7 +229,7 @@ export function open(o: OpenOptions): boolean {
     }
   }
   fit();
-  (document.body || document.documentElement).append(host);
+  (pv ? pv.container : document.body || document.documentElement).append(host);
   // Styled, or not at all: never a bare form in the page's flow.
   if (
     getComputedStyle(host).position !== "fixed" ||
@@ -320,8 +327,11 @@ export function open(o: OpenOptions): boolean {
           card.replaceChildren(el("p", { role: "status" }, out.message));
           o.onConverted();
           if (out.followUpMessage) bubble("assistant", out.followUpMessage);
-        } catch {
-          error.textContent = "Could not send. Please check your connection and try again.";
+        } catch (e) {
+          error.textContent =
+            pv && e instanceof Error
+              ? e.message
+              : "Could not send. Please check your connection and try again.";
           submit.disabled = false;
         }
       })();
@@ -331,6 +341,7 @@ export function open(o: OpenOptions): boolean {
 
   async function ensureConversation(): Promise<string> {
     if (conversationId) return conversationId;
+    if (pv) throw new Error("This is a preview: nothing is sent.");
     const res = await postJson(`${o.api}/api/widget/conversations`, {
       campaignId: c.id,
       visitorId: o.visitorId,
@@ -504,6 +515,17 @@ export function open(o: OpenOptions): boolean {
     return out;
   }
 
+  if (pv) {
+    // In its box in the dashboard: no modal, no focus taken, the dashboard's scrolling left alone.
+    dialog.setAttribute("open", "");
+    bubble("assistant", c.greeting);
+    const messages = pv.messages ?? [];
+    for (let i = 0; i < messages.length; i += 1) {
+      const m = messages[i] as { role: "assistant" | "user"; text: string };
+      bubble(m.role, m.text);
+    }
+    return true;
+  }
   // Focus stays in the popup (the top layer makes the page inert; this also keeps it off the
   // browser's own controls).
   dialog.addEventListener("keydown", (e) => {
@@ -549,4 +571,33 @@ export function open(o: OpenOptions): boolean {
   // on-screen keyboard opens only when the visitor taps the field.
   (desktop ? input : dialog).focus({ preventScroll: true });
   return true;
+}
+
+/** Never called by a preview: it sends nothing. */
+function inert(): Promise<Response> {
+  return Promise.reject(new Error("This is a preview: nothing is sent."));
+}
+
+/**
+ * The dashboard's preview of `campaign`: this popup, drawn at its full size inside `container`
+ * (which must be its containing block for fixed positioning, e.g. by a `transform`), with
+ * `messages` under the greeting. Not modal, takes no focus, sends nothing. Clear `container`
+ * to remove it. False when it cannot be drawn (the console says why).
+ */
+export function preview(
+  container: HTMLElement,
+  campaign: PublicCampaign,
+  messages: PreviewOptions["messages"] = [],
+): boolean {
+  return open({
+    api: "",
+    realm: { fetch: inert, parse: (t) => JSON.parse(t) as unknown },
+    campaign,
+    visitorId: "preview",
+    sessionId: "preview",
+    device: "desktop",
+    onConverted: () => undefined,
+    onClose: () => undefined,
+    preview: { container, messages },
+  });
 }

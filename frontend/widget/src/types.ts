@@ -81,4 +81,14 @@ export interface OpenOptions {
   /** Called once the visitor became a lead (suppresses the popup from then on). */
   onConverted: () => void;
   onClose: () => void;
+  /** The dashboard's preview (see `preview()` in popup.ts); absent on sites. */
+  preview?: PreviewOptions;
+}
+
+/** Where and with what the dashboard's preview draws the popup. */
+export interface PreviewOptions {
+  /** The preview's box: the popup is drawn in it, at its full size, not modal. */
+  container: HTMLElement;
+  /** A sample exchange shown under the greeting. */
+  messages?: { role: "assistant" | "user"; text: string }[];
 }

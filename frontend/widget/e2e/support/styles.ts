@@ -49,19 +49,28 @@ export const PARTS: Record<string, string[]> = {
   submit: ALL,
   message: ALL,
   send: ALL,
+  close: ALL,
   badge: ALL,
 };
 
 export type Styles = Record<string, Record<string, string>>;
 
-/** The computed styles of `PARTS`, from elements `findSource` finds (a `function (part)` body). */
-export async function readStyles(page: Page, findSource: string): Promise<Styles> {
+/**
+ * The computed styles of `PARTS`, from elements `findSource` finds (a `function (part)` body);
+ * a part it does not find fails, or with `allowMissing` is left out.
+ */
+export async function readStyles(
+  page: Page,
+  findSource: string,
+  allowMissing = false,
+): Promise<Styles> {
   return page.evaluate(
-    ({ parts, findSource }) => {
+    ({ parts, findSource, allowMissing }) => {
       const locate = new Function("part", findSource) as (part: string) => Element | null;
       const out: Record<string, Record<string, string>> = {};
       for (const part of Object.keys(parts)) {
         const el = locate(part);
+        if (!el && allowMissing) continue;
         if (!el) throw new Error(`no element for ${part}`);
         const cs = getComputedStyle(el) as unknown as Record<string, string>;
         const props = parts[part] as string[];
@@ -79,13 +88,17 @@ export async function readStyles(page: Page, findSource: string): Promise<Styles
       }
       return out;
     },
-    { parts: PARTS, findSource },
+    { parts: PARTS, findSource, allowMissing },
   );
 }
 
-/** Finds a part of the widget's popup (runs in the page, as the body of `function (part)`). */
-export const WIDGET_PARTS = `
-  const root = document.querySelector("convertassist-widget")?.shadowRoot;
+/**
+ * Finds a part of the popup drawn by the widget's code in the shadow root of the first
+ * `convertassist-widget` that `host` selects (runs in the page, as the body of `function (part)`).
+ */
+function partsIn(host: string): string {
+  return `
+  const root = document.querySelector(${JSON.stringify(host)})?.shadowRoot;
   if (!root) return null;
   const q = (s) => root.querySelector(s);
   switch (part) {
@@ -95,6 +108,7 @@ export const WIDGET_PARTS = `
     case "subtitle": return q(".sub");
     case "greeting": return q(".msg.assistant");
     case "bubble": return q(".msg.assistant");
+    case "visitorBubble": return q(".msg.user");
     case "formCard": return q("form.card");
     case "formTitle": return q("form.card h3");
     case "formSubtitle": return q("form.card p");
@@ -102,40 +116,47 @@ export const WIDGET_PARTS = `
     case "submit": return q("form.card button.primary");
     case "message": return q("input[name=message]");
     case "send": return q("button.secondary");
+    case "close": return q("button.close");
     case "badge": return q(".badge");
   }
   return null;
 `;
+}
 
-/** Finds a part of the dashboard's preview (the Popup Design tab). */
-export const PREVIEW_PARTS = `
-  const box = document.querySelector("[data-testid=popup-preview]");
-  if (!box) return null;
-  const popup = box.querySelector("[data-popup-size]");
-  const header = box.querySelector("[data-testid=preview-header]");
-  const texts = header ? header.querySelectorAll("p") : [];
-  const body = popup ? popup.children[1] : null;
-  const greeting = body ? body.children[0] : null;
-  const forms = popup ? popup.querySelectorAll(".mantine-Paper-root[data-with-border]") : [];
-  const form = forms[forms.length - 1] || null;
-  switch (part) {
-    case "popup": return popup;
-    case "header": return header;
-    case "title": return texts[0] || null;
-    case "subtitle": return texts[1] || null;
-    case "greeting": return greeting ? greeting.querySelector("p") : null;
-    case "bubble": return greeting;
-    case "formCard": return form;
-    case "formTitle": return form ? form.querySelectorAll("p")[0] : null;
-    case "formSubtitle": return form ? form.querySelectorAll("p")[1] : null;
-    case "email": return form ? form.querySelector("input") : null;
-    case "submit": return form ? form.querySelector("button") : null;
-    case "message": return box.querySelector("input[aria-label='Message (preview)']");
-    case "send": return popup ? popup.querySelectorAll("button")[1] : null;
-    case "badge": return header ? header.querySelector(".mantine-Badge-root") : null;
-  }
-  return null;
-`;
+/** Finds a part of the widget's popup on a site. */
+export const WIDGET_PARTS = partsIn("convertassist-widget");
+
+/**
+ * Finds a part of the dashboard's preview (the wizard's Design step, Edit campaign → Popup
+ * Design): the widget's own popup, drawn in the preview's box.
+ */
+export const PREVIEW_PARTS = partsIn("[data-testid=popup-preview] convertassist-widget");
+
+/** The popup's texts (and its email field's placeholder), as a visitor reads them. */
+export async function readTexts(page: Page, host: string): Promise<Record<string, string>> {
+  return page.evaluate((host) => {
+    const root = document.querySelector(host)?.shadowRoot;
+    const text = (s: string) =>
+      Array.from(root?.querySelectorAll(s) ?? [])
+        .map((e) => (e.textContent ?? "").trim())
+        .join(" | ");
+    const attr = (s: string, a: string) => root?.querySelector(s)?.getAttribute(a) ?? "";
+    return {
+      title: text(".title"),
+      subtitle: text(".sub"),
+      close: attr("button.close", "aria-label"),
+      badges: text(".badge"),
+      greeting: text(".msg.assistant:first-child"),
+      formTitle: text("form.card h3"),
+      formSubtitle: text("form.card p"),
+      emailPlaceholder: attr("form.card input[name=email]", "placeholder"),
+      submit: text("form.card button.primary"),
+      messagePlaceholder: attr("input[name=message]", "placeholder"),
+      send: text("button.secondary"),
+      direction: attr("dialog", "dir"),
+    };
+  }, host);
+}
 
 export function savePreview(styles: Styles): void {
   writeFileSync(PREVIEW_FILE, JSON.stringify(styles, null, 2));
