@@ -18,6 +18,9 @@ pub enum Script {
     Status(u16, &'static str),
     /// Send one token, then nothing more.
     Stall(&'static str),
+    /// Stream these tokens with the body cut into 1 to 3 byte pieces, `gap`
+    /// apart, so multi-byte characters arrive split across reads.
+    Split(Vec<&'static str>, Duration),
 }
 
 /// Starts the server; answers its base URL and the raw requests it receives.
@@ -90,6 +93,30 @@ pub async fn fake_server(script: Script) -> (String, tokio::sync::mpsc::Unbounde
                             let _ = socket.write_all(line.as_bytes()).await;
                         }
                         let _ = socket.write_all(b"data: [DONE]\n\n").await;
+                    }
+                    Script::Split(tokens, gap) => {
+                        let _ = socket
+                            .write_all(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n")
+                            .await;
+                        let mut body = String::new();
+                        for t in tokens {
+                            body.push_str(&format!(
+                                "data: {{\"choices\":[{{\"delta\":{{\"content\":{}}}}}]}}\n\n",
+                                serde_json::json!(t)
+                            ));
+                        }
+                        body.push_str("data: [DONE]\n\n");
+                        let bytes = body.as_bytes();
+                        let mut at = 0;
+                        let mut size = 1;
+                        while at < bytes.len() {
+                            let end = (at + size).min(bytes.len());
+                            let _ = socket.write_all(&bytes[at..end]).await;
+                            let _ = socket.flush().await;
+                            tokio::time::sleep(gap).await;
+                            at = end;
+                            size = size % 3 + 1;
+                        }
                     }
                     Script::Stall(token) => {
                         let _ = socket

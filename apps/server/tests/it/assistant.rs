@@ -385,3 +385,26 @@ async fn with_a_model_the_questions_the_knowledge_base_does_not_cover_are_listed
     assert_eq!(tried.body["answered"], true);
     assert_eq!(tried.body["passages"], json!([]));
 }
+
+/// A model's streamed reply in Devanagari arrives cut inside characters;
+/// the reply is whole, not replacement characters.
+#[tokio::test]
+async fn a_streamed_reply_keeps_characters_split_across_chunks() {
+    let (model, _requests) = fake_server(Script::Split(
+        vec!["नमस्ते! ", "हाँ, कैश ऑन डिलीवरी उपलब्ध है।"],
+        std::time::Duration::from_millis(1),
+    ))
+    .await;
+    let app = spawn_app_with(|c| c.llm_base_url = Some(model.clone())).await;
+    let (token, campaign) = owner_campaign(&app, "devanagari@example.in").await;
+    let tried = app
+        .send(
+            "POST",
+            &format!("/api/campaigns/{campaign}/assistant/try"),
+            Some(&token),
+            json!({"message": "क्या कैश ऑन डिलीवरी है?"}),
+        )
+        .await;
+    assert_eq!(tried.body["source"], "provider", "{}", tried.body);
+    assert_eq!(tried.body["reply"], "नमस्ते! हाँ, कैश ऑन डिलीवरी उपलब्ध है।");
+}

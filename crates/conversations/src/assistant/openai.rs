@@ -156,7 +156,10 @@ impl OpenAiCompatible {
             });
         }
         let mut stream = response.bytes_stream();
-        let mut buffer = String::new();
+        // Bytes, not text: a chunk may end inside a multi-byte character
+        // (Devanagari is three bytes each); a line is decoded once whole (a
+        // newline byte is never part of one).
+        let mut buffer: Vec<u8> = Vec::new();
         let mut first_token: Option<Duration> = None;
         loop {
             let next = tokio::time::timeout(self.config.idle_timeout, stream.next())
@@ -164,9 +167,11 @@ impl OpenAiCompatible {
                 .map_err(|_| ProviderError::Timeout)?;
             let Some(chunk) = next else { break };
             let chunk = chunk.map_err(|e| ProviderError::Protocol(e.to_string()))?;
-            buffer.push_str(&String::from_utf8_lossy(&chunk));
-            while let Some(end) = buffer.find('\n') {
-                let line = buffer[..end].trim_end_matches('\r').to_string();
+            buffer.extend_from_slice(&chunk);
+            while let Some(end) = buffer.iter().position(|b| *b == b'\n') {
+                let line = String::from_utf8_lossy(&buffer[..end])
+                    .trim_end_matches('\r')
+                    .to_string();
                 buffer.drain(..=end);
                 let Some(data) = line.strip_prefix("data:") else {
                     continue;
