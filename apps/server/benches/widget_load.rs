@@ -18,7 +18,16 @@ use ca_campaigns::entities::{campaign, monthly_visitor};
 use sea_orm::{EntityTrait, PaginatorTrait};
 use serde_json::{Value, json};
 
-const CLIENTS: usize = 32;
+/// Concurrent clients: `CA_BENCH_CLIENTS`, default 32. Events are answered
+/// once their batch is committed, so more concurrent visitors make bigger
+/// batches.
+fn clients() -> usize {
+    std::env::var("CA_BENCH_CLIENTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|n| *n > 0)
+        .unwrap_or(32)
+}
 const RUN: Duration = Duration::from_secs(4);
 const SITE: &str = "https://kesar.example.in";
 
@@ -31,13 +40,13 @@ enum Call {
 
 async fn run(base: &str, campaign: &str, etag: &str, call: Call) -> (f64, Vec<Duration>, usize) {
     let client = reqwest::Client::builder()
-        .pool_max_idle_per_host(CLIENTS)
+        .pool_max_idle_per_host(clients())
         .build()
         .expect("client");
     let counter = Arc::new(AtomicUsize::new(0));
     let started = Instant::now();
     let mut tasks = Vec::new();
-    for worker in 0..CLIENTS {
+    for worker in 0..clients() {
         let client = client.clone();
         let base = base.to_string();
         let campaign = campaign.to_string();
@@ -145,7 +154,8 @@ async fn main() {
     let etag = first.headers()["etag"].to_str().expect("etag").to_string();
 
     println!(
-        "backend: {backend}; {CLIENTS} concurrent clients, {} s per call, server and load generator on one machine",
+        "backend: {backend}; {} concurrent clients, {} s per call, server and load generator on one machine",
+        clients(),
         RUN.as_secs()
     );
     println!(
