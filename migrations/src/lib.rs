@@ -22,6 +22,7 @@ mod m20261123_000015_campaign_last_conversion;
 mod m20261123_000016_purchase_held;
 mod m20261123_000017_visitor_activity;
 mod m20261123_000018_campaign_first_page_view;
+mod m20261123_000019_conversation_collected_text;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -51,6 +52,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000016_purchase_held::Migration),
             Box::new(m20261123_000017_visitor_activity::Migration),
             Box::new(m20261123_000018_campaign_first_page_view::Migration),
+            Box::new(m20261123_000019_conversation_collected_text::Migration),
         ]
     }
 }

@@ -134,6 +134,11 @@ async fn seed(db: &sea_orm::DatabaseConnection, owner: &str, campaign: &str, n: 
                     } else {
                         "{}".into()
                     }),
+                    collected_text: Set(if outcome == "conversion" {
+                        format!("visitor{k}@example.in")
+                    } else {
+                        String::new()
+                    }),
                     user_context: Set("{\"deviceType\":\"mobile\"}".into()),
                     last_message: Set(format!(
                         "Shipping takes 3-5 days to {}. Anything else?",

@@ -268,6 +268,7 @@ impl ConversationService {
             forms_offered: Set("[]".into()),
             last_form_at: Set(None),
             collected_data: Set("{}".into()),
+            collected_text: Set(String::new()),
             user_context: Set(serde_json::to_string(&context)?),
             last_message: Set(preview(&greeting)),
             created_at: Set(now),
@@ -632,7 +633,9 @@ impl ConversationService {
             ));
         }
         let mut active: conversation::ActiveModel = conv.clone().into();
-        active.collected_data = Set(serde_json::to_string(&collected)?);
+        let stored = serde_json::to_string(&collected)?;
+        active.collected_text = Set(ca_core::search::values_text(&stored));
+        active.collected_data = Set(stored);
         active.last_activity_at = Set(now);
         let updated = active.update(&self.db).await?;
         message::ActiveModel {

@@ -20,9 +20,33 @@ pub fn contains(term: &str) -> LikeExpr {
     LikeExpr::new(contains_pattern(term)).escape('\\')
 }
 
+/// The searchable text of a JSON object of collected values: the string
+/// values only (no keys or JSON punctuation), lower-cased with Unicode
+/// rules, one per line so a term never matches across two values.
+pub fn values_text(json: &str) -> String {
+    match serde_json::from_str::<serde_json::Value>(json) {
+        Ok(serde_json::Value::Object(map)) => map
+            .values()
+            .filter_map(|v| v.as_str())
+            .map(str::to_lowercase)
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn values_text_keeps_values_only() {
+        assert_eq!(
+            values_text(r#"{"email":"Asha@Example.in","name":"ÉLODIE Ñ","n":3}"#),
+            "asha@example.in\nélodie ñ"
+        );
+        assert_eq!(values_text("not json"), "");
+    }
 
     #[test]
     fn wildcards_are_taken_literally() {

@@ -58,12 +58,29 @@ async fn lists_filter_page_and_stay_with_their_owner() {
     let (other, other_campaign) = owner_campaign(&app, "conv-b@example.in", "Other shop").await;
     let t = Some(token.as_str());
     let first = chat(&app, &campaign, &["Do you have COD?"]).await;
+    // A lead form that also asks for a name.
+    let mut current =
+        app.get(&format!("/api/campaigns/{campaign}"), t).await.body["campaign"].clone();
+    current["settings"]["forms"]["conversionForms"] = json!([{
+        "id": "lead", "name": "Lead", "type": "custom", "title": "Stay in touch", "buttonText": "Send",
+        "successMessage": "Thanks!", "isDefault": true, "active": true,
+        "fields": [
+            {"name": "name", "label": "Name", "type": "text", "required": false},
+            {"name": "email", "label": "Email", "type": "email", "required": true}
+        ]
+    }]);
+    let saved = app
+        .send("PUT", &format!("/api/campaigns/{campaign}"), t, current)
+        .await;
+    assert_eq!(saved.status, 200, "{}", saved.body);
     let converted = chat(&app, &campaign, &["hello"]).await;
-    app.post(
-        &format!("/api/widget/conversations/{converted}/forms"),
-        json!({"values": {"email": "meera@example.in"}}),
-    )
-    .await;
+    let submitted = app
+        .post(
+            &format!("/api/widget/conversations/{converted}/forms"),
+            json!({"formId": "lead", "values": {"email": "meera@example.in", "name": "Élodie Ñúñez"}}),
+        )
+        .await;
+    assert_eq!(submitted.status, 200, "{}", submitted.body);
     let dismissed = chat(&app, &campaign, &[]).await;
     app.post(
         &format!("/api/widget/conversations/{dismissed}/dismiss"),
@@ -107,6 +124,12 @@ async fn lists_filter_page_and_stay_with_their_owner() {
         ("status=active&outcome=none", vec![first.clone()]),
         ("search=MEERA@", vec![converted.clone()]),
         ("search=cash%20on", vec![first.clone()]),
+        // Values only: not the stored JSON's keys or punctuation.
+        ("search=email", vec![]),
+        ("search=%22%3A%22", vec![]),
+        // Case-insensitive beyond ASCII.
+        ("search=%C3%89LODIE", vec![converted.clone()]),
+        ("search=%C3%91%C3%9A", vec![converted.clone()]),
         ("limit=1&page=2", vec![converted.clone()]),
         ("limit=1&page=4", vec![]),
     ] {
@@ -121,7 +144,7 @@ async fn lists_filter_page_and_stay_with_their_owner() {
         .await;
     assert_eq!(
         converted_row.body["conversations"][0]["collectedData"],
-        json!({"email": "meera@example.in"})
+        json!({"email": "meera@example.in", "name": "Élodie Ñúñez"})
     );
 
     let by_campaign = app
@@ -342,6 +365,7 @@ async fn the_export_is_a_csv_of_every_conversation_with_formulas_neutralised() {
             forms_offered: Set("[]".into()),
             last_form_at: Set(None),
             collected_data: Set("{}".into()),
+            collected_text: Set(String::new()),
             user_context: Set("{}".into()),
             last_message: Set("Namaste!".into()),
             created_at: Set(now),

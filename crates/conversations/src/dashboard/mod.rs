@@ -167,10 +167,7 @@ impl ConversationService {
                         Expr::expr(Func::lower(Expr::col(conversation::Column::LastMessage)))
                             .like(contains(term)),
                     )
-                    .add(
-                        Expr::expr(Func::lower(Expr::col(conversation::Column::CollectedData)))
-                            .like(contains(term)),
-                    ),
+                    .add(Expr::col(conversation::Column::CollectedText).like(contains(term))),
             );
         }
         let total = query.clone().count(&self.db).await?;

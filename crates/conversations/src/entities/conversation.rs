@@ -31,6 +31,9 @@ pub struct Model {
     /// `{name, email, phone, company, …}` as JSON.
     #[sea_orm(column_type = "Text")]
     pub collected_data: String,
+    /// The collected values as searchable text ([`ca_core::search::values_text`]).
+    #[sea_orm(column_type = "Text")]
+    pub collected_text: String,
     /// `{deviceType, currentUrl, …}` as JSON.
     #[sea_orm(column_type = "Text")]
     pub user_context: String,
