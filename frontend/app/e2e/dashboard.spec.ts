@@ -27,6 +27,9 @@ test("the dashboard shows the campaign's real figures", async ({ page }) => {
   await expect(page.getByText("33.33%").first()).toBeVisible();
   const metric = (label: string) =>
     page.getByText(label, { exact: true }).locator("xpath=following-sibling::*[1]");
+  // The revenue is what the site reported with caTrack, and says so.
+  await expect(page.getByText("Reported by your site (caTrack), not verified")).toBeVisible();
+  await expect(page.getByTestId("held-orders")).toHaveCount(0);
   await expect(metric("Total Conversions")).toHaveText("1");
   await expect(metric("Active Campaigns")).toHaveText("1");
   await expect(metric("Conversion Rate")).toHaveText("33.33%");
@@ -42,4 +45,5 @@ test("the dashboard shows the campaign's real figures", async ({ page }) => {
   const card = page.getByTestId("campaign-card");
   await expect(card).toContainText("33.3%");
   await expect(card).toContainText("₹1,500");
+  await expect(card).toContainText("Reported by your site (caTrack), not verified");
 });

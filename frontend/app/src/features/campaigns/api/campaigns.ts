@@ -40,6 +40,16 @@ export function useCreateCampaign() {
   return $api.useMutation("post", "/api/campaigns", { onSuccess: invalidate });
 }
 
+/** A campaign's analytics with its held orders (orders above its largest order counted). */
+export function useCampaignAnalytics(campaignId: string) {
+  return $api.useQuery(
+    "get",
+    "/api/campaigns/{id}/analytics",
+    { params: { path: { id: campaignId } } },
+    { staleTime: 30_000 },
+  );
+}
+
 export function useWidgetScript(id: string, enabled: boolean) {
   return $api.useQuery(
     "get",

@@ -25,17 +25,20 @@ import {
 } from "@tabler/icons-react";
 import { useState } from "react";
 import { Link } from "react-router";
+import { HeldOrdersNotice } from "../../../components/RevenueNotes";
 import { messageOf } from "../../../lib/api-client";
 import { formatInr } from "../../../lib/format";
+import { REPORTED_REVENUE } from "../../../lib/revenue";
 import {
   performanceBar,
+  useCampaignAnalytics,
   useDeleteCampaign,
   useToggleCampaign,
   type Campaign,
 } from "../api/campaigns";
 import { InstallationScripts } from "./InstallationScripts";
 
-function Tile({ label, value }: { label: string; value: string }) {
+function Tile({ label, value, note }: { label: string; value: string; note?: string }) {
   return (
     <Paper withBorder radius="md" p="sm">
       <Text fz="xs" c="dimmed" tt="uppercase" fw={600}>
@@ -44,6 +47,11 @@ function Tile({ label, value }: { label: string; value: string }) {
       <Text fz="lg" fw={700}>
         {value}
       </Text>
+      {note ? (
+        <Text fz="xs" c="dimmed" lh={1.3}>
+          {note}
+        </Text>
+      ) : null}
     </Paper>
   );
 }
@@ -53,6 +61,7 @@ export function CampaignCard({ campaign }: { campaign: Campaign }) {
   const [confirming, { open: askDelete, close: cancelDelete }] = useDisclosure(false);
   const toggle = useToggleCampaign();
   const remove = useDeleteCampaign();
+  const analytics = useCampaignAnalytics(campaign._id);
   const [error, setError] = useState<string | null>(null);
   const rate = campaign.analytics.conversionRate;
   const exit = campaign.settings.exitIntent;
@@ -160,8 +169,17 @@ export function CampaignCard({ campaign }: { campaign: Campaign }) {
             value={campaign.analytics.conversions.toLocaleString("en-IN")}
           />
           <Tile label="Conversion rate" value={`${rate.toFixed(1)}%`} />
-          <Tile label="Revenue" value={formatInr(campaign.analytics.revenue)} />
+          <Tile
+            label="Revenue"
+            value={formatInr(campaign.analytics.revenue)}
+            note={REPORTED_REVENUE}
+          />
         </SimpleGrid>
+        <HeldOrdersNotice
+          held={analytics.data?.heldOrders}
+          campaignId={campaign._id}
+          maxOrderValue={campaign.settings.revenue.maxOrderValue}
+        />
         <Stack gap={4}>
           <Group justify="space-between">
             <Text fz="xs" c="dimmed">

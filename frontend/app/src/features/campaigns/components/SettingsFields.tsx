@@ -10,6 +10,7 @@ import {
 } from "@mantine/core";
 import { IconTrash } from "@tabler/icons-react";
 import type { CampaignSettings } from "../api/campaigns";
+import { MAX_ORDER_MAX, MAX_ORDER_MIN } from "../../../lib/revenue";
 import { intInput } from "../api/wizard";
 
 type ExitIntent = CampaignSettings["exitIntent"];
@@ -116,5 +117,43 @@ export function TrustBadgeList({
         </Group>
       ))}
     </Stack>
+  );
+}
+
+/**
+ * Largest order counted (₹): whole rupees, 1 to 1,00,00,000, shown in Indian grouping. Blank is
+ * NaN, so the editor can tell it apart and refuse to save it.
+ */
+export function MaxOrderField({
+  id,
+  value,
+  error,
+  onChange,
+  onBlur,
+}: {
+  id: string;
+  value: number;
+  error?: string;
+  onChange: (value: number) => void;
+  onBlur: () => void;
+}) {
+  return (
+    <NumberInput
+      id={id}
+      label="Largest order counted (₹)"
+      description="Your site reports each order's value with caTrack('purchase', …), unverified. An order above this amount is kept but not added to revenue. Applies to orders reported from now on."
+      min={MAX_ORDER_MIN}
+      max={MAX_ORDER_MAX}
+      clampBehavior="none"
+      allowDecimal={false}
+      allowNegative={false}
+      thousandSeparator=","
+      thousandsGroupStyle="lakh"
+      value={Number.isNaN(value) ? "" : value}
+      error={error}
+      onBlur={onBlur}
+      onChange={(v) => onChange(typeof v === "number" ? v : Number.NaN)}
+      maw={320}
+    />
   );
 }

@@ -20,17 +20,24 @@ import {
 import { useQueryClient } from "@tanstack/react-query";
 import { IconExternalLink } from "@tabler/icons-react";
 import { useEffect, useState } from "react";
-import { Link, useBlocker, useParams } from "react-router";
+import { Link, useBlocker, useParams, useSearchParams } from "react-router";
 import { $api, messageOf } from "../../../lib/api-client";
 import { formatInr } from "../../../lib/format";
-import { useDefaultSettings, type Campaign, type CampaignSettings } from "../api/campaigns";
+import { ReportedRevenueCaption, HeldOrdersNotice } from "../../../components/RevenueNotes";
+import { maxOrderError } from "../../../lib/revenue";
+import {
+  useCampaignAnalytics,
+  useDefaultSettings,
+  type Campaign,
+  type CampaignSettings,
+} from "../api/campaigns";
 import { fromDesigner, toDesigner } from "../api/designer";
 import { parsePages } from "../api/page-list";
 import { basicErrors, intInput, type BasicErrors } from "../api/wizard";
 import { AssistantPanel } from "../components/AssistantPanel";
 import { ConversionFormsEditor } from "../components/ConversionFormsEditor";
 import { PopupDesigner } from "../components/PopupDesigner";
-import { DevicesField, ExitIntentFields } from "../components/SettingsFields";
+import { DevicesField, ExitIntentFields, MaxOrderField } from "../components/SettingsFields";
 
 interface Draft {
   name: string;
@@ -46,10 +53,14 @@ const AI_LIMITS = [
   { key: "customInstructions", label: "Custom instructions", max: 1000, warn: null, rows: 3 },
 ] as const;
 
+const TABS = ["basic", "design", "targeting", "ai", "forms"];
+
 function Editor({ campaign }: { campaign: Campaign }) {
   const queryClient = useQueryClient();
   const defaults = useDefaultSettings();
   const save = $api.useMutation("put", "/api/campaigns/{id}");
+  const analytics = useCampaignAnalytics(campaign._id);
+  const [params] = useSearchParams();
   const [saved, setSaved] = useState<Campaign>(campaign);
   const [draft, setDraft] = useState<Draft>({
     name: campaign.name,
@@ -76,14 +87,26 @@ function Editor({ campaign }: { campaign: Campaign }) {
   );
   const current = snapshot(draft, include, exclude);
   const dirty = current !== baseline;
-  const [tab, setTab] = useState<string | null>("basic");
+  // A link may open a tab and put the cursor in one field (?tab=targeting&field=maxOrderValue).
+  const [tab, setTab] = useState<string | null>(() => {
+    const asked = params.get("tab");
+    return asked && TABS.includes(asked) ? asked : "basic";
+  });
   // Fields the owner has left: only these show their errors (and all of them once Save is pressed).
-  const [touched, setTouched] = useState<ReadonlySet<keyof BasicErrors>>(new Set());
+  const [touched, setTouched] = useState<ReadonlySet<EditField>>(new Set());
   const shown = Object.fromEntries(
-    Object.entries(basicErrors(draft)).filter(([k]) => touched.has(k as keyof BasicErrors)),
-  ) as BasicErrors;
-  const touch = (field: keyof BasicErrors) =>
+    Object.entries(editErrors(draft)).filter(([k]) => touched.has(k as EditField)),
+  ) as EditErrors;
+  const touch = (field: EditField) =>
     setTouched((t) => (t.has(field) ? t : new Set([...t, field])));
+  const focusField = (field: string) =>
+    window.setTimeout(() => document.getElementById(`edit-${field}`)?.focus(), 0);
+  useEffect(() => {
+    const field = params.get("field");
+    if (field) focusField(field);
+    // Only on arrival: the link's field, once.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
       dirty && currentLocation.pathname !== nextLocation.pathname,
@@ -118,6 +141,14 @@ function Editor({ campaign }: { campaign: Campaign }) {
         at: current,
       });
       window.setTimeout(() => document.getElementById(`edit-${invalid[0]}`)?.focus(), 0);
+      return;
+    }
+    // Then the largest order counted, on the Targeting tab.
+    if (maxOrderError(settings.revenue.maxOrderValue)) {
+      touch("maxOrderValue");
+      setTab("targeting");
+      setStatus({ ok: false, text: "Please fix the highlighted field in Targeting.", at: current });
+      focusField("maxOrderValue");
       return;
     }
     const merged = {
@@ -221,8 +252,19 @@ function Editor({ campaign }: { campaign: Campaign }) {
             <Text fw={600}>
               {rate.toFixed(1)}% · {formatInr(saved.analytics.revenue)}
             </Text>
+            <ReportedRevenueCaption />
           </div>
         </SimpleGrid>
+        <HeldOrdersNotice
+          held={analytics.data?.heldOrders}
+          campaignId={campaign._id}
+          maxOrderValue={saved.settings.revenue.maxOrderValue}
+          mt="md"
+          onChangeLimit={() => {
+            setTab("targeting");
+            focusField("maxOrderValue");
+          }}
+        />
       </Card>
       <Card withBorder radius="md" p="lg">
         <Tabs
@@ -342,6 +384,13 @@ function Editor({ campaign }: { campaign: Campaign }) {
                 value={exclude}
                 onChange={(e) => setExclude(e.currentTarget.value)}
               />
+              <MaxOrderField
+                id="edit-maxOrderValue"
+                value={s.revenue.maxOrderValue}
+                error={shown.maxOrderValue}
+                onBlur={() => touch("maxOrderValue")}
+                onChange={(maxOrderValue) => setSettings({ ...s, revenue: { maxOrderValue } })}
+              />
             </Stack>
           </Tabs.Panel>
           <Tabs.Panel value="ai">
@@ -419,6 +468,17 @@ function Editor({ campaign }: { campaign: Campaign }) {
       </Modal>
     </Stack>
   );
+}
+
+type EditField = keyof BasicErrors | "maxOrderValue";
+type EditErrors = Partial<Record<EditField, string>>;
+
+/** The errors the editor checks before saving: the name, the website, the largest order. */
+function editErrors(draft: Draft): EditErrors {
+  const errors: EditErrors = basicErrors(draft);
+  const maxOrder = maxOrderError(draft.settings.revenue.maxOrderValue);
+  if (maxOrder) errors.maxOrderValue = maxOrder;
+  return errors;
 }
 
 /** The editor's state as one comparable string. */

@@ -27,13 +27,16 @@ import {
   IconSpeakerphone,
   IconTargetArrow,
 } from "@tabler/icons-react";
+import { useQueries } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { components } from "../../../api/schema";
+import { HeldOrdersNotice } from "../../../components/RevenueNotes";
 import { $api } from "../../../lib/api-client";
 import { useAuth } from "../../../lib/auth";
 import { countOf, formatDate, formatInr } from "../../../lib/format";
 import { readFirstRun, rememberFirstRun } from "../../../lib/first-run";
+import { REPORTED_REVENUE } from "../../../lib/revenue";
 import { firstRunChecklist } from "../api/checklist";
 import { planSummary } from "../api/plan-summary";
 import { recentActivity, summarize } from "../api/summary";
@@ -42,10 +45,13 @@ function Metric({
   label,
   value,
   icon: Icon,
+  note,
 }: {
   label: string;
   value: string;
   icon: typeof IconCurrencyRupee;
+  /** A caption under the figure: where it comes from. */
+  note?: string;
 }) {
   return (
     <Card withBorder radius="md" p="lg">
@@ -57,6 +63,11 @@ function Metric({
           <Text fz={26} fw={800}>
             {value}
           </Text>
+          {note ? (
+            <Text fz="xs" c="dimmed" lh={1.3}>
+              {note}
+            </Text>
+          ) : null}
         </div>
         <ThemeIcon variant="light" size={38} radius="md">
           <Icon size={20} />
@@ -154,6 +165,38 @@ function FirstRunChecklist({
         ))}
       </List>
     </Card>
+  );
+}
+
+/** Each campaign whose site reported orders above its largest order counted, with a way there. */
+function HeldOrders({ campaigns }: { campaigns: Campaigns }) {
+  const analytics = useQueries({
+    queries: campaigns.map((c) =>
+      $api.queryOptions(
+        "get",
+        "/api/campaigns/{id}/analytics",
+        { params: { path: { id: c._id } } },
+        { staleTime: 30_000 },
+      ),
+    ),
+  });
+  const notices = campaigns.flatMap((c, i) => {
+    const held = analytics[i]?.data?.heldOrders;
+    return held && held.orders > 0 ? [{ c, held }] : [];
+  });
+  if (notices.length === 0) return null;
+  return (
+    <Stack gap="xs">
+      {notices.map(({ c, held }) => (
+        <HeldOrdersNotice
+          key={c._id}
+          held={held}
+          campaignId={c._id}
+          campaignName={campaigns.length > 1 ? c.name : undefined}
+          maxOrderValue={c.settings.revenue.maxOrderValue}
+        />
+      ))}
+    </Stack>
   );
 }
 
@@ -258,7 +301,13 @@ export function DashboardPage() {
       </Group>
       <FirstRunChecklist userId={user._id} campaigns={list} usage={campaigns.data.usage} />
       <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }}>
-        <Metric label="Total Revenue" value={formatInr(s.totalRevenue)} icon={IconCurrencyRupee} />
+        <Metric
+          label="Total Revenue"
+          value={formatInr(s.totalRevenue)}
+          icon={IconCurrencyRupee}
+          note={REPORTED_REVENUE}
+        />
+
         <Metric
           label="Total Conversions"
           value={s.conversions.toLocaleString("en-IN")}
@@ -275,6 +324,7 @@ export function DashboardPage() {
           icon={IconPercentage}
         />
       </SimpleGrid>
+      <HeldOrders campaigns={list} />
       <Grid gutter="lg">
         <Grid.Col span={{ base: 12, lg: 8 }}>
           <Card withBorder radius="md" p="lg">
