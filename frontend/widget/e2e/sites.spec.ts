@@ -71,10 +71,14 @@ function compare(widget: Styles, preview: Styles, phone: boolean): string[] {
   for (const [part, props] of Object.entries(PARTS)) {
     for (const prop of props) {
       if (KNOWN_PROPS.has(`${part}.${prop}`)) continue;
-      // A phone's popup fills the screen (so its parts are narrower) and has a smaller title.
+      // A phone's popup fills the screen (so its parts are narrower) and has a smaller title
+      // (20px, so its line is 29px high).
       if (
         phone &&
-        (prop === "width" || prop === "height" || `${part}.${prop}` === "title.fontSize")
+        (prop === "width" ||
+          prop === "height" ||
+          `${part}.${prop}` === "title.fontSize" ||
+          `${part}.${prop}` === "title.lineHeight")
       )
         continue;
       let a = widget[part]?.[prop] ?? "";
