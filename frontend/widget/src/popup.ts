@@ -70,14 +70,27 @@ function sheet(text: string): CSSStyleSheet {
   return s;
 }
 
+/**
+ * The owner's colours as the popup uses them: the header's gradient from `primary` to
+ * `secondary` with `onHead` text, and `onPrimary` text on the primary colour (the submit button,
+ * the visitor's bubbles). The designer shows their contrast from here too.
+ */
+export function popupColours(p: PublicCampaign["popup"]) {
+  const primary = p.design.primaryColor || p.buttonColor || "#ff6b6b";
+  const secondary = p.design.secondaryColor || primary;
+  return {
+    primary,
+    secondary,
+    onHead: readableText(primary, secondary),
+    onPrimary: readableText(primary),
+  };
+}
+
 function css(o: OpenOptions): string {
   const p = o.campaign.popup;
   const d = p.design;
   const [width, height] = SIZES[d.popupSize] ?? [560, 680];
-  const primary = d.primaryColor || p.buttonColor || "#ff6b6b";
-  const secondary = d.secondaryColor || primary;
-  const onHead = readableText(primary, secondary);
-  const onPrimary = readableText(primary);
+  const { primary, secondary, onHead, onPrimary } = popupColours(p);
   const dark = onHead !== "#ffffff";
   const font = (d.fontFamily || "Inter").replace(/[^A-Za-z0-9 ,-]/g, "");
   return `

@@ -24,6 +24,8 @@ import {
   fromDesigner,
   type DesignerSettings,
 } from "../api/designer";
+import type { PublicCampaign } from "../../../../../widget/src/types";
+import { ContrastNote } from "./ContrastNote";
 import { PopupPreview } from "./PopupPreview";
 import { TrustBadgeList } from "./SettingsFields";
 
@@ -46,6 +48,7 @@ export function PopupDesigner({
   onSave: (next: DesignerSettings) => void;
 }) {
   const set = (patch: Partial<DesignerSettings>) => onChange({ ...settings, ...patch });
+  const full = fromDesigner(base, settings);
   const addBadge = (badge: { icon: string; text: string }) => {
     if (settings.trustBadges.length >= 8) return;
     set({ trustBadges: [...settings.trustBadges, badge] });
@@ -159,6 +162,7 @@ export function PopupDesigner({
                 onChange={(secondaryColor) => set({ secondaryColor })}
               />
             </Group>
+            <ContrastNote popup={full.popup as PublicCampaign["popup"]} />
           </Card>
           <Card withBorder radius="md" p="md">
             <Title order={4} mb="sm">
@@ -233,7 +237,7 @@ export function PopupDesigner({
         <Text fw={600} mb="xs">
           Preview
         </Text>
-        <PopupPreview settings={fromDesigner(base, settings)} sample />
+        <PopupPreview settings={full} sample />
       </Grid.Col>
     </Grid>
   );
