@@ -106,3 +106,17 @@ export function seedCounters(
     campaignName,
   ]);
 }
+
+/** Runs one SQL statement with `?` parameters on the SQLite test database (setting up a case). */
+export function runSql(sql: string, ...params: (string | number)[]) {
+  const url = process.env.E2E_DATABASE_URL ?? "";
+  const path = url.replace(/^sqlite:\/\//, "").split("?")[0];
+  if (!path) throw new Error("E2E_DATABASE_URL must name the SQLite test database");
+  execFileSync("python3", [
+    "-c",
+    "import sqlite3,sys,json; c=sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2], json.loads(sys.argv[3])); c.commit()",
+    path,
+    sql,
+    JSON.stringify(params),
+  ]);
+}

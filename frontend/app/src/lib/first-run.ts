@@ -1,42 +1,32 @@
-/** The owner's first run as this browser remembers it, for the dashboard's checklist. */
-
-/** What the browser remembers of the owner's first run (figures that can fall back to 0 later). */
-export interface FirstRunMemory {
-  /** The owner copied an installation script. */
-  copiedScript: boolean;
-  /** A page view was seen once (this month's visitors start again at 0 each month). */
-  sawPageView: boolean;
-}
+/**
+ * What only this browser knows of the owner's first run: that they copied an installation script.
+ * Everything else on the dashboard's checklist comes from the server.
+ */
 
 const KEY = "ca_first_run";
 
-/** The remembered first-run facts of one owner, in this browser. */
-export function readFirstRun(userId: string): FirstRunMemory & { complete: boolean } {
+/** Whether this owner copied an installation script in this browser. */
+export function copiedScript(userId: string): boolean {
   try {
     const all = JSON.parse(localStorage.getItem(KEY) ?? "{}") as Record<
       string,
-      Partial<FirstRunMemory & { complete: boolean }>
+      { copiedScript?: unknown } | undefined
     >;
-    const m = all[userId] ?? {};
-    return {
-      copiedScript: m.copiedScript === true,
-      sawPageView: m.sawPageView === true,
-      complete: m.complete === true,
-    };
+    return all[userId]?.copiedScript === true;
   } catch {
-    return { copiedScript: false, sawPageView: false, complete: false };
+    return false;
   }
 }
 
-export function rememberFirstRun(
-  userId: string,
-  patch: Partial<FirstRunMemory & { complete: boolean }>,
-): void {
+/** Remembers that the owner copied an installation script (kept per owner, in this browser). */
+export function rememberCopiedScript(userId: string): void {
   try {
     const all = JSON.parse(localStorage.getItem(KEY) ?? "{}") as Record<string, object>;
-    all[userId] = { ...(all[userId] ?? {}), ...patch };
+    // Only the copy is kept: older entries also held a guessed page view and "complete", which
+    // the server's figures now answer.
+    all[userId] = { copiedScript: true };
     localStorage.setItem(KEY, JSON.stringify(all));
   } catch {
-    // Storage refused (private mode): the checklist just goes by the figures.
+    // Storage refused (private mode): the checklist waits for the first page view instead.
   }
 }

@@ -2,7 +2,7 @@ import { Alert, Code, Group, Skeleton, Stack, Tabs, Text } from "@mantine/core";
 import { useState } from "react";
 import { CopyButton } from "../../../components/CopyButton";
 import { useAuth } from "../../../lib/auth";
-import { rememberFirstRun } from "../../../lib/first-run";
+import { rememberCopiedScript } from "../../../lib/first-run";
 import { useConversionScript, useWidgetScript } from "../api/campaigns";
 
 /** The Widget Script / Conversion Script tabs an owner installs a campaign with, each copyable. */
@@ -46,7 +46,7 @@ export function InstallationScripts({ campaignId }: { campaignId: string }) {
                 <CopyButton
                   text={widget.data.script}
                   onCopied={() => {
-                    if (user) rememberFirstRun(user._id, { copiedScript: true });
+                    if (user) rememberCopiedScript(user._id);
                   }}
                   onError={() => setCopyError("Failed to copy widget script")}
                 />

@@ -28,14 +28,14 @@ import {
   IconTargetArrow,
 } from "@tabler/icons-react";
 import { useQueries } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { components } from "../../../api/schema";
 import { HeldOrdersNotice } from "../../../components/RevenueNotes";
 import { $api } from "../../../lib/api-client";
 import { useAuth } from "../../../lib/auth";
 import { countOf, formatDate, formatInr } from "../../../lib/format";
-import { readFirstRun, rememberFirstRun } from "../../../lib/first-run";
+import { copiedScript } from "../../../lib/first-run";
 import { REPORTED_REVENUE } from "../../../lib/revenue";
 import { firstRunChecklist } from "../api/checklist";
 import { planSummary } from "../api/plan-summary";
@@ -78,28 +78,13 @@ function Metric({
 }
 
 type Campaigns = components["schemas"]["CampaignOut"][];
-type Usage = components["schemas"]["Usage"];
 
 /** Shown until the owner's first lead: each step turns green from the account's real figures. */
-function FirstRunChecklist({
-  userId,
-  campaigns,
-  usage,
-}: {
-  userId: string;
-  campaigns: Campaigns;
-  usage: Usage | undefined;
-}) {
+function FirstRunChecklist({ userId, campaigns }: { userId: string; campaigns: Campaigns }) {
   const navigate = useNavigate();
-  const [memory] = useState(() => readFirstRun(userId));
-  const items = firstRunChecklist(campaigns, usage, memory);
-  const pageView = items.find((i) => i.key === "pageView")?.done ?? false;
-  const complete = items.every((i) => i.done);
-  useEffect(() => {
-    if (pageView && !memory.sawPageView) rememberFirstRun(userId, { sawPageView: true });
-    if (complete) rememberFirstRun(userId, { complete: true });
-  }, [pageView, complete, memory.sawPageView, userId]);
-  if (memory.complete || complete) return null;
+  const [copied] = useState(() => copiedScript(userId));
+  const items = firstRunChecklist(campaigns, { copiedScript: copied });
+  if (items.every((i) => i.done)) return null;
   const first = campaigns[0];
   const action: Record<string, React.ReactNode> = {
     create: (
@@ -118,7 +103,8 @@ function FirstRunChecklist({
     ) : null,
     pageView: first ? (
       <Text fz="xs" c="dimmed">
-        Waiting for a visitor on {first.websiteUrl}. This turns green by itself.
+        Waiting for a visitor on {first.websiteUrl} (your own Preview does not count). This turns
+        green by itself.
       </Text>
     ) : null,
     lead: (
@@ -299,7 +285,7 @@ export function DashboardPage() {
           Create Campaign
         </Button>
       </Group>
-      <FirstRunChecklist userId={user._id} campaigns={list} usage={campaigns.data.usage} />
+      <FirstRunChecklist userId={user._id} campaigns={list} />
       <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }}>
         <Metric
           label="Total Revenue"
@@ -307,7 +293,6 @@ export function DashboardPage() {
           icon={IconCurrencyRupee}
           note={REPORTED_REVENUE}
         />
-
         <Metric
           label="Total Conversions"
           value={s.conversions.toLocaleString("en-IN")}
