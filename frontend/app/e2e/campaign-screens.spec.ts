@@ -347,3 +347,37 @@ test("the first-run checklist turns green by itself as the first page view and t
   await expect(page.getByText("Campaign Performance")).toBeVisible();
   await expect(checklist).toHaveCount(0);
 });
+
+test("Popup Design shows the contrast of the owner's colours and the text colour the popup picks", async ({
+  page,
+}) => {
+  await registerThroughForm(page, uniqueEmail("contrast"));
+  await wizardToCreate(page, "Contrast check");
+  await page.getByRole("link", { name: "Edit campaign" }).click();
+  await page.waitForURL(/\/edit$/);
+  await page.getByRole("tab", { name: "Popup Design" }).click();
+  const note = page.getByTestId("contrast-note");
+  const warning = page.getByTestId("contrast-warning");
+  const submit = page.getByTestId("popup-preview").getByRole("button", { name: "Get My Offer" });
+
+  // The default coral: white would be 2.7x:1; the popup writes near-black, and its preview too.
+  await expect(warning).toContainText(/White on #ff6b6b is only 2\.7\d:1, below 4\.5:1/);
+  await expect(warning).toContainText("near-black text (#050505)");
+  await expect(note).toContainText(/Button and visitor messages: near-black text, \d+\.\d\d:1/);
+  await expect(submit).toHaveCSS("color", "rgb(5, 5, 5)");
+  await checkScreen(page, "edit-design-contrast");
+
+  // A dark blue: white reads, nothing to warn about.
+  await page.getByRole("button", { name: "Ocean Blue" }).click();
+  await expect(warning).toHaveCount(0);
+  await expect(note).toContainText(
+    /Button and visitor messages: white text, \d+\.\d\d:1 \(passes\)/,
+  );
+  await expect(submit).toHaveCSS("color", "rgb(255, 255, 255)");
+
+  // White to black: no text colour reads on both ends of the header's gradient.
+  await page.getByRole("textbox", { name: "Primary" }).fill("#ffffff");
+  await page.getByRole("textbox", { name: "Secondary" }).fill("#000000");
+  await expect(warning).toContainText("No text colour reads on both ends");
+  await shot(page, "67-design-contrast-warning");
+});
