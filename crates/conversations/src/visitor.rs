@@ -578,9 +578,11 @@ impl ConversationService {
     }
 
     /// Validates a submitted form against its fields and stores the collected
-    /// data on the conversation. The customer record is the caller's part.
-    pub async fn submit(
+    /// data on the conversation, in the caller's transaction `conn` (the
+    /// customer record it leads to is the caller's part of the same step).
+    pub async fn submit<C: sea_orm::ConnectionTrait>(
         &self,
+        conn: &C,
         conversation_id: &str,
         input: SubmitIn,
         ip: &str,
@@ -613,6 +615,13 @@ impl ConversationService {
             forms::validate_submission(&form, &values).map_err(ConversationError::invalid)?;
         let follow_up = (!form.follow_up_message.trim().is_empty())
             .then(|| form.follow_up_message.trim().to_string());
+        // Merged into what is stored now (locked on PostgreSQL; SQLite
+        // writers hold the write lock), not into the copy read above.
+        let conv = conversation::Entity::find_by_id(conv.id.clone())
+            .lock_exclusive()
+            .one(conn)
+            .await?
+            .ok_or(ConversationError::NotFound)?;
         let mut collected: CollectedDataOut = serde_json::from_str(&conv.collected_data)?;
         collected.merge(&data);
         if input
@@ -637,7 +646,7 @@ impl ConversationService {
         active.collected_text = Set(ca_core::search::values_text(&stored));
         active.collected_data = Set(stored);
         active.last_activity_at = Set(now);
-        let updated = active.update(&self.db).await?;
+        let updated = active.update(conn).await?;
         message::ActiveModel {
             conversation_id: Set(conv.id.clone()),
             role: Set("system".into()),
@@ -646,7 +655,7 @@ impl ConversationService {
             created_at: Set(now),
             ..Default::default()
         }
-        .insert(&self.db)
+        .insert(conn)
         .await?;
         conversation::Entity::update_many()
             .col_expr(
@@ -654,7 +663,7 @@ impl ConversationService {
                 Expr::col(conversation::Column::TotalMessages).add(1),
             )
             .filter(conversation::Column::Id.eq(&conv.id))
-            .exec(&self.db)
+            .exec(conn)
             .await?;
         Ok((
             SubmitOut {

@@ -22,24 +22,36 @@ impl TrackingService {
         ip: &str,
         now: DateTime<Utc>,
     ) -> Result<SubmitOut, TrackingError> {
+        // The collected data and the lead it makes are one step: both are
+        // stored, or neither.
+        let txn = ca_core::db::begin_write(&self.db).await?;
         let (out, conversation) = self
             .conversations
-            .submit(conversation_id, input, ip, now)
+            .submit(&txn, conversation_id, input, ip, now)
             .await?;
-        if let Some(conversation) = conversation {
-            self.record_lead(&conversation, now).await?;
+        let lead = match &conversation {
+            Some(conv) => self.record_lead(&txn, conv, now).await?,
+            None => None,
+        };
+        txn.commit().await?;
+        if let (Some(conv), Some(lead)) = (&conversation, &lead) {
+            self.touch(&conv.campaign_id, &conv.owner_id, &conv.visitor_id, now)
+                .await?;
+            tracing::info!(campaign = %conv.campaign_id, customer = %lead.customer_id, first = lead.first, "lead recorded");
         }
         Ok(out)
     }
 
     /// A form submitted in `conv` collected an email: creates or updates the
     /// owner's customer, and on the conversation's first lead marks it
-    /// `conversion` and counts a campaign conversion. One transaction.
-    pub async fn record_lead(
+    /// `conversion` and counts a campaign conversion, in the caller's
+    /// transaction.
+    async fn record_lead<C: sea_orm::ConnectionTrait>(
         &self,
+        txn: &C,
         conv: &conversation::Model,
         now: DateTime<Utc>,
-    ) -> Result<Option<String>, TrackingError> {
+    ) -> Result<Option<RecordedLead>, TrackingError> {
         let data: serde_json::Map<String, serde_json::Value> =
             serde_json::from_str(&conv.collected_data).unwrap_or_default();
         let text = |k: &str| data.get(k).and_then(|v| v.as_str()).map(str::to_string);
@@ -47,15 +59,14 @@ impl TrackingService {
             return Ok(None);
         };
         let campaign = campaign::Entity::find_by_id(conv.campaign_id.clone())
-            .one(&self.db)
+            .one(txn)
             .await?
             .ok_or(TrackingError::CampaignNotFound)?;
-        let txn = ca_core::db::begin_write(&self.db).await?;
         // Only the first lead of a conversation counts as a conversion.
-        let first = ca_conversations::visitor::mark_converted(&txn, &conv.id).await?;
+        let first = ca_conversations::visitor::mark_converted(txn, &conv.id).await?;
         let (name, phone, company) = (text("name"), text("phone"), text("company"));
         let customer = ca_customers::upsert_lead(
-            &txn,
+            txn,
             &ca_customers::Lead {
                 owner_id: &conv.owner_id,
                 email: &email,
@@ -73,9 +84,9 @@ impl TrackingService {
         )
         .await?;
         if first {
-            ca_campaigns::counters::add_conversion(&txn, &campaign.id, now).await?;
+            ca_campaigns::counters::add_conversion(txn, &campaign.id, now).await?;
             ca_customers::notifications::queue_lead(
-                &txn,
+                txn,
                 &conv.owner_id,
                 &customer.email,
                 customer.name.as_deref(),
@@ -84,10 +95,15 @@ impl TrackingService {
             )
             .await?;
         }
-        txn.commit().await?;
-        self.touch(&campaign.id, &conv.owner_id, &conv.visitor_id, now)
-            .await?;
-        tracing::info!(campaign = %campaign.id, customer = %customer.id, first, "lead recorded");
-        Ok(Some(customer.id))
+        Ok(Some(RecordedLead {
+            customer_id: customer.id,
+            first,
+        }))
     }
+}
+
+/// The customer a lead went to, and whether it was the conversation's first.
+struct RecordedLead {
+    customer_id: String,
+    first: bool,
 }

@@ -27,7 +27,7 @@ async fn create_read_update_toggle_and_delete() {
     assert_eq!(c["isActive"], true);
     assert_eq!(
         c["analytics"],
-        json!({"impressions": 0, "conversions": 0, "conversionRate": 0.0, "revenue": 0.0, "lastConversionAt": null})
+        json!({"impressions": 0, "conversions": 0, "conversionRate": 0.0, "revenue": 0.0, "lastConversionAt": null, "firstPageViewAt": null})
     );
     let s = &c["settings"];
     assert_eq!(
@@ -185,7 +185,7 @@ async fn analytics_are_real_sums_with_rounding() {
         .await;
     assert_eq!(
         a.body["analytics"],
-        json!({"impressions": 3, "conversions": 1, "conversionRate": 33.33, "revenue": 1499.5, "lastConversionAt": null})
+        json!({"impressions": 3, "conversions": 1, "conversionRate": 33.33, "revenue": 1499.5, "lastConversionAt": null, "firstPageViewAt": null})
     );
 }
 
