@@ -65,6 +65,12 @@ for (const viewport of VIEWPORTS) {
       const install = page.getByTestId("install-now");
       await expect(install).toBeVisible();
       await expect(install.locator("pre").first()).toContainText("data-campaign-id=");
+      // A site with a Content-Security-Policy: the two directives, with this server's origin.
+      const origin = new URL(test.info().project.use.baseURL ?? page.url()).origin;
+      const csp = install.getByTestId("csp-directives");
+      await expect(csp.locator("pre")).toHaveText(
+        `script-src 'self' ${origin};\nconnect-src 'self' ${origin};`,
+      );
       await checkScreen(page, "campaigns-installed");
 
       // Dashboard: one step done, the table (or its phone cards) keeps status and rate readable.

@@ -4,6 +4,7 @@ import { CopyButton } from "../../../components/CopyButton";
 import { useAuth } from "../../../lib/auth";
 import { rememberCopiedScript } from "../../../lib/first-run";
 import { useConversionScript, useWidgetScript } from "../api/campaigns";
+import { cspDirectives, widgetOrigin } from "../api/csp";
 
 /** The Widget Script / Conversion Script tabs an owner installs a campaign with, each copyable. */
 export function InstallationScripts({ campaignId }: { campaignId: string }) {
@@ -12,6 +13,7 @@ export function InstallationScripts({ campaignId }: { campaignId: string }) {
   const [copyError, setCopyError] = useState<string | null>(null);
   const { user } = useAuth();
   const failed = widget.isError || conversion.isError;
+  const origin = widget.data ? widgetOrigin(widget.data.script) : null;
 
   return (
     <Stack gap="xs">
@@ -77,6 +79,44 @@ export function InstallationScripts({ campaignId }: { campaignId: string }) {
           ) : null}
         </Tabs.Panel>
       </Tabs>
+      {origin ? (
+        <CspDirectives
+          origin={origin}
+          onCopyError={() => setCopyError("Failed to copy the CSP directives")}
+        />
+      ) : null}
+    </Stack>
+  );
+}
+
+/** What a site that sends a Content-Security-Policy adds for the widget (see the README). */
+function CspDirectives({ origin, onCopyError }: { origin: string; onCopyError: () => void }) {
+  const lines = cspDirectives(origin);
+  const text = lines.map((l) => `${l.directive};`).join("\n");
+  return (
+    <Stack gap={6} data-testid="csp-directives">
+      <Text fw={600} fz="sm">
+        Site with a Content-Security-Policy?
+      </Text>
+      <Text fz="xs" c="dimmed">
+        Add this server, {origin}, to two directives of your policy and keep the sources they
+        already list (&apos;self&apos; stands for them). Nothing else is needed, not even
+        &apos;unsafe-inline&apos;.
+      </Text>
+      {/* Lines break between words first, so the origin stays whole where it fits. */}
+      <Code block style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
+        {text}
+      </Code>
+      <Stack gap={2} component="ul" m={0} pl="md">
+        {lines.map((l) => (
+          <Text key={l.directive} component="li" fz="xs" c="dimmed">
+            <Code>{l.directive.split(" ")[0]}</Code>: {l.why}
+          </Text>
+        ))}
+      </Stack>
+      <Group>
+        <CopyButton text={text} label="Copy directives" onError={onCopyError} />
+      </Group>
     </Stack>
   );
 }
