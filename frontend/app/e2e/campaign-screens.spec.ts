@@ -53,6 +53,8 @@ for (const viewport of VIEWPORTS) {
       const popupBox = await preview.locator("[data-popup-size]").boundingBox();
       if (!box || !popupBox) throw new Error("no preview");
       expect(popupBox.x + popupBox.width).toBeLessThanOrEqual(box.x + box.width + 1);
+      // The default coral fails with white text: the step says the popup writes near-black.
+      await expect(page.getByTestId("contrast-warning")).toContainText("near-black text");
       await checkScreen(page, "wizard-design");
       await page.getByRole("button", { name: "Next" }).click();
       await checkScreen(page, "wizard-targeting");

@@ -14,6 +14,8 @@ import {
 import { IconBulb } from "@tabler/icons-react";
 import type { CampaignSettings } from "../api/campaigns";
 import { intInput, type BasicErrors, type WizardDraft } from "../api/wizard";
+import type { PublicCampaign } from "../../../../../widget/src/types";
+import { ContrastNote } from "./ContrastNote";
 import { DevicesField, ExitIntentFields, TrustBadgeList } from "./SettingsFields";
 
 type Update = (change: (draft: WizardDraft) => WizardDraft) => void;
@@ -116,6 +118,7 @@ export function DesignStep({ draft, update }: { draft: WizardDraft; update: Upda
           onChange={(v) => setDesign({ secondaryColor: v })}
         />
       </SimpleGrid>
+      <ContrastNote popup={draft.settings.popup as PublicCampaign["popup"]} />
       <div>
         <Text fz="sm" fw={500} mb={4}>
           Popup size
