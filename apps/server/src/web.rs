@@ -419,9 +419,10 @@ pub async fn request_guard(
     let method = req.method().clone();
     let operations = req.app_data::<actix_web::web::Data<Operations>>().cloned();
     let res = next.call(req).await?;
-    if res.status() == actix_web::http::StatusCode::NOT_FOUND
-        && path.starts_with("/api/")
-        && method != actix_web::http::Method::OPTIONS
+    if matches!(
+        res.status(),
+        actix_web::http::StatusCode::NOT_FOUND | actix_web::http::StatusCode::METHOD_NOT_ALLOWED
+    ) && method != actix_web::http::Method::OPTIONS
         && let Some(allowed) = operations.and_then(|o| o.allowed(&path))
         && !allowed.iter().any(|m| m == method.as_str())
     {

@@ -143,6 +143,8 @@ async fn wrong_methods_queries_and_sizes_get_json_errors() {
         ("POST", "/api/auth/me", "GET, PUT"),
         ("PUT", "/api/campaigns", "GET, POST"),
         ("GET", "/api/widget/events", "POST"),
+        ("TRACE", "/healthz", "GET"),
+        ("DELETE", "/readyz", "GET"),
         ("PATCH", "/api/conversations/user", "GET"),
         (
             "POST",
