@@ -67,14 +67,22 @@ test("create a campaign through the wizard, watch the preview, then manage it", 
   await expect(card).toContainText("Enabled");
   await expect(card).toContainText("1000 ms");
   await expect(card.locator("pre").first()).toContainText("data-campaign-id=");
-  await card.getByRole("button", { name: "Copy" }).click();
+  await card.getByRole("button", { name: "Copy", exact: true }).click();
   await expect(card.getByRole("button", { name: "Copied!" })).toBeVisible();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(copied).toMatch(
     /<script src="http:\/\/127\.0\.0\.1:\d+\/widget\/ca-widget\.js" data-campaign-id="[0-9a-f-]{36}"/,
   );
   await shot(page, "33-campaign-expanded");
-  await expect(card.getByRole("button", { name: "Copy" })).toBeVisible({ timeout: 4_000 });
+  await expect(card.getByRole("button", { name: "Copy", exact: true })).toBeVisible({
+    timeout: 4_000,
+  });
+  // The CSP lines copy as they show, with this server's origin.
+  await card.getByRole("button", { name: "Copy directives" }).click();
+  const origin = new URL(page.url()).origin;
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+    `script-src 'self' ${origin};\nconnect-src 'self' ${origin};`,
+  );
   await card.getByRole("tab", { name: "Conversion Script" }).click();
   await expect(card.getByText(/caTrack\('purchase'/)).toBeVisible();
 
