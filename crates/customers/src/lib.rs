@@ -315,14 +315,15 @@ pub async fn add_page_views<C: ConnectionTrait>(
     owner_id: &str,
     views: &HashMap<String, i64>,
 ) -> Result<(), DbErr> {
-    for (visitor, n) in views {
+    let rows: Vec<(&str, i64)> = views.iter().map(|(v, n)| (v.as_str(), *n)).collect();
+    for chunk in rows.chunks(500) {
         customer::Entity::update_many()
             .col_expr(
                 customer::Column::TotalPageViews,
-                plus(customer::Column::TotalPageViews, *n),
+                plus_per_visitor(customer::Column::TotalPageViews, chunk),
             )
             .filter(customer::Column::OwnerId.eq(owner_id))
-            .filter(customer::Column::VisitorId.eq(visitor.as_str()))
+            .filter(customer::Column::VisitorId.is_in(chunk.iter().map(|(v, _)| *v)))
             .exec(conn)
             .await?;
     }
@@ -335,6 +336,20 @@ pub async fn add_page_views<C: ConnectionTrait>(
             .map(|(v, n)| (v.as_str(), *n, EngagedTime::default())),
     )
     .await
+}
+
+/// `column + (CASE WHEN visitor_id = v1 THEN n1 … ELSE 0 END)`: one
+/// statement moves many visitors' counters by their own amounts.
+fn plus_per_visitor(
+    column: customer::Column,
+    amounts: &[(&str, i64)],
+) -> sea_orm::sea_query::SimpleExpr {
+    let mut case = sea_orm::sea_query::CaseStatement::new();
+    for (visitor, n) in amounts {
+        case = case.case(customer::Column::VisitorId.eq(*visitor), *n);
+    }
+    let case: Expr = case.finally(0i64).into();
+    sea_orm::sea_query::ExprTrait::add(Expr::col(column), case)
 }
 
 /// Keeps every visitor's page views and engaged time, customer or not yet,

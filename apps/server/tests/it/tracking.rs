@@ -1119,3 +1119,58 @@ async fn implausible_orders_are_kept_but_not_counted() {
     assert_eq!(analytics.body["heldOrders"]["value"], 10_000.01);
     assert_eq!(analytics.body["analytics"]["revenue"], 10_000.0);
 }
+
+/// One batch moves each customer's page views by their own count (one
+/// statement for all of them), and visitors who are not customers yet are
+/// kept for when they are.
+#[tokio::test]
+async fn a_batch_counts_each_visitors_page_views() {
+    let app = spawn_app_with(|_| {}).await;
+    let (_, id) = owner_and_campaign(&app, "batch-views@example.in").await;
+    let owner = campaign::Entity::find_by_id(id.clone())
+        .one(&app.db.conn)
+        .await
+        .expect("q")
+        .expect("c")
+        .owner_id;
+    for (visitor, email) in [
+        ("v_batch_one_1", "one@example.in"),
+        ("v_batch_two_2", "two@example.in"),
+    ] {
+        let conv = start_conversation(&app, &id, visitor).await;
+        assert_eq!(submit_email(&app, &conv, email, None).await.status, 200);
+    }
+    let ev = |visitor: &str| Event {
+        kind: Kind::PageView,
+        owner_id: owner.clone(),
+        campaign_id: id.clone(),
+        visitor_id: visitor.to_string(),
+        at: Utc::now(),
+    };
+    let mut batch = vec![ev("v_batch_one_1")];
+    batch.extend(std::iter::repeat_with(|| ev("v_batch_two_2")).take(3));
+    batch.extend(std::iter::repeat_with(|| ev("v_batch_new_3")).take(2));
+    ca_tracking::writer::write(&app.db.conn, &batch)
+        .await
+        .expect("write");
+    assert_eq!(
+        customer_of(&app, "one@example.in").await.total_page_views,
+        1
+    );
+    assert_eq!(
+        customer_of(&app, "two@example.in").await.total_page_views,
+        3
+    );
+    assert_eq!(customer_of(&app, "two@example.in").await.lead_score, 20 + 3);
+    let conv = start_conversation(&app, &id, "v_batch_new_3").await;
+    assert_eq!(
+        submit_email(&app, &conv, "three@example.in", None)
+            .await
+            .status,
+        200
+    );
+    assert_eq!(
+        customer_of(&app, "three@example.in").await.total_page_views,
+        2
+    );
+}
