@@ -290,7 +290,33 @@ test("a fast scroll up on a phone opens a popup that fits 390 px", async ({ brow
   await visit(p, id);
   await p.evaluate(() => window.scrollTo(0, 2400));
   await p.waitForTimeout(1600);
-  await p.evaluate(() => window.scrollTo(0, 1400));
+  // A finger flicks the page back up (several fast touch reports, uneven as a
+  // phone sends them); a scroll by a script or a link would not count.
+  const cdp = await context.newCDPSession(p);
+  const touch = (type: "touchStart" | "touchMove" | "touchEnd", y?: number) =>
+    cdp.send("Input.dispatchTouchEvent", {
+      type,
+      touchPoints: y === undefined ? [] : [{ x: 200, y }],
+    });
+  let y = 180;
+  await touch("touchStart", y);
+  const steps: [number, number][] = [
+    [20, 45],
+    [25, 60],
+    [20, 40],
+    [70, 16],
+    [80, 16],
+    [3, 1],
+    [90, 16],
+    [80, 16],
+  ];
+  for (const [dy, gap] of steps) {
+    await p.waitForTimeout(gap);
+    y += dy;
+    await touch("touchMove", y);
+  }
+  await p.waitForTimeout(250);
+  await touch("touchEnd");
   const dialog = popup(p);
   await expect(dialog).toBeVisible();
   const box = await dialog.boundingBox();
