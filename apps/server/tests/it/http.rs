@@ -262,6 +262,26 @@ async fn metrics_ask_for_their_token_when_one_is_set() {
 }
 
 #[tokio::test]
+async fn without_a_token_metrics_answer_only_direct_local_callers() {
+    let app = spawn_app().await;
+    let relayed = app
+        .client
+        .get(app.url("/metrics"))
+        .header("x-forwarded-for", "203.0.113.9")
+        .send()
+        .await
+        .expect("send");
+    Reply::from(relayed).await.error(403, "metrics_local_only");
+    let direct = app
+        .client
+        .get(app.url("/metrics"))
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(direct.status(), 200);
+}
+
+#[tokio::test]
 async fn hsts_only_behind_an_https_public_url() {
     let plain = spawn_app().await;
     let reply = plain.get("/healthz", None).await;
