@@ -67,8 +67,8 @@ pub fn lead_score(e: &Engagement) -> i32 {
 /// [`lead_score`] as SQL over the row's own columns, so a write that changes a
 /// counter can set the score from the values it just stored (one atomic
 /// `UPDATE`, never a score computed from an earlier read).
-pub const LEAD_SCORE_SQL: &str = "(CASE WHEN (\
-(CASE WHEN email <> '' THEN 20 ELSE 0 END) \
+pub static LEAD_SCORE_SQL: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let sum = "(CASE WHEN email <> '' THEN 20 ELSE 0 END) \
 + (CASE WHEN COALESCE(name, '') <> '' THEN 10 ELSE 0 END) \
 + (CASE WHEN COALESCE(phone, '') <> '' THEN 15 ELSE 0 END) \
 + (CASE WHEN COALESCE(company, '') <> '' THEN 5 ELSE 0 END) \
@@ -76,18 +76,10 @@ pub const LEAD_SCORE_SQL: &str = "(CASE WHEN (\
 + (CASE WHEN total_page_views >= 10 THEN 10 WHEN total_page_views > 0 THEN total_page_views ELSE 0 END) \
 + (CASE WHEN sessions > 0 AND total_session_seconds > 0 THEN \
 (CASE WHEN total_session_seconds / sessions >= 300 THEN 10 ELSE total_session_seconds / sessions / 30 END) ELSE 0 END) \
-+ (CASE WHEN total_purchases >= 2 THEN 20 WHEN total_purchases > 0 THEN total_purchases * 10 ELSE 0 END) \
-) > 100 THEN 100 ELSE (\
-(CASE WHEN email <> '' THEN 20 ELSE 0 END) \
-+ (CASE WHEN COALESCE(name, '') <> '' THEN 10 ELSE 0 END) \
-+ (CASE WHEN COALESCE(phone, '') <> '' THEN 15 ELSE 0 END) \
-+ (CASE WHEN COALESCE(company, '') <> '' THEN 5 ELSE 0 END) \
-+ (CASE WHEN total_messages >= 10 THEN 20 WHEN total_messages > 0 THEN total_messages * 2 ELSE 0 END) \
-+ (CASE WHEN total_page_views >= 10 THEN 10 WHEN total_page_views > 0 THEN total_page_views ELSE 0 END) \
-+ (CASE WHEN sessions > 0 AND total_session_seconds > 0 THEN \
-(CASE WHEN total_session_seconds / sessions >= 300 THEN 10 ELSE total_session_seconds / sessions / 30 END) ELSE 0 END) \
-+ (CASE WHEN total_purchases >= 2 THEN 20 WHEN total_purchases > 0 THEN total_purchases * 10 ELSE 0 END) \
-) END)";
++ (CASE WHEN total_purchases >= 2 THEN 20 WHEN total_purchases > 0 THEN total_purchases * 10 ELSE 0 END)";
+    // Capped at 100 (no LEAST/MIN that both databases share).
+    format!("(CASE WHEN ({sum}) > 100 THEN 100 ELSE ({sum}) END)")
+});
 
 /// Sets the lead score of the customers `filter` picks from their stored
 /// columns (inside the caller's transaction, after it changed them).
@@ -96,7 +88,10 @@ pub async fn refresh_lead_scores<C: ConnectionTrait>(
     filter: sea_orm::Condition,
 ) -> Result<(), DbErr> {
     customer::Entity::update_many()
-        .col_expr(customer::Column::LeadScore, Expr::cust(LEAD_SCORE_SQL))
+        .col_expr(
+            customer::Column::LeadScore,
+            Expr::cust(LEAD_SCORE_SQL.as_str()),
+        )
         .filter(filter)
         .exec(conn)
         .await?;

@@ -21,8 +21,6 @@ pub enum TrackingError {
     ForeignOrigin,
     #[error("Too many requests. Please wait a moment and try again.")]
     RateLimited(std::time::Duration),
-    #[error("The server is shutting down; try again shortly")]
-    ShuttingDown,
     /// The event could not be stored (the writer stopped or the database
     /// refused it): it was not counted, and the sender may send it again.
     #[error("The event could not be stored; try again shortly")]
@@ -76,7 +74,6 @@ impl DomainError for TrackingError {
             Self::CampaignInactive => ErrorKind::Conflict,
             Self::ForeignOrigin => ErrorKind::Forbidden,
             Self::RateLimited(d) => ErrorKind::RateLimited(*d),
-            Self::ShuttingDown => ErrorKind::Conflict,
             Self::NotStored => ErrorKind::Unavailable,
             Self::Conversation(e) => e.kind(),
             Self::Infra(_) => ErrorKind::Internal,
@@ -90,7 +87,6 @@ impl DomainError for TrackingError {
             Self::CampaignInactive => "campaign_inactive",
             Self::ForeignOrigin => "origin_not_allowed",
             Self::RateLimited(_) => "rate_limited",
-            Self::ShuttingDown => "shutting_down",
             Self::NotStored => "not_stored",
             Self::Conversation(e) => e.code(),
             Self::Infra(_) => "internal_error",

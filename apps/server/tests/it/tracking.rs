@@ -16,6 +16,31 @@ use crate::helpers::{Reply, TestApp, spawn_app_with};
 
 const SITE: &str = "https://www.kesar.example.in";
 
+/// An owner and a campaign on the site, on a server started by the test itself.
+async fn load_campaign(client: &reqwest::Client, base: &str, email: &str) -> String {
+    let reg: Value = client
+        .post(format!("{base}/api/auth/register"))
+        .json(&json!({"name": "Load Test", "email": email, "password": "secret1", "phone": "+91 9876543210"}))
+        .send()
+        .await
+        .expect("register")
+        .json()
+        .await
+        .expect("json");
+    let token = reg["token"].as_str().expect("token");
+    let created: Value = client
+        .post(format!("{base}/api/campaigns"))
+        .bearer_auth(token)
+        .json(&json!({"name": "Load", "websiteUrl": SITE}))
+        .send()
+        .await
+        .expect("create")
+        .json()
+        .await
+        .expect("json");
+    created["campaign"]["_id"].as_str().expect("id").to_string()
+}
+
 async fn owner_and_campaign(app: &TestApp, email: &str) -> (String, String) {
     let (token, _) = app.register(email, "secret1").await;
     let created = app
@@ -654,22 +679,7 @@ async fn a_graceful_stop_under_event_load_loses_nothing() {
     let handle = server.handle();
     let running = tokio::spawn(server);
     let client = reqwest::Client::new();
-    let reg: Value = client
-        .post(format!("{base}/api/auth/register"))
-        .json(&json!({"name": "Stop Test", "email": "stop@example.in", "password": "secret1", "phone": "+91 9876543210"}))
-        .send().await.expect("register").json().await.expect("json");
-    let token = reg["token"].as_str().expect("token");
-    let created: Value = client
-        .post(format!("{base}/api/campaigns"))
-        .bearer_auth(token)
-        .json(&json!({"name": "Load", "websiteUrl": SITE}))
-        .send()
-        .await
-        .expect("create")
-        .json()
-        .await
-        .expect("json");
-    let id = created["campaign"]["_id"].as_str().expect("id").to_string();
+    let id = load_campaign(&client, &base, "stop@example.in").await;
 
     let mut sent = Vec::new();
     for i in 0..400 {
@@ -974,22 +984,7 @@ async fn a_killed_server_keeps_every_event_it_accepted() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert!(up, "the server did not start");
-    let reg: Value = client
-        .post(format!("{base}/api/auth/register"))
-        .json(&json!({"name": "Kill Test", "email": "kill@example.in", "password": "secret1", "phone": "+91 9876543210"}))
-        .send().await.expect("register").json().await.expect("json");
-    let token = reg["token"].as_str().expect("token");
-    let created: Value = client
-        .post(format!("{base}/api/campaigns"))
-        .bearer_auth(token)
-        .json(&json!({"name": "Load", "websiteUrl": SITE}))
-        .send()
-        .await
-        .expect("create")
-        .json()
-        .await
-        .expect("json");
-    let id = created["campaign"]["_id"].as_str().expect("id").to_string();
+    let id = load_campaign(&client, &base, "kill@example.in").await;
 
     let accepted = Arc::new(AtomicUsize::new(0));
     let attempted = Arc::new(AtomicUsize::new(0));
