@@ -13,6 +13,13 @@ const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 export async function expectAccessible(page: Page, screen: string) {
   // The popup preview is included: it is the widget's own popup (in its shadow root), whose text
   // on the owner's colours is white or near-black, whichever reads.
+  // Colours are measured once transitions end: a dialog still fading in has
+  // translucent text that would read as low contrast. (Spinners loop forever.)
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity),
+  );
   const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
   const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   appendFileSync(
