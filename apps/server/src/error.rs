@@ -103,7 +103,7 @@ pub fn status_of(kind: ErrorKind) -> StatusCode {
         ErrorKind::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
         ErrorKind::BusinessRule => StatusCode::UNPROCESSABLE_ENTITY,
         ErrorKind::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
-        ErrorKind::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+        ErrorKind::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
         ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
@@ -115,7 +115,7 @@ impl ResponseError for ApiError {
 
     fn error_response(&self) -> HttpResponse {
         let mut res = HttpResponse::build(self.status_code());
-        if let ErrorKind::RateLimited(retry) = self.kind {
+        if let ErrorKind::RateLimited(retry) | ErrorKind::Unavailable(retry) = self.kind {
             let secs = retry.as_secs().max(1).to_string();
             if let Ok(value) = HeaderValue::from_str(&secs) {
                 res.insert_header((RETRY_AFTER, value));
@@ -147,7 +147,7 @@ mod tests {
             (ErrorKind::TooLarge, 413),
             (ErrorKind::BusinessRule, 422),
             (ErrorKind::RateLimited(Duration::from_secs(3)), 429),
-            (ErrorKind::Unavailable, 503),
+            (ErrorKind::Unavailable(Duration::from_secs(1)), 503),
             (ErrorKind::Internal, 500),
         ];
         for (kind, status) in cases {
@@ -161,6 +161,21 @@ mod tests {
         assert_eq!(err.message, INTERNAL_MESSAGE);
         let res = err.error_response();
         assert_eq!(res.status(), StatusCode::INTERNAL_SERVER_ERROR);
+    }
+
+    #[test]
+    fn unavailable_sets_retry_after() {
+        let err = ApiError::new(
+            ErrorKind::Unavailable(Duration::from_secs(2)),
+            "busy",
+            "later",
+        );
+        let res = err.error_response();
+        assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(
+            res.headers().get(RETRY_AFTER).and_then(|v| v.to_str().ok()),
+            Some("2")
+        );
     }
 
     #[test]

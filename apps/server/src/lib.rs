@@ -3,6 +3,7 @@
 pub mod cli;
 pub mod error;
 pub mod extract;
+pub mod metrics;
 pub mod openapi;
 pub mod routes;
 pub mod state;
@@ -15,7 +16,6 @@ use std::time::Duration;
 use actix_web::dev::Server;
 use actix_web::middleware::{Compress, from_fn};
 use actix_web::{App, HttpResponse, HttpServer, web as aweb};
-use actix_web_prom::{PrometheusMetrics, PrometheusMetricsBuilder};
 use anyhow::Context;
 use ca_auth::{AuthService, JwtKeys, Mailer};
 use ca_billing::BillingService;
@@ -97,6 +97,7 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
         "visitor assistant ready"
     );
     spawn_idle_sweep(conversations.clone());
+    spawn_wal_checkpoints(db.clone());
     spawn_expiry_sweep(CampaignService::new(db.clone()));
     let tracking = TrackingService::new(
         db.clone(),
@@ -254,6 +255,27 @@ fn spawn_meta_worker(meta: ca_meta::MetaService) {
             ticker.tick().await;
             if let Err(err) = meta.tick(chrono::Utc::now()).await {
                 tracing::warn!(%err, "Meta outbox round failed");
+            }
+        }
+    });
+}
+
+/// On SQLite, empties the write-ahead log every half minute when nothing is
+/// in the way (busy sites: as soon as a round finds a gap), so the log file
+/// stays small instead of growing with every burst of events.
+fn spawn_wal_checkpoints(db: sea_orm::DatabaseConnection) {
+    if ca_core::db::is_postgres(&db) {
+        return;
+    }
+    tokio::spawn(async move {
+        let mut ticker = tokio::time::interval(Duration::from_secs(30));
+        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticker.tick().await;
+            match ca_core::db::checkpoint(&db).await {
+                Ok(true) => tracing::debug!("write-ahead log emptied"),
+                Ok(false) => tracing::debug!("write-ahead log in use; emptied next round"),
+                Err(err) => tracing::warn!(%err, "write-ahead log checkpoint failed"),
             }
         }
     });
@@ -439,7 +461,7 @@ pub fn openapi_document() -> utoipa::openapi::OpenApi {
 /// Starts serving on `listener`. The returned server stops gracefully on
 /// SIGINT/SIGTERM (actix waits for in-flight requests).
 pub fn serve(state: aweb::Data<AppState>, listener: TcpListener) -> anyhow::Result<Server> {
-    let metrics = metrics()?;
+    let metrics = metrics::middleware(&state)?;
     let doc = api_app(state.config.public_url()).1;
     let doc_json = aweb::Data::new(openapi::to_pretty_json(&doc)?);
     let operations = aweb::Data::new(web::Operations::of(&doc));
@@ -494,11 +516,4 @@ async fn openapi_json(doc: aweb::Data<String>) -> HttpResponse {
     HttpResponse::Ok()
         .content_type("application/json")
         .body(doc.get_ref().clone())
-}
-
-fn metrics() -> anyhow::Result<PrometheusMetrics> {
-    PrometheusMetricsBuilder::new("convertassist")
-        .endpoint("/metrics")
-        .build()
-        .map_err(|e| anyhow::anyhow!("metrics: {e}"))
 }

@@ -49,8 +49,14 @@ style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://fonts.googleap
 font-src 'self' data: https://fonts.gstatic.com https://cdn.jsdelivr.net; img-src 'self' data:; \
 connect-src 'self'; frame-ancestors 'none'";
 
+/// A request slower than this to answer is logged at warn (every request is
+/// counted in `/metrics`; nothing else is logged per request, so a busy site
+/// does not fill the disk).
+pub const SLOW_REQUEST: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Copies the request id that tracing gave the request into `x-request-id`,
-/// sets cache headers for the dashboard's files and the API reference's policy.
+/// sets cache headers for the dashboard's files and the API reference's
+/// policy, and logs slow requests.
 pub async fn response_headers(
     req: ServiceRequest,
     next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
@@ -60,7 +66,14 @@ pub async fn response_headers(
     let is_widget = req.path().starts_with("/widget/");
     let is_widget_loader = req.path() == "/widget/ca-widget.js";
     let is_docs = req.path() == "/api/docs";
+    let started = std::time::Instant::now();
+    let method = req.method().clone();
+    let path = req.path().to_string();
     let mut res = next.call(req).await?;
+    let took = started.elapsed();
+    if took >= SLOW_REQUEST {
+        tracing::warn!(%method, %path, status = res.status().as_u16(), ms = took.as_millis() as u64, "slow request");
+    }
     let headers = res.headers_mut();
     if let Some(id) = request_id
         && let Ok(value) = HeaderValue::from_str(&id.to_string())

@@ -1,4 +1,4 @@
-//! `cargo xtask run | test | openapi`: the README's commands.
+//! `cargo xtask run | test | openapi | soak`: the README's commands.
 
 mod counts;
 mod steps;
@@ -24,6 +24,22 @@ enum Cmd {
     Test,
     /// Regenerate openapi/openapi.json and the dashboard's schema.d.ts.
     Openapi,
+    /// Sustained mixed widget traffic against release servers on a fresh
+    /// database; compares acknowledged with stored events and samples memory.
+    Soak {
+        /// How long to drive traffic.
+        #[arg(long, default_value_t = 30.0)]
+        minutes: f64,
+        /// A PostgreSQL server to create the run's database on (SQLite when omitted).
+        #[arg(long)]
+        database_url: Option<String>,
+        /// Server instances sharing the load (needs --database-url when above 1).
+        #[arg(long, default_value_t = 1)]
+        instances: usize,
+        /// Concurrent connections of the load generator.
+        #[arg(long, default_value_t = 16)]
+        connections: usize,
+    },
 }
 
 fn main() -> anyhow::Result<()> {
@@ -36,6 +52,12 @@ fn main() -> anyhow::Result<()> {
             std::process::exit(if ok { 0 } else { 1 });
         }
         Cmd::Openapi => openapi(&root),
+        Cmd::Soak {
+            minutes,
+            database_url,
+            instances,
+            connections,
+        } => soak(&root, minutes, database_url, instances, connections),
     }
 }
 
@@ -86,15 +108,52 @@ pub fn build_server(root: &Path) -> anyhow::Result<PathBuf> {
     sh(Command::new("cargo")
         .args(["build", "--quiet", "--package", "ca-server"])
         .current_dir(root))?;
+    built(root, "debug", "ca-server")
+}
+
+/// The path of a binary cargo built in `profile`.
+fn built(root: &Path, profile: &str, name: &str) -> anyhow::Result<PathBuf> {
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .map(|p| if p.is_absolute() { p } else { root.join(p) })
         .unwrap_or_else(|| root.join("target"));
-    let bin = target.join("debug").join("ca-server");
+    let bin = target.join(profile).join(name);
     if !bin.exists() {
-        bail!("built ca-server but cannot find it at {}", bin.display());
+        bail!("built {name} but cannot find it at {}", bin.display());
     }
     Ok(bin)
+}
+
+fn soak(
+    root: &Path,
+    minutes: f64,
+    database_url: Option<String>,
+    instances: usize,
+    connections: usize,
+) -> anyhow::Result<()> {
+    println!("==> building the server and the load generator (release)");
+    sh(Command::new("cargo")
+        .args([
+            "build",
+            "--quiet",
+            "--release",
+            "--package",
+            "ca-server",
+            "--package",
+            "ca-soak",
+        ])
+        .current_dir(root))?;
+    let server = built(root, "release", "ca-server")?;
+    let mut cmd = Command::new(built(root, "release", "ca-soak")?);
+    cmd.arg("--server-bin")
+        .arg(server)
+        .args(["--minutes", &minutes.to_string()])
+        .args(["--instances", &instances.to_string()])
+        .args(["--connections", &connections.to_string()]);
+    if let Some(url) = database_url {
+        cmd.args(["--database-url", &url]);
+    }
+    sh(&mut cmd)
 }
 
 fn build_dashboard(root: &Path) -> anyhow::Result<()> {

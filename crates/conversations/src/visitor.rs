@@ -287,7 +287,7 @@ impl ConversationService {
         }
         .insert(&self.db)
         .await?;
-        tracing::info!(campaign = %campaign.id, conversation = %conversation_id, ai_enabled, "conversation started");
+        tracing::debug!(campaign = %campaign.id, conversation = %conversation_id, ai_enabled, "conversation started");
         Ok(StartOut {
             success: true,
             conversation_id,
@@ -630,7 +630,7 @@ impl ConversationService {
             .is_some_and(|w| !w.trim().is_empty())
         {
             // A bot filled the honeypot: answer as usual, keep nothing.
-            tracing::info!(conversation = %conv.conversation_id, "honeypot filled; submission dropped");
+            tracing::debug!(conversation = %conv.conversation_id, "honeypot filled; submission dropped");
             return Ok((
                 SubmitOut {
                     success: true,

@@ -28,6 +28,10 @@ pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
                 .foreign_keys(true)
                 .busy_timeout(Duration::from_secs(5))
                 .synchronous(sea_orm::sqlx::sqlite::SqliteSynchronous::Normal)
+                // After a checkpoint that reaches the end of the log, the
+                // log file is cut back to this size instead of keeping its
+                // largest size for ever.
+                .pragma("journal_size_limit", WAL_SIZE_LIMIT.to_string())
         });
     }
     let db = Database::connect(options)
@@ -49,6 +53,61 @@ pub async fn begin_write<C: TransactionTrait>(db: &C) -> Result<C::Transaction, 
     .await
 }
 
+/// The size, in bytes, an SQLite write-ahead log is cut back to after a
+/// checkpoint.
+pub const WAL_SIZE_LIMIT: u64 = 64 * 1024 * 1024;
+
+/// The SQLite database file behind `url` (None for PostgreSQL or in memory).
+pub fn sqlite_file(url: &str) -> Option<std::path::PathBuf> {
+    if !url.starts_with("sqlite:") {
+        return None;
+    }
+    let path = sqlite_path(url);
+    (!path.is_empty() && path != ":memory:").then(|| std::path::PathBuf::from(path))
+}
+
+/// The size of the SQLite write-ahead log next to `file`, 0 when there is none.
+pub fn wal_bytes(file: &std::path::Path) -> u64 {
+    let mut wal = file.as_os_str().to_owned();
+    wal.push("-wal");
+    std::fs::metadata(wal).map_or(0, |m| m.len())
+}
+
+/// Moves the SQLite write-ahead log into the database and empties it
+/// (`wal_checkpoint(TRUNCATE)`), giving up at once when a reader or writer is
+/// in the way (the next round tries again), so it never holds up requests.
+/// Returns whether the log was emptied. Does nothing on PostgreSQL.
+pub async fn checkpoint(db: &DatabaseConnection) -> Result<bool, DbErr> {
+    if is_postgres(db) {
+        return Ok(true);
+    }
+    use sea_orm::sqlx::{Connection, Row};
+    let pool = db.get_sqlite_connection_pool();
+    let mut conn = pool
+        .acquire()
+        .await
+        .map_err(|e| DbErr::Conn(sea_orm::RuntimeErr::SqlxError(e.into())))?;
+    let run = async {
+        sea_orm::sqlx::query("PRAGMA busy_timeout = 0")
+            .execute(&mut *conn)
+            .await?;
+        let row = sea_orm::sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+            .fetch_one(&mut *conn)
+            .await;
+        sea_orm::sqlx::query("PRAGMA busy_timeout = 5000")
+            .execute(&mut *conn)
+            .await?;
+        let busy: i64 = row?.try_get(0)?;
+        Ok::<bool, sea_orm::sqlx::Error>(busy == 0)
+    };
+    let result = run.await;
+    if result.is_err() {
+        // A connection left with another busy timeout must not go back to the pool.
+        let _ = conn.detach().close().await;
+    }
+    result.map_err(|e| DbErr::Conn(sea_orm::RuntimeErr::SqlxError(e.into())))
+}
+
 /// Whether the database answers a trivial query (for `/readyz`).
 pub async fn ping(db: &DatabaseConnection) -> bool {
     db.execute_unprepared("SELECT 1").await.is_ok()
@@ -59,13 +118,16 @@ pub fn is_postgres(db: &DatabaseConnection) -> bool {
     db.get_database_backend() == DbBackend::Postgres
 }
 
-fn ensure_sqlite_dir(url: &str) -> anyhow::Result<()> {
-    let path = url
-        .trim_start_matches("sqlite://")
+fn sqlite_path(url: &str) -> &str {
+    url.trim_start_matches("sqlite://")
         .trim_start_matches("sqlite:")
         .split('?')
         .next()
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+fn ensure_sqlite_dir(url: &str) -> anyhow::Result<()> {
+    let path = sqlite_path(url);
     if path.is_empty() || path == ":memory:" {
         return Ok(());
     }

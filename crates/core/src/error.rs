@@ -27,8 +27,8 @@ pub enum ErrorKind {
     BusinessRule,
     /// Too many attempts; retry after the given time (429).
     RateLimited(Duration),
-    /// Could not be done now; the caller may try again shortly (503).
-    Unavailable,
+    /// Could not be done now; the caller may try again after the given time (503).
+    Unavailable(Duration),
     /// A fault of ours; the message is never shown to the caller (500).
     Internal,
 }

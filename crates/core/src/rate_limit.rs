@@ -27,17 +27,48 @@ impl Limit {
 /// Where the counters live.
 pub enum RateLimiter {
     /// Counters in this process only.
-    Memory(Mutex<HashMap<String, (Instant, u32)>>),
+    Memory(Mutex<Windows>),
     /// Counters in Redis, shared by every instance.
     Redis(ConnectionManager),
 }
 
-const PRUNE_ABOVE: usize = 50_000;
+/// The in-process counters: per key, when its window started, how long it
+/// lasts and the count so far. Windows that have ended are dropped whenever
+/// the map has doubled since the last clean-up, so it holds about as many
+/// keys as are active at once (one per visitor IP in the busiest minute).
+#[derive(Default)]
+pub struct Windows {
+    map: HashMap<String, (Instant, Duration, u32)>,
+    prune_at: usize,
+}
+
+const PRUNE_ABOVE: usize = 10_000;
+
+impl Windows {
+    fn prune(&mut self) {
+        if self.map.len() >= self.prune_at.max(PRUNE_ABOVE) {
+            self.map
+                .retain(|_, (start, window, _)| start.elapsed() < *window);
+            self.map.shrink_to_fit();
+            self.prune_at = self.map.len() * 2;
+        }
+    }
+
+    /// Keys held now.
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// Whether no key is held.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+}
 
 impl RateLimiter {
     /// In-process counters.
     pub fn memory() -> Self {
-        Self::Memory(Mutex::new(HashMap::new()))
+        Self::Memory(Mutex::new(Windows::default()))
     }
 
     /// Counters in Redis at `url`.
@@ -80,7 +111,7 @@ impl RateLimiter {
         match self {
             Self::Memory(map) => {
                 if let Ok(mut map) = map.lock() {
-                    map.remove(key);
+                    map.map.remove(key);
                 }
             }
             Self::Redis(manager) => {
@@ -99,8 +130,8 @@ impl RateLimiter {
                 let Ok(map) = map.lock() else {
                     return (0, limit.window);
                 };
-                match map.get(key) {
-                    Some((start, count)) if start.elapsed() < limit.window => {
+                match map.map.get(key) {
+                    Some((start, _, count)) if start.elapsed() < limit.window => {
                         (*count, limit.window.saturating_sub(start.elapsed()))
                     }
                     _ => (0, limit.window),
@@ -132,15 +163,16 @@ impl RateLimiter {
                 let Ok(mut map) = map.lock() else {
                     return (0, limit.window);
                 };
-                if map.len() > PRUNE_ABOVE {
-                    map.retain(|_, (start, _)| start.elapsed() < Duration::from_secs(24 * 3600));
-                }
-                let entry = map.entry(key.to_string()).or_insert((Instant::now(), 0));
+                map.prune();
+                let entry =
+                    map.map
+                        .entry(key.to_string())
+                        .or_insert((Instant::now(), limit.window, 0));
                 if entry.0.elapsed() >= limit.window {
-                    *entry = (Instant::now(), 0);
+                    *entry = (Instant::now(), limit.window, 0);
                 }
-                entry.1 += 1;
-                (entry.1, limit.window.saturating_sub(entry.0.elapsed()))
+                entry.2 += 1;
+                (entry.2, limit.window.saturating_sub(entry.0.elapsed()))
             }
             Self::Redis(manager) => {
                 let mut conn = manager.clone();
@@ -215,6 +247,40 @@ mod tests {
         assert!(limiter.hit("k", limit).await.is_err());
         tokio::time::sleep(Duration::from_millis(60)).await;
         assert!(limiter.hit("k", limit).await.is_ok());
+    }
+
+    /// Keys whose window ended are dropped: a stream of new visitor IPs
+    /// does not grow the counters without bound.
+    #[tokio::test]
+    async fn memory_forgets_ended_windows() {
+        let limiter = RateLimiter::memory();
+        let short = Limit {
+            max: 5,
+            window: Duration::from_millis(20),
+        };
+        for i in 0..PRUNE_ABOVE {
+            limiter.hit(&format!("old:{i}"), short).await.ok();
+        }
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        let long = Limit::new(5, 60);
+        for i in 0..3 * PRUNE_ABOVE {
+            limiter.hit(&format!("new:{i}"), long).await.ok();
+        }
+        let RateLimiter::Memory(map) = &limiter else {
+            unreachable!()
+        };
+        let held = map.lock().expect("lock").len();
+        // Only the live keys (and the ones added since the last clean-up) stay.
+        assert!(
+            held <= 3 * PRUNE_ABOVE + 1,
+            "{held} keys held, the ended ones were kept"
+        );
+        assert!(held >= 3 * PRUNE_ABOVE, "live keys were dropped: {held}");
+        // Live windows keep counting.
+        for _ in 0..4 {
+            limiter.hit("new:0", long).await.ok();
+        }
+        assert!(limiter.hit("new:0", long).await.is_err());
     }
 
     /// Runs against the machine's Redis (`CA_TEST_REDIS_URL`, default the local server).

@@ -25,6 +25,10 @@ pub enum TrackingError {
     /// refused it): it was not counted, and the sender may send it again.
     #[error("The event could not be stored; try again shortly")]
     NotStored,
+    /// The server is behind with storing events and turned this one away
+    /// rather than accept what it might not store.
+    #[error("The server is busy; send the event again in a moment")]
+    Busy,
     /// The conversation side refused the step (e.g. an unknown conversation
     /// or a form field that breaks a rule); its answer is passed on as is.
     #[error(transparent)]
@@ -74,7 +78,8 @@ impl DomainError for TrackingError {
             Self::CampaignInactive => ErrorKind::Conflict,
             Self::ForeignOrigin => ErrorKind::Forbidden,
             Self::RateLimited(d) => ErrorKind::RateLimited(*d),
-            Self::NotStored => ErrorKind::Unavailable,
+            Self::NotStored => ErrorKind::Unavailable(std::time::Duration::from_secs(5)),
+            Self::Busy => ErrorKind::Unavailable(std::time::Duration::from_secs(1)),
             Self::Conversation(e) => e.kind(),
             Self::Infra(_) => ErrorKind::Internal,
         }
@@ -88,6 +93,7 @@ impl DomainError for TrackingError {
             Self::ForeignOrigin => "origin_not_allowed",
             Self::RateLimited(_) => "rate_limited",
             Self::NotStored => "not_stored",
+            Self::Busy => "busy",
             Self::Conversation(e) => e.code(),
             Self::Infra(_) => "internal_error",
         }

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use ca_core::FieldErrors;
 
 use crate::dto::EventIn;
-use crate::writer::{Event, Kind};
+use crate::writer::{Event, Kind, NotStored};
 use crate::{TrackingError, TrackingService};
 
 /// The most engaged time one report can add (half an hour: the widget
@@ -78,8 +78,7 @@ impl TrackingService {
         {
             return Ok(false);
         }
-        let queued = self
-            .writer
+        self.writer
             .push(Event {
                 kind,
                 owner_id: campaign.owner_id,
@@ -87,11 +86,11 @@ impl TrackingService {
                 visitor_id: input.visitor_id,
                 at: now,
             })
-            .await;
-        if queued {
-            Ok(true)
-        } else {
-            Err(TrackingError::NotStored)
-        }
+            .await
+            .map_err(|why| match why {
+                NotStored::Busy => TrackingError::Busy,
+                NotStored::Failed => TrackingError::NotStored,
+            })?;
+        Ok(true)
     }
 }

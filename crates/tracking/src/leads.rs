@@ -37,7 +37,7 @@ impl TrackingService {
         if let (Some(conv), Some(lead)) = (&conversation, &lead) {
             self.touch(&conv.campaign_id, &conv.owner_id, &conv.visitor_id, now)
                 .await?;
-            tracing::info!(campaign = %conv.campaign_id, customer = %lead.customer_id, first = lead.first, "lead recorded");
+            tracing::debug!(campaign = %conv.campaign_id, customer = %lead.customer_id, first = lead.first, "lead recorded");
         }
         Ok(out)
     }

@@ -147,7 +147,7 @@ impl TrackingService {
             ca_customers::record_purchase(&txn, &owner_id, &input.visitor_id, value, now).await?;
         }
         txn.commit().await?;
-        tracing::info!(order = %order_id, campaign = ?attributed, held, "purchase recorded");
+        tracing::debug!(order = %order_id, campaign = ?attributed, held, "purchase recorded");
         Ok(PurchaseOut {
             success: true,
             duplicate: false,

@@ -5,7 +5,9 @@
 //! commit carries thousands of events.
 
 use std::collections::HashMap;
-use std::time::Duration;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::OnConflict;
@@ -46,19 +48,58 @@ enum Msg {
     Flush(oneshot::Sender<()>),
 }
 
+/// Why an event was not stored. Either way it was not counted and the sender
+/// was told so: an event is never acknowledged and then lost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotStored {
+    /// The writer is behind (its queue is full): the sender should wait a
+    /// moment and send again.
+    Busy,
+    /// The database refused the event's batch for longer than the writer
+    /// keeps trying, or the writer stopped.
+    Failed,
+}
+
+/// The writer's running totals, for `/metrics` and the admin System tab.
+#[derive(Debug, Default)]
+pub struct WriterStats {
+    /// Events stored (and acknowledged).
+    pub stored: AtomicU64,
+    /// Batches committed.
+    pub batches: AtomicU64,
+    /// Failed attempts to write a batch (each one retried).
+    pub write_failures: AtomicU64,
+    /// Events turned away because the queue was full (answered 503 busy).
+    pub refused_busy: AtomicU64,
+    /// Events whose batch could not be stored in time (answered 503).
+    pub not_stored: AtomicU64,
+    /// Events in the batch being written now (0 when idle).
+    pub writing: AtomicU64,
+    /// Whether the writer is retrying a failed batch right now.
+    pub retrying: AtomicBool,
+}
+
 /// Handle to the writer task.
 #[derive(Clone)]
 pub struct EventWriter {
     tx: mpsc::Sender<Msg>,
+    stats: Arc<WriterStats>,
+    hand_over: Duration,
 }
 
-/// Batch size and queue length.
+/// Batch size, queue length and how long to keep trying.
 #[derive(Debug, Clone, Copy)]
 pub struct WriterConfig {
     /// Most events in one transaction.
     pub max_batch: usize,
-    /// Events waiting for the writer before callers wait to hand theirs over.
+    /// Events waiting for the writer; when it is full, a caller waits up to
+    /// `hand_over` and is then told the server is busy.
     pub queue: usize,
+    /// How long a caller waits for room in a full queue.
+    pub hand_over: Duration,
+    /// How long the writer keeps retrying a batch the database refuses
+    /// (with growing pauses) before telling its senders it was not stored.
+    pub keep_trying: Duration,
 }
 
 impl Default for WriterConfig {
@@ -66,6 +107,8 @@ impl Default for WriterConfig {
         Self {
             max_batch: 5000,
             queue: 50_000,
+            hand_over: Duration::from_secs(1),
+            keep_trying: Duration::from_secs(30),
         }
     }
 }
@@ -74,25 +117,46 @@ impl EventWriter {
     /// Starts the writer task on the current runtime.
     pub fn start(db: DatabaseConnection, config: WriterConfig) -> Self {
         let (tx, rx) = mpsc::channel(config.queue);
-        tokio::spawn(run(db, rx, config));
-        Self { tx }
+        let stats = Arc::new(WriterStats::default());
+        tokio::spawn(run(db, rx, config, stats.clone()));
+        Self {
+            tx,
+            stats,
+            hand_over: config.hand_over,
+        }
     }
 
-    /// Stores an event: returns `true` once it is committed, `false` when it
-    /// could not be stored (the writer stopped, or the database refused the
-    /// batch five times).
-    pub async fn push(&self, event: Event) -> bool {
+    /// Stores an event: `Ok` once it is committed; otherwise why not (it was
+    /// not counted, and the sender may send it again).
+    pub async fn push(&self, event: Event) -> Result<(), NotStored> {
         let (done, stored) = oneshot::channel();
-        if self.tx.send(Msg::Event(event, done)).await.is_err() {
-            return false;
+        match self
+            .tx
+            .send_timeout(Msg::Event(event, done), self.hand_over)
+            .await
+        {
+            Ok(()) => {}
+            Err(mpsc::error::SendTimeoutError::Timeout(_)) => {
+                self.stats.refused_busy.fetch_add(1, Ordering::Relaxed);
+                return Err(NotStored::Busy);
+            }
+            Err(mpsc::error::SendTimeoutError::Closed(_)) => return Err(NotStored::Failed),
         }
-        stored.await.unwrap_or(false)
+        match stored.await {
+            Ok(true) => Ok(()),
+            _ => Err(NotStored::Failed),
+        }
     }
 
     /// Events accepted and not yet taken by the writer, and the queue's size.
     pub fn queue(&self) -> (u64, u64) {
         let capacity = self.tx.max_capacity() as u64;
         (capacity.saturating_sub(self.tx.capacity() as u64), capacity)
+    }
+
+    /// The running totals.
+    pub fn stats(&self) -> &WriterStats {
+        &self.stats
     }
 
     /// Writes everything queued so far and waits until it is stored.
@@ -104,7 +168,12 @@ impl EventWriter {
     }
 }
 
-async fn run(db: DatabaseConnection, mut rx: mpsc::Receiver<Msg>, config: WriterConfig) {
+async fn run(
+    db: DatabaseConnection,
+    mut rx: mpsc::Receiver<Msg>,
+    config: WriterConfig,
+    stats: Arc<WriterStats>,
+) {
     let mut batch: Vec<Event> = Vec::with_capacity(config.max_batch);
     let mut acks: Vec<oneshot::Sender<bool>> = Vec::with_capacity(config.max_batch);
     let mut waiters: Vec<oneshot::Sender<()>> = Vec::new();
@@ -127,10 +196,24 @@ async fn run(db: DatabaseConnection, mut rx: mpsc::Receiver<Msg>, config: Writer
             };
         }
         if !batch.is_empty() {
-            let stored = write_with_retry(&db, &batch).await;
+            stats.writing.store(batch.len() as u64, Ordering::Relaxed);
+            let stored = write_with_retry(&db, &batch, config.keep_trying, &stats).await;
+            stats.writing.store(0, Ordering::Relaxed);
+            let counter = if stored {
+                stats.batches.fetch_add(1, Ordering::Relaxed);
+                &stats.stored
+            } else {
+                &stats.not_stored
+            };
+            counter.fetch_add(batch.len() as u64, Ordering::Relaxed);
             batch.clear();
             for ack in acks.drain(..) {
                 let _ = ack.send(stored);
+            }
+            // Hand the batch's memory back when a burst made it large.
+            if batch.capacity() > config.max_batch {
+                batch.shrink_to(config.max_batch);
+                acks.shrink_to(config.max_batch);
             }
         }
         for w in waiters.drain(..) {
@@ -139,19 +222,47 @@ async fn run(db: DatabaseConnection, mut rx: mpsc::Receiver<Msg>, config: Writer
     }
 }
 
-async fn write_with_retry(db: &DatabaseConnection, events: &[Event]) -> bool {
-    for attempt in 1..=5u32 {
+/// Writes a batch, retrying with growing pauses (50 ms doubling up to 2 s)
+/// for as long as `keep_trying`; its senders wait meanwhile, and new events
+/// queue behind it (a full queue answers "busy").
+async fn write_with_retry(
+    db: &DatabaseConnection,
+    events: &[Event],
+    keep_trying: Duration,
+    stats: &WriterStats,
+) -> bool {
+    let started = Instant::now();
+    let mut pause = Duration::from_millis(50);
+    for attempt in 1u32.. {
         match write(db, events).await {
-            Ok(()) => return true,
+            Ok(()) => {
+                if attempt > 1 {
+                    stats.retrying.store(false, Ordering::Relaxed);
+                    tracing::warn!(
+                        attempt,
+                        events = events.len(),
+                        "widget events stored after retrying"
+                    );
+                }
+                return true;
+            }
             Err(err) => {
-                tracing::warn!(%err, attempt, events = events.len(), "writing widget events failed");
-                tokio::time::sleep(Duration::from_millis(100 * u64::from(attempt))).await;
+                stats.write_failures.fetch_add(1, Ordering::Relaxed);
+                stats.retrying.store(true, Ordering::Relaxed);
+                tracing::warn!(%err, attempt, events = events.len(), "writing widget events failed; retrying");
+                if started.elapsed() + pause > keep_trying {
+                    break;
+                }
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(Duration::from_secs(2));
             }
         }
     }
+    stats.retrying.store(false, Ordering::Relaxed);
     tracing::error!(
         events = events.len(),
-        "widget events refused after 5 failed writes (their senders were told)"
+        seconds = started.elapsed().as_secs(),
+        "widget events could not be stored (their senders were answered 503 and nothing was counted)"
     );
     false
 }

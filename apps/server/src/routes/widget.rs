@@ -94,7 +94,7 @@ fn origin(req: &HttpRequest) -> Option<String> {
         (status = 403, description = "`origin_not_allowed`: not sent from the campaign's website", body = ErrorBody),
         (status = 404, description = "`campaign_not_found`", body = ErrorBody),
         (status = 409, description = "`campaign_inactive`: the campaign is switched off; nothing is counted", body = ErrorBody),
-        (status = 503, description = "`not_stored`: could not be stored now; nothing was counted, send it again", body = ErrorBody),
+        (status = 503, description = "`busy` (the server is behind with storing events) or `not_stored` (the database refused it): nothing was counted; send it again after `Retry-After` seconds", body = ErrorBody),
         (status = 429, description = "Too many events; see Retry-After", body = ErrorBody),
     )
 )]

@@ -1169,3 +1169,169 @@ async fn a_batch_counts_each_visitors_page_views() {
         2
     );
 }
+
+/// Another connection holds the database's write lock for longer than the
+/// busy timeout (SQLite: "database is locked"; PostgreSQL: the counters'
+/// table is locked): the writer keeps retrying, every sender waits for its
+/// answer, and every event answered 202 is stored once the lock is gone.
+/// The failed attempts show in `/metrics`.
+#[tokio::test]
+async fn a_locked_database_delays_events_but_loses_none() {
+    use sea_orm::ConnectionTrait;
+    let app = spawn_app_with(|c| c.widget_events_ip_per_minute = 100_000).await;
+    let id = load_campaign(&app.client, &app.base, "locked@example.in").await;
+    let holder = ca_core::db::connect(&app.db.url).await.expect("holder");
+    let postgres = ca_core::db::is_postgres(&holder);
+    let lock = ca_core::db::begin_write(&holder).await.expect("begin");
+    if postgres {
+        lock.execute_unprepared("LOCK TABLE campaigns IN EXCLUSIVE MODE")
+            .await
+            .expect("lock");
+    } else {
+        // BEGIN IMMEDIATE holds SQLite's one write lock; write something to be sure.
+        lock.execute_unprepared("CREATE TABLE lock_holder (x INTEGER)")
+            .await
+            .expect("hold");
+    }
+    let sent: Vec<_> = (0..200)
+        .map(|i| {
+            let client = app.client.clone();
+            let url = app.url("/api/widget/events");
+            let body = json!({"campaignId": id, "visitorId": format!("v_lock_{i:06}"), "type": "impression"});
+            tokio::spawn(async move {
+                client
+                    .post(url)
+                    .header("origin", SITE)
+                    .header("content-type", "text/plain")
+                    .body(body.to_string())
+                    .send()
+                    .await
+                    .map(|r| r.status().as_u16())
+                    .unwrap_or(0)
+            })
+        })
+        .collect();
+    // Longer than SQLite's busy timeout (5 s): the writer's attempts fail.
+    tokio::time::sleep(Duration::from_secs(7)).await;
+    let stored_meanwhile = campaign::Entity::find_by_id(id.clone())
+        .one(&app.db.conn)
+        .await
+        .expect("q")
+        .expect("c")
+        .impressions;
+    assert_eq!(stored_meanwhile, 0, "nothing can be written while locked");
+    lock.rollback().await.expect("release");
+    let mut answers = std::collections::BTreeMap::<u16, usize>::new();
+    for s in sent {
+        *answers.entry(s.await.expect("join")).or_default() += 1;
+    }
+    let stored = campaign::Entity::find_by_id(id)
+        .one(&app.db.conn)
+        .await
+        .expect("q")
+        .expect("c")
+        .impressions;
+    assert_eq!(
+        answers,
+        [(202, 200)].into(),
+        "every sender waited for its event to be stored"
+    );
+    assert_eq!(stored, 200, "every acknowledged event is stored");
+    let metrics = app
+        .client
+        .get(app.url("/metrics"))
+        .send()
+        .await
+        .expect("metrics")
+        .text()
+        .await
+        .expect("text");
+    let figure = |name: &str| -> f64 {
+        metrics
+            .lines()
+            .find_map(|l| l.strip_prefix(name)?.trim().parse().ok())
+            .unwrap_or_else(|| panic!("{name} missing from /metrics:\n{metrics}"))
+    };
+    assert!(figure("convertassist_widget_events_stored_total ") >= 200.0);
+    assert_eq!(figure("convertassist_widget_events_not_stored_total "), 0.0);
+    if !postgres {
+        assert!(
+            figure("convertassist_widget_event_write_failures_total ") >= 1.0,
+            "the lock made at least one attempt fail"
+        );
+    }
+    drop(holder);
+}
+
+/// When the writer is stuck (the database locked) and its queue is full, a
+/// new event is turned away at once as busy (503 with Retry-After at the
+/// API) instead of being accepted and perhaps lost; the queued ones are
+/// stored once the database is free again.
+#[tokio::test]
+async fn a_full_writer_queue_turns_events_away_as_busy() {
+    use ca_tracking::writer::{EventWriter, NotStored, WriterConfig};
+    use sea_orm::ConnectionTrait;
+    use std::sync::atomic::Ordering;
+    let db = ca_migrations::testing::TestDb::new().await.expect("db");
+    let holder = ca_core::db::connect(&db.url).await.expect("holder");
+    let lock = ca_core::db::begin_write(&holder).await.expect("begin");
+    if ca_core::db::is_postgres(&holder) {
+        lock.execute_unprepared("LOCK TABLE campaigns IN ACCESS EXCLUSIVE MODE")
+            .await
+            .expect("lock");
+    } else {
+        lock.execute_unprepared("CREATE TABLE lock_holder (x INTEGER)")
+            .await
+            .expect("hold");
+    }
+    let writer = EventWriter::start(
+        db.conn.clone(),
+        WriterConfig {
+            max_batch: 10,
+            queue: 5,
+            hand_over: Duration::from_millis(200),
+            keep_trying: Duration::from_secs(120),
+        },
+    );
+    let pushes: Vec<_> = (0..50)
+        .map(|i| {
+            let writer = writer.clone();
+            tokio::spawn(async move {
+                writer
+                    .push(Event {
+                        kind: Kind::Impression,
+                        owner_id: "owner".into(),
+                        campaign_id: "campaign".into(),
+                        visitor_id: format!("v_busy_{i:04}"),
+                        at: Utc::now(),
+                    })
+                    .await
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let turned_away = writer.stats().refused_busy.load(Ordering::Relaxed);
+    // At most one batch (10) is being written and 5 wait in the queue.
+    assert!(
+        turned_away >= 35,
+        "{turned_away} of 50 turned away while the writer is stuck"
+    );
+    lock.rollback().await.expect("release");
+    let mut busy = 0u64;
+    let mut stored = 0u64;
+    for p in pushes {
+        match p.await.expect("join") {
+            Ok(()) => stored += 1,
+            Err(NotStored::Busy) => busy += 1,
+            Err(NotStored::Failed) => panic!("an event was refused as not stored"),
+        }
+    }
+    assert_eq!(busy, turned_away, "every turned-away sender was told");
+    assert_eq!(stored + busy, 50);
+    assert_eq!(
+        writer.stats().stored.load(Ordering::Relaxed),
+        stored,
+        "every event not turned away is stored"
+    );
+    drop(holder);
+}

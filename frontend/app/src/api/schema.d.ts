@@ -7238,7 +7238,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_stored`: could not be stored now; nothing was counted, send it again */
+            /** @description `busy` (the server is behind with storing events) or `not_stored` (the database refused it): nothing was counted; send it again after `Retry-After` seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
