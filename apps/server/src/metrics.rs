@@ -19,6 +19,9 @@ pub fn middleware(state: &AppState) -> anyhow::Result<PrometheusMetrics> {
     PrometheusMetricsBuilder::new("convertassist")
         .registry(registry)
         .endpoint("/metrics")
+        // One label for every path no route matched: scanners, old links and
+        // the dashboard's own pages would otherwise add a series each, for ever.
+        .mask_unmatched_patterns("UNMATCHED")
         .build()
         .map_err(|e| anyhow::anyhow!("metrics: {e}"))
 }

@@ -25,6 +25,45 @@ async fn probes_metrics_and_docs() {
     let text = metrics.text().await.expect("text");
     assert!(text.contains("convertassist_http_requests_total"), "{text}");
     assert!(text.contains("endpoint=\"/api/auth/login\""));
+    // The server's own figures are there too.
+    for name in [
+        "convertassist_widget_events_stored_total",
+        "convertassist_widget_events_busy_total",
+        "convertassist_widget_events_not_stored_total",
+        "convertassist_widget_event_write_failures_total",
+        "convertassist_widget_events_queued",
+        "convertassist_process_resident_memory_bytes",
+        "convertassist_sqlite_wal_bytes",
+    ] {
+        assert!(
+            text.contains(&format!("\n{name} ")),
+            "{name} missing:\n{text}"
+        );
+    }
+
+    // Paths no route matches share one series: a scan of random paths must
+    // not add a series (and memory) per path.
+    for i in 0..40 {
+        app.get(&format!("/scan-{i}/wp-login.php"), None).await;
+        app.get(&format!("/api/nothing-{i}"), None).await;
+    }
+    let text = app
+        .client
+        .get(app.url("/metrics"))
+        .send()
+        .await
+        .expect("metrics")
+        .text()
+        .await
+        .expect("text");
+    assert!(
+        !text.contains("scan-"),
+        "a series per unmatched path:\n{text}"
+    );
+    assert!(
+        !text.contains("nothing-"),
+        "a series per unmatched path:\n{text}"
+    );
 
     let doc = app.get("/api/openapi.json", None).await;
     assert_eq!(doc.status, 200);
