@@ -26,7 +26,9 @@ const SITE: &str = "https://soak.example.in";
 /// 100,000 monthly visitors, so the campaign stays live all along).
 const VISITORS: usize = 50_000;
 const SAMPLE_EVERY: Duration = Duration::from_secs(10);
-const WARM_UP: Duration = Duration::from_secs(60);
+/// Memory is compared from here on (the database's page caches and the
+/// connection pools fill up first).
+const WARM_UP: Duration = Duration::from_secs(5 * 60);
 
 #[derive(Debug, Parser)]
 #[command(
@@ -141,8 +143,11 @@ async fn main() -> anyhow::Result<()> {
         redis: (args.instances > 1).then(|| args.redis_url.clone()),
         out: out.clone(),
     };
+    let setup_log = std::fs::File::create(out.join("setup.log"))?;
     env.command(0, "127.0.0.1:0")
         .arg("migrate")
+        .stdout(setup_log.try_clone()?)
+        .stderr(setup_log.try_clone()?)
         .status()
         .context("migrating")?
         .success()
@@ -163,6 +168,7 @@ async fn main() -> anyhow::Result<()> {
             staff_password,
         ])
         .stdout(Stdio::null())
+        .stderr(setup_log)
         .status()
         .context("creating the staff account")?;
     if !created.success() {
