@@ -5,8 +5,8 @@ export default defineConfig({
     outDir: "dist",
     emptyOutDir: true,
     sourcemap: false,
-    // The dashboard loads as one bundle (about 190 KB gzipped); the widget has its own, strict budget.
-    chunkSizeWarningLimit: 800,
+    // dist/.vite/manifest.json: which chunks each route module needs, for scripts/check-budget.mjs.
+    manifest: true,
     rollupOptions: {
       onwarn(warning, warn) {
         // Mantine ships "use client" directives for React Server Components; they mean nothing here.
