@@ -98,6 +98,7 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
     );
     spawn_idle_sweep(conversations.clone());
     spawn_wal_checkpoints(db.clone());
+    spawn_retention(db.clone(), config.attribution_days);
     spawn_expiry_sweep(CampaignService::new(db.clone()));
     let tracking = TrackingService::new(
         db.clone(),
@@ -276,6 +277,42 @@ fn spawn_wal_checkpoints(db: sea_orm::DatabaseConnection) {
                 Ok(true) => tracing::debug!("write-ahead log emptied"),
                 Ok(false) => tracing::debug!("write-ahead log in use; emptied next round"),
                 Err(err) => tracing::warn!(%err, "write-ahead log checkpoint failed"),
+            }
+        }
+    });
+}
+
+/// Every six hours, forgets what no figure or limit needs any more: visitors
+/// of months before last month, the activity of visitors not seen for 90
+/// days, and campaign touches older than the attribution window. Keeps the
+/// tables the widget writes to from growing for ever.
+fn spawn_retention(db: sea_orm::DatabaseConnection, attribution_days: i64) {
+    tokio::spawn(async move {
+        let mut ticker = tokio::time::interval(Duration::from_secs(6 * 3600));
+        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticker.tick().await;
+            let now = chrono::Utc::now();
+            let results = [
+                (
+                    "monthly visitors",
+                    ca_campaigns::retention::forget_old_visitors(&db, now).await,
+                ),
+                (
+                    "visitor activity",
+                    ca_customers::retention::forget_idle_visitors(&db, now).await,
+                ),
+                (
+                    "campaign touches",
+                    ca_tracking::retention::forget_old_touches(&db, attribution_days, now).await,
+                ),
+            ];
+            for (what, result) in results {
+                match result {
+                    Ok(0) => {}
+                    Ok(rows) => tracing::info!(rows, "old {what} forgotten"),
+                    Err(err) => tracing::warn!(%err, "forgetting old {what} failed"),
+                }
             }
         }
     });

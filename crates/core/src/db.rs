@@ -108,6 +108,59 @@ pub async fn checkpoint(db: &DatabaseConnection) -> Result<bool, DbErr> {
     result.map_err(|e| DbErr::Conn(sea_orm::RuntimeErr::SqlxError(e.into())))
 }
 
+/// Deletes the rows of `table` matching `condition` (SQL with `?` for each of
+/// `values`) a few thousand at a time, each batch in its own short write
+/// transaction, so a large clean-up never holds the write lock for long.
+/// Returns how many rows went. Only for the crate that owns `table`.
+pub async fn delete_in_batches(
+    db: &DatabaseConnection,
+    table: &str,
+    condition: &str,
+    values: Vec<sea_orm::Value>,
+) -> Result<u64, DbErr> {
+    const BATCH: u64 = 5000;
+    let backend = db.get_database_backend();
+    let (row, condition) = if backend == DbBackend::Postgres {
+        let mut n = 0;
+        let numbered = condition
+            .split('?')
+            .enumerate()
+            .map(|(i, part)| {
+                if i == 0 {
+                    part.to_string()
+                } else {
+                    n += 1;
+                    format!("${n}{part}")
+                }
+            })
+            .collect::<String>();
+        ("ctid", numbered)
+    } else {
+        ("rowid", condition.to_string())
+    };
+    let sql = format!(
+        "DELETE FROM {table} WHERE {row} IN (SELECT {row} FROM {table} WHERE {condition} LIMIT {BATCH})"
+    );
+    let mut total = 0;
+    loop {
+        let txn = begin_write(db).await?;
+        let done = txn
+            .execute_raw(sea_orm::Statement::from_sql_and_values(
+                backend,
+                sql.clone(),
+                values.clone(),
+            ))
+            .await?
+            .rows_affected();
+        txn.commit().await?;
+        total += done;
+        if done < BATCH {
+            return Ok(total);
+        }
+        tokio::task::yield_now().await;
+    }
+}
+
 /// Whether the database answers a trivial query (for `/readyz`).
 pub async fn ping(db: &DatabaseConnection) -> bool {
     db.execute_unprepared("SELECT 1").await.is_ok()

@@ -5,6 +5,7 @@ pub mod entities;
 pub mod error;
 pub mod notifications;
 pub mod report;
+pub mod retention;
 pub mod service;
 
 pub use error::CustomerError;

@@ -13,6 +13,7 @@ pub mod error;
 mod events;
 mod leads;
 mod purchases;
+pub mod retention;
 pub mod writer;
 
 use std::collections::HashMap;

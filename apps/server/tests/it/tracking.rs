@@ -1335,3 +1335,116 @@ async fn a_full_writer_queue_turns_events_away_as_busy() {
     );
     drop(holder);
 }
+
+/// The clean-up forgets visitors of months before last month, the activity
+/// of visitors not seen for 90 days and touches older than the attribution
+/// window, in batches, and keeps everything newer.
+#[tokio::test]
+async fn old_visitor_rows_are_forgotten_and_recent_ones_kept() {
+    use ca_customers::entities::visitor_activity;
+    use sea_orm::{ActiveValue::Set, PaginatorTrait};
+    let app = spawn_app_with(|_| {}).await;
+    let (_, campaign_id) = owner_and_campaign(&app, "retention@example.in").await;
+    let now = Utc
+        .with_ymd_and_hms(2026, 11, 23, 12, 0, 0)
+        .single()
+        .expect("date");
+    let owner_id = campaign::Entity::find_by_id(campaign_id.clone())
+        .one(&app.db.conn)
+        .await
+        .expect("q")
+        .expect("campaign")
+        .owner_id;
+    // 6,000 visitors in September (more than one batch), 10 in October and November.
+    let mut visitors = Vec::new();
+    for (period, n) in [("2026-09", 6000), ("2026-10", 10), ("2026-11", 10)] {
+        for i in 0..n {
+            visitors.push(monthly_visitor::ActiveModel {
+                owner_id: Set(owner_id.clone()),
+                period: Set(period.into()),
+                visitor_id: Set(format!("v_{period}_{i:05}")),
+                first_seen_at: Set(now),
+            });
+        }
+    }
+    for chunk in visitors.chunks(500) {
+        monthly_visitor::Entity::insert_many(chunk.to_vec())
+            .exec_without_returning(&app.db.conn)
+            .await
+            .expect("visitors");
+    }
+    let activity = |visitor: &str, days_ago: i64| visitor_activity::ActiveModel {
+        owner_id: Set(owner_id.clone()),
+        visitor_id: Set(visitor.into()),
+        page_views: Set(3),
+        sessions: Set(1),
+        session_seconds: Set(40),
+        updated_at: Set(now - chrono::Duration::days(days_ago)),
+    };
+    visitor_activity::Entity::insert_many([
+        activity("v_gone_00001", 91),
+        activity("v_back_00001", 89),
+    ])
+    .exec_without_returning(&app.db.conn)
+    .await
+    .expect("activity");
+    let touch = |visitor: &str, days_ago: i64| campaign_touch::ActiveModel {
+        campaign_id: Set(campaign_id.clone()),
+        visitor_id: Set(visitor.into()),
+        owner_id: Set(owner_id.clone()),
+        last_at: Set(now - chrono::Duration::days(days_ago)),
+    };
+    campaign_touch::Entity::insert_many([touch("v_gone_00001", 31), touch("v_back_00001", 29)])
+        .exec_without_returning(&app.db.conn)
+        .await
+        .expect("touches");
+
+    let forgotten = ca_campaigns::retention::forget_old_visitors(&app.db.conn, now)
+        .await
+        .expect("visitors");
+    assert_eq!(forgotten, 6000);
+    let left: Vec<String> = monthly_visitor::Entity::find()
+        .all(&app.db.conn)
+        .await
+        .expect("q")
+        .into_iter()
+        .map(|v| v.period)
+        .collect();
+    assert_eq!(left.len(), 20);
+    assert!(left.iter().all(|p| p == "2026-10" || p == "2026-11"));
+
+    assert_eq!(
+        ca_customers::retention::forget_idle_visitors(&app.db.conn, now)
+            .await
+            .expect("activity"),
+        1
+    );
+    let kept = visitor_activity::Entity::find()
+        .all(&app.db.conn)
+        .await
+        .expect("q");
+    assert_eq!(kept.len(), 1);
+    assert_eq!(kept[0].visitor_id, "v_back_00001");
+
+    assert_eq!(
+        ca_tracking::retention::forget_old_touches(&app.db.conn, 30, now)
+            .await
+            .expect("touches"),
+        1
+    );
+    assert_eq!(
+        campaign_touch::Entity::find()
+            .filter(campaign_touch::Column::VisitorId.eq("v_back_00001"))
+            .count(&app.db.conn)
+            .await
+            .expect("q"),
+        1
+    );
+    assert_eq!(
+        campaign_touch::Entity::find()
+            .count(&app.db.conn)
+            .await
+            .expect("q"),
+        1
+    );
+}
