@@ -108,6 +108,17 @@ pub async fn response_headers(
                 .insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
         }
     }
+    // Pages (the dashboard's index and the prerendered landing page) name
+    // the current build's files: a browser must check for a new one each time.
+    let is_html = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html"));
+    if is_html && !res.headers().contains_key(header::CACHE_CONTROL) {
+        res.headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    }
     if is_asset && res.status().is_success() {
         res.headers_mut().insert(
             header::CACHE_CONTROL,

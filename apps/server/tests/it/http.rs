@@ -335,3 +335,43 @@ async fn hsts_only_behind_an_https_public_url() {
         "max-age=31536000; includeSubDomains"
     );
 }
+
+/// Every page of the dashboard (its index, the prerendered landing page)
+/// is revalidated, so a deploy's new file names reach returning browsers;
+/// hashed assets are kept.
+#[tokio::test]
+async fn pages_are_revalidated_and_assets_kept() {
+    let dir = std::env::temp_dir().join(format!("ca-it-pages-{}", uuid::Uuid::now_v7()));
+    std::fs::create_dir_all(dir.join("home")).expect("dir");
+    std::fs::create_dir_all(dir.join("assets")).expect("dir");
+    std::fs::write(dir.join("index.html"), "<!doctype html><title>app</title>").expect("index");
+    std::fs::write(
+        dir.join("home/index.html"),
+        "<!doctype html><title>home</title>",
+    )
+    .expect("home");
+    std::fs::write(dir.join("assets/app-abc123.js"), "console.log(1)").expect("asset");
+    let static_dir = dir.clone();
+    let app = crate::helpers::spawn_app_with(move |c| c.static_dir = static_dir).await;
+    for (path, cache) in [
+        ("/", "no-cache"),
+        ("/home", "no-cache"),
+        ("/home/", "no-cache"),
+        ("/campaigns/abc/edit", "no-cache"),
+        (
+            "/assets/app-abc123.js",
+            "public, max-age=31536000, immutable",
+        ),
+    ] {
+        let res = app.client.get(app.url(path)).send().await.expect("get");
+        assert_eq!(res.status(), 200, "{path}");
+        assert_eq!(
+            res.headers()
+                .get("cache-control")
+                .and_then(|v| v.to_str().ok()),
+            Some(cache),
+            "{path}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
