@@ -5,9 +5,12 @@
 //! Starts the server on a fresh database with one campaign and, for a few
 //! seconds each with 32 concurrent clients, measures requests/s and latency
 //! percentiles of `/healthz` (the baseline), the widget's public configuration
-//! call (`If-None-Match` revalidations and full answers), page views and
-//! impressions (accepted by the batched writer), then how long the writer
-//! takes to store what was accepted. Prints a table; asserts nothing about time.
+//! call for a running campaign (`If-None-Match` revalidations and full
+//! answers), a switched-off campaign and a campaign whose owner has used up
+//! the month's visitors (`CA_BENCH_VISITORS` of them, default 100,000, on a
+//! plan that allows as many), page views and impressions (accepted by the
+//! batched writer), then how long the writer takes to store what was
+//! accepted. Prints a table; asserts nothing about time.
 
 use std::net::TcpListener;
 use std::sync::Arc;
@@ -15,7 +18,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use ca_campaigns::entities::{campaign, monthly_visitor};
-use sea_orm::{EntityTrait, PaginatorTrait};
+use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, Set};
 use serde_json::{Value, json};
 
 /// Concurrent clients: `CA_BENCH_CLIENTS`, default 32. Events are answered
@@ -29,6 +32,13 @@ fn clients() -> usize {
         .unwrap_or(32)
 }
 const RUN: Duration = Duration::from_secs(4);
+
+fn visitors() -> usize {
+    std::env::var("CA_BENCH_VISITORS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100_000)
+}
 const SITE: &str = "https://kesar.example.in";
 
 #[derive(Clone, Copy)]
@@ -135,26 +145,90 @@ async fn main() {
         .json(&json!({"name": "Load Owner", "email": "load@example.in", "password": "secret1", "phone": "+91 9876543210"}))
         .send().await.expect("register").json().await.expect("json");
     let token = reg["token"].as_str().expect("token").to_string();
-    let created: Value = client
-        .post(format!("{base}/api/campaigns"))
+    // Room for the three campaigns, and a visitor allowance the bench fills.
+    let mut trial = ca_auth::trial::settings(&db.conn).await.expect("trial");
+    trial.trial_campaign_limit = 5;
+    trial.trial_visitor_limit = (visitors().max(100) / 100 * 100) as i64;
+    let limit = trial.trial_visitor_limit as usize;
+    ca_auth::trial::save(&db.conn, trial)
+        .await
+        .expect("save trial");
+    let campaign = |token: String, name: &'static str| {
+        let client = client.clone();
+        let base = base.clone();
+        async move {
+            let created: Value = client
+                .post(format!("{base}/api/campaigns"))
+                .bearer_auth(&token)
+                .json(&json!({"name": name, "websiteUrl": SITE}))
+                .send()
+                .await
+                .expect("campaign")
+                .json()
+                .await
+                .expect("json");
+            created["campaign"]["_id"].as_str().expect("id").to_string()
+        }
+    };
+    let id = campaign(token.clone(), "Load").await;
+    let off = campaign(token.clone(), "Switched off").await;
+    let toggled = client
+        .patch(format!("{base}/api/campaigns/{off}/toggle"))
         .bearer_auth(&token)
-        .json(&json!({"name": "Load", "websiteUrl": SITE}))
+        .json(&json!({}))
         .send()
         .await
-        .expect("campaign")
-        .json()
-        .await
-        .expect("json");
-    let id = created["campaign"]["_id"].as_str().expect("id").to_string();
-    let first = client
-        .get(format!("{base}/api/widget/campaigns/{id}/config"))
-        .send()
-        .await
-        .expect("config");
-    let etag = first.headers()["etag"].to_str().expect("etag").to_string();
+        .expect("toggle");
+    assert!(
+        toggled.status().is_success(),
+        "toggle: {}",
+        toggled.status()
+    );
+    // A second owner whose visitors of the month are used up.
+    let full: Value = client
+        .post(format!("{base}/api/auth/register"))
+        .json(&json!({"name": "Full Owner", "email": "full@example.in", "password": "secret1", "phone": "+91 9876543211"}))
+        .send().await.expect("register").json().await.expect("json");
+    let full_owner = full["user"]["id"].as_str().expect("owner").to_string();
+    let used_up = campaign(
+        full["token"].as_str().expect("token").to_string(),
+        "Used up",
+    )
+    .await;
+    let now = chrono::Utc::now();
+    let rows: Vec<monthly_visitor::ActiveModel> = (0..limit)
+        .map(|i| monthly_visitor::ActiveModel {
+            owner_id: Set(full_owner.clone()),
+            period: Set(ca_campaigns::service::period_of(now)),
+            visitor_id: Set(format!("v_full_{i:08}")),
+            first_seen_at: Set(now),
+        })
+        .collect();
+    for chunk in rows.chunks(1000) {
+        monthly_visitor::Entity::insert_many(chunk.to_vec())
+            .exec_without_returning(&db.conn)
+            .await
+            .expect("visitors");
+    }
+    let config = |id: &str| {
+        let client = client.clone();
+        let url = format!("{base}/api/widget/campaigns/{id}/config");
+        async move {
+            let res = client.get(url).send().await.expect("config");
+            let etag = res.headers()["etag"].to_str().expect("etag").to_string();
+            let body: Value = res.json().await.expect("json");
+            (etag, body)
+        }
+    };
+    let (etag, body) = config(&id).await;
+    assert_eq!(body["active"], true, "{body}");
+    let (off_etag, body) = config(&off).await;
+    assert_eq!(body["reason"], "inactive", "{body}");
+    let (full_etag, body) = config(&used_up).await;
+    assert_eq!(body["reason"], "visitor_limit", "{body}");
 
     println!(
-        "backend: {backend}; {} concurrent clients, {} s per call, server and load generator on one machine",
+        "backend: {backend}; {} concurrent clients, {} s per call, server and load generator on one machine; the used-up owner has {limit} visitors this month",
         clients(),
         RUN.as_secs()
     );
@@ -162,25 +236,48 @@ async fn main() {
         "{:<44} {:>10} {:>9} {:>9} {:>9} {:>7}",
         "call", "req/s", "p50 ms", "p99 ms", "max ms", "errors"
     );
-    let calls: [(&str, Call); 5] = [
-        ("GET /healthz (baseline)", Call::Health),
+    let calls: [(&str, &str, &str, Call); 7] = [
+        ("GET /healthz (baseline)", &id, &etag, Call::Health),
         (
-            "GET config, If-None-Match (304)",
+            "GET config active, If-None-Match (304)",
+            &id,
+            &etag,
             Call::Config { revalidate: true },
         ),
         (
-            "GET config (200, full body)",
+            "GET config active (200, full body)",
+            &id,
+            &etag,
             Call::Config { revalidate: false },
         ),
-        ("POST events pageview (accepted)", Call::Event("pageview")),
+        (
+            "GET config inactive (200)",
+            &off,
+            &off_etag,
+            Call::Config { revalidate: false },
+        ),
+        (
+            "GET config visitor limit reached (200)",
+            &used_up,
+            &full_etag,
+            Call::Config { revalidate: false },
+        ),
+        (
+            "POST events pageview (accepted)",
+            &id,
+            &etag,
+            Call::Event("pageview"),
+        ),
         (
             "POST events impression (accepted)",
+            &id,
+            &etag,
             Call::Event("impression"),
         ),
     ];
     let mut accepted = [0usize; 2];
-    for (name, call) in calls {
-        let (rps, samples, errors) = run(&base, &id, &etag, call).await;
+    for (name, campaign, etag, call) in calls {
+        let (rps, samples, errors) = run(&base, campaign, etag, call).await;
         if let Call::Event(kind) = call {
             accepted[usize::from(kind == "impression")] = samples.len();
         }
@@ -195,6 +292,7 @@ async fn main() {
     writer.flush().await;
     let drained = t.elapsed();
     let visitors = monthly_visitor::Entity::find()
+        .filter(monthly_visitor::Column::OwnerId.ne(full_owner.as_str()))
         .count(&db.conn)
         .await
         .expect("count");

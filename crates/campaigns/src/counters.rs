@@ -195,3 +195,31 @@ pub async fn count_by_owner<C: ConnectionTrait>(
         .map(|(o, n)| (o, u64::try_from(n).unwrap_or(0)))
         .collect())
 }
+
+/// How many visitors the owner has in the month of `at` (the plan's visitor
+/// limit), from the count the database keeps as visitors are recorded
+/// (migration `m20261123_000020`), not by counting them.
+pub async fn visitors_in_month<C: ConnectionTrait>(
+    conn: &C,
+    owner_id: &str,
+    at: DateTime<Utc>,
+) -> Result<i64, DbErr> {
+    let backend = conn.get_database_backend();
+    let sql = match backend {
+        sea_orm::DbBackend::Postgres => {
+            "SELECT visitors FROM monthly_visitor_counts WHERE owner_id = $1 AND period = $2"
+        }
+        _ => "SELECT visitors FROM monthly_visitor_counts WHERE owner_id = ? AND period = ?",
+    };
+    let row = conn
+        .query_one_raw(sea_orm::Statement::from_sql_and_values(
+            backend,
+            sql,
+            [owner_id.into(), period_of(at).into()],
+        ))
+        .await?;
+    match row {
+        Some(row) => row.try_get::<i64>("", "visitors"),
+        None => Ok(0),
+    }
+}

@@ -1,7 +1,17 @@
 //! The campaign's public configuration the widget loads on every page view,
 //! reused for a few seconds and sent with an ETag.
+//!
+//! Under load the answer comes from memory: once it is older than
+//! `config_cache`, the first request to notice builds it again while every
+//! other request keeps getting the answer in hand (one rebuild per campaign
+//! at a time, never one per waiting request). Requests for a campaign not in
+//! memory yet wait for the single build under way. Whether the owner's plan
+//! and visitor allowance still cover the campaign is read once per owner per
+//! `config_cache` from the month's visitor count the database keeps, never by
+//! counting the month's visitors.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Instant;
 
 use chrono::{DateTime, Utc};
@@ -16,20 +26,127 @@ use ca_conversations::dto::{PublicForm, email_capture_form};
 use crate::dto::{PublicCampaign, PublicConfigOut};
 use crate::{CachedConfig, TrackingError, TrackingService};
 
+/// Entries kept before a cache starts again empty.
+const MAX_ENTRIES: usize = 10_000;
+
+/// Whether an owner's campaigns may run, as of when it was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Allowance {
+    Running,
+    /// The owner's plan covers no campaign.
+    PlanInactive,
+    /// The owner's visitors of the month are used up.
+    VisitorLimit,
+}
+
+/// Keyed by (the service's cache, campaign or owner id): several servers in
+/// one process (the tests) never share answers. The service's own cache
+/// holds the configurations; these hold the builds under way and the owners'
+/// allowances.
+type Key = (usize, String);
+
+/// One lock per campaign whose configuration is being built for the first
+/// time; it is dropped when the build ends.
+static BUILDS: LazyLock<Mutex<HashMap<Key, Arc<tokio::sync::Mutex<()>>>>> =
+    LazyLock::new(Default::default);
+
+/// Each owner's allowance and when it was read.
+static ALLOWANCES: LazyLock<Mutex<HashMap<Key, (Instant, Allowance)>>> =
+    LazyLock::new(Default::default);
+
+/// What the service's cache has for a campaign.
+enum Cached {
+    /// Younger than `config_cache`.
+    Fresh(CachedConfig),
+    /// Older: this request builds the next one; until it is stored, other
+    /// requests get this one (its time was moved to now for them).
+    Renew,
+    Absent,
+}
+
 impl TrackingService {
+    fn instance(&self) -> usize {
+        Arc::as_ptr(&self.cache) as *const () as usize
+    }
+
+    /// The cached answer for `campaign_id`; an old one is claimed for renewal
+    /// by exactly one caller.
+    fn cached(&self, campaign_id: &str) -> Cached {
+        let Ok(mut cache) = self.cache.lock() else {
+            return Cached::Absent;
+        };
+        match cache.get_mut(campaign_id) {
+            Some((at, cached)) if at.elapsed() < self.config.config_cache => {
+                Cached::Fresh(cached.clone())
+            }
+            Some((at, _)) => {
+                *at = Instant::now();
+                Cached::Renew
+            }
+            None => Cached::Absent,
+        }
+    }
+
+    fn store(&self, campaign_id: &str, cached: &CachedConfig) {
+        if let Ok(mut cache) = self.cache.lock() {
+            if cache.len() > MAX_ENTRIES {
+                cache.clear();
+            }
+            cache.insert(campaign_id.to_string(), (Instant::now(), cached.clone()));
+        }
+    }
+
+    fn forget(&self, campaign_id: &str) {
+        if let Ok(mut cache) = self.cache.lock() {
+            cache.remove(campaign_id);
+        }
+    }
+
     /// The campaign's public configuration, reused for `config_cache`.
     pub async fn public_config(
         &self,
         campaign_id: &str,
         now: DateTime<Utc>,
     ) -> Result<CachedConfig, TrackingError> {
-        if let Ok(cache) = self.cache.lock()
-            && let Some((at, cached)) = cache.get(campaign_id)
-            && at.elapsed() < self.config.config_cache
-        {
-            return Ok(cached.clone());
+        match self.cached(campaign_id) {
+            Cached::Fresh(cached) => Ok(cached),
+            Cached::Renew => self.rebuild(campaign_id, now).await,
+            Cached::Absent => {
+                let key = (self.instance(), campaign_id.to_string());
+                let lock = match BUILDS.lock() {
+                    Ok(mut builds) => builds.entry(key.clone()).or_default().clone(),
+                    Err(_) => return self.rebuild(campaign_id, now).await,
+                };
+                let guard = lock.lock().await;
+                // Built by the request this one waited for.
+                let result = match self.cached(campaign_id) {
+                    Cached::Fresh(cached) => Ok(cached),
+                    Cached::Renew | Cached::Absent => self.rebuild(campaign_id, now).await,
+                };
+                drop(guard);
+                if let Ok(mut builds) = BUILDS.lock()
+                    && builds.get(&key).is_some_and(|l| Arc::ptr_eq(l, &lock))
+                {
+                    builds.remove(&key);
+                }
+                result
+            }
         }
-        let out = self.build_config(campaign_id, now).await?;
+    }
+
+    /// Builds and stores the configuration; on failure nothing stays cached.
+    async fn rebuild(
+        &self,
+        campaign_id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<CachedConfig, TrackingError> {
+        let out = match self.build_config(campaign_id, now).await {
+            Ok(out) => out,
+            Err(err) => {
+                self.forget(campaign_id);
+                return Err(err);
+            }
+        };
         let body = serde_json::to_string(&out)?;
         let etag = format!(
             "\"{}\"",
@@ -39,13 +156,46 @@ impl TrackingService {
             body: Arc::new(body),
             etag,
         };
-        if let Ok(mut cache) = self.cache.lock() {
-            if cache.len() > 10_000 {
-                cache.clear();
-            }
-            cache.insert(campaign_id.to_string(), (Instant::now(), cached.clone()));
-        }
+        self.store(campaign_id, &cached);
         Ok(cached)
+    }
+
+    /// Whether the owner's plan and this month's visitors let their campaigns
+    /// run, reused for `config_cache`.
+    async fn allowance(
+        &self,
+        owner_id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Allowance, TrackingError> {
+        let key = (self.instance(), owner_id.to_string());
+        if let Ok(known) = ALLOWANCES.lock()
+            && let Some((at, allowance)) = known.get(&key)
+            && at.elapsed() < self.config.config_cache
+        {
+            return Ok(*allowance);
+        }
+        let owner = user::Entity::find_by_id(owner_id.to_string())
+            .one(&self.db)
+            .await?
+            .ok_or(TrackingError::CampaignNotFound)?;
+        let allowed = entitlement(&self.db, &owner, now).await?;
+        let allowance = if allowed.campaigns <= 0 {
+            Allowance::PlanInactive
+        } else if allowed.visitors_per_month >= 0
+            && ca_campaigns::counters::visitors_in_month(&self.db, owner_id, now).await?
+                >= allowed.visitors_per_month
+        {
+            Allowance::VisitorLimit
+        } else {
+            Allowance::Running
+        };
+        if let Ok(mut known) = ALLOWANCES.lock() {
+            if known.len() > MAX_ENTRIES {
+                known.clear();
+            }
+            known.insert(key, (Instant::now(), allowance));
+        }
+        Ok(allowance)
     }
 
     async fn build_config(
@@ -63,17 +213,10 @@ impl TrackingService {
         if !campaign.is_active {
             return Ok(inactive("inactive"));
         }
-        let owner = user::Entity::find_by_id(campaign.owner_id.clone())
-            .one(&self.db)
-            .await?
-            .ok_or(TrackingError::CampaignNotFound)?;
-        let allowed = entitlement(&self.db, &owner, now).await?;
-        if allowed.campaigns <= 0 {
-            return Ok(inactive("plan_inactive"));
-        }
-        let usage = ca_campaigns::service::usage(&self.db, &owner, now).await?;
-        if usage.visitors.limit >= 0 && usage.visitors.current >= usage.visitors.limit {
-            return Ok(inactive("visitor_limit"));
+        match self.allowance(&campaign.owner_id, now).await? {
+            Allowance::PlanInactive => return Ok(inactive("plan_inactive")),
+            Allowance::VisitorLimit => return Ok(inactive("visitor_limit")),
+            Allowance::Running => {}
         }
         let settings: CampaignSettings = serde_json::from_str(&campaign.settings)?;
         Ok(PublicConfigOut {
