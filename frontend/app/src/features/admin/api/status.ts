@@ -32,10 +32,11 @@ export function statusBadge(user: { subscriptionStatus: string; cancelAtPeriodEn
   return { label, color: COLORS[label] ?? "gray" };
 }
 
-const ROLE_COLORS: Record<string, string> = { user: "gray", admin: "indigo", superuser: "grape" };
+// Plain users in gray 7: the outline's lighter default fell below 4.5:1 on a hovered row.
+const ROLE_COLORS: Record<string, string> = { user: "gray.7", admin: "indigo", superuser: "grape" };
 
 export function roleColor(role: string): string {
-  return ROLE_COLORS[role] ?? "gray";
+  return ROLE_COLORS[role] ?? "gray.7";
 }
 
 /** Capitalised for labels: "superuser" → "Superuser". */

@@ -26,6 +26,7 @@ import {
 import { count } from "../api/display";
 import type { SuperAdminStats } from "../api/types";
 import { BarChart } from "./BarChart";
+import { scrollRegion } from "../../../components/a11y";
 
 /** A figure, or an em dash with the reason the server could not compute it. */
 export function Figure({
@@ -222,7 +223,7 @@ export function BusinessFigures({
         <Title order={5} mb="sm">
           Revenue by Month
         </Title>
-        <Table.ScrollContainer minWidth={320}>
+        <Table.ScrollContainer minWidth={320} scrollAreaProps={scrollRegion("Revenue by month")}>
           <Table verticalSpacing={4}>
             <Table.Thead>
               <Table.Tr>

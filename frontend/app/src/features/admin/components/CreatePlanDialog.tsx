@@ -24,6 +24,7 @@ import {
   type PlanFormValues,
 } from "../api/plan-form";
 import { PlanFlagSwitches, WholeNumber } from "./PlanFields";
+import { READABLE_TEXT } from "../../../components/a11y";
 
 /** The plan list's quick create: features one per line, blank lines dropped. */
 export function CreatePlanDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -63,7 +64,14 @@ export function CreatePlanDialog({ opened, onClose }: { opened: boolean; onClose
 
   const limits = values.limits;
   return (
-    <Modal opened={opened} onClose={close} title="Create Plan" centered size="lg">
+    <Modal
+      opened={opened}
+      onClose={close}
+      title="Create Plan"
+      centered
+      size="lg"
+      styles={{ content: READABLE_TEXT }}
+    >
       <form noValidate onSubmit={(e) => void submit(e)}>
         <Stack gap="sm">
           {problem && (

@@ -12,6 +12,7 @@ import {
 } from "@mantine/core";
 import { messageOf } from "../../../lib/api-client";
 import { useMetaOutbox } from "../api/admin";
+import { scrollRegion } from "../../../components/a11y";
 
 const timeFormat = new Intl.DateTimeFormat("en-IN", { dateStyle: "medium", timeStyle: "short" });
 
@@ -69,7 +70,7 @@ export function MetaOutboxPanel() {
           No events yet.
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={520}>
+        <Table.ScrollContainer minWidth={520} scrollAreaProps={scrollRegion("Meta events")}>
           <Table verticalSpacing="xs" fz="sm">
             <Table.Thead>
               <Table.Tr>

@@ -30,6 +30,7 @@ import { fieldErrors } from "../api/errors";
 import { capitalise, type SettableStatus } from "../api/status";
 import type { AdminUser } from "../api/types";
 import { SubscriptionFields } from "./SubscriptionFields";
+import { READABLE_TEXT } from "../../../components/a11y";
 
 /** The alert of a failed save: the screen's sentence, then the server's reason when it gave one. */
 function FailureAlert({ title, error }: { title: string; error: unknown }) {
@@ -59,7 +60,14 @@ function FormModal({
   children: ReactNode;
 }) {
   return (
-    <Modal opened={opened} onClose={onClose} title={title} centered size="md">
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={title}
+      centered
+      size="md"
+      styles={{ content: READABLE_TEXT }}
+    >
       <form
         noValidate
         onSubmit={(e: FormEvent) => {

@@ -41,7 +41,7 @@ function UserActionsMenu({
   onAction: (action: UserAction, user: AdminUser) => void;
 }) {
   return (
-    <Menu position="bottom-end" withinPortal>
+    <Menu position="bottom-end" withinPortal withInitialFocusPlaceholder={false}>
       <Menu.Target>
         <ActionIcon variant="subtle" aria-label={`Actions for ${u.email}`}>
           <IconDots size={18} />
@@ -67,7 +67,7 @@ function UserActionsMenu({
         )}
         {!own && (
           <Menu.Item
-            color="red"
+            c="red.9"
             leftSection={<IconTrash size={16} />}
             onClick={() => onAction("delete", u)}
           >

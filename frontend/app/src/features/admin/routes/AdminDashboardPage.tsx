@@ -44,6 +44,7 @@ import type { AdminUser, DashboardStats } from "../api/types";
 import { StatCard } from "../components/StatCard";
 import { CreateAdminModal, CreateUserModal } from "../components/UserModals";
 import { UserActionModal, UserTable, type UserAction } from "../components/UserTable";
+import { paginationControlLabel } from "../../../components/a11y";
 
 function StatCards({ stats }: { stats: DashboardStats }) {
   return (
@@ -146,7 +147,7 @@ export function AdminDashboardPage() {
   const pagination = list?.pagination;
 
   return (
-    <Stack maw={1200} gap="lg">
+    <Stack gap="lg">
       <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
         <div>
           <Title order={2}>Admin Dashboard</Title>
@@ -270,6 +271,7 @@ export function AdminDashboardPage() {
               </Text>
               {pagination.totalPages > 1 && (
                 <Pagination
+                  getControlProps={paginationControlLabel}
                   total={pagination.totalPages}
                   value={page}
                   onChange={setPage}

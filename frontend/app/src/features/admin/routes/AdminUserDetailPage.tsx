@@ -46,6 +46,7 @@ import { TAB_LIST_STYLE, TAB_PX } from "../components/compact";
 import { StatCard } from "../components/StatCard";
 import { UsageBar } from "../components/UsageBar";
 import { UserActionModal, type UserAction } from "../components/UserTable";
+import { scrollRegion } from "../../../components/a11y";
 
 const dateTime = new Intl.DateTimeFormat("en-IN", { dateStyle: "medium", timeStyle: "short" });
 
@@ -147,7 +148,7 @@ function OverviewTab({ detail }: { detail: UserDetail }) {
         {campaigns.length === 0 ? (
           <Empty title="No campaigns found" text="This user hasn't created a campaign yet." />
         ) : (
-          <Table.ScrollContainer minWidth={720}>
+          <Table.ScrollContainer minWidth={720} scrollAreaProps={scrollRegion("Campaigns")}>
             <Table verticalSpacing="xs">
               <Table.Thead>
                 <Table.Tr>
@@ -297,7 +298,7 @@ function PaymentsTab({ detail }: { detail: UserDetail }) {
   }
   return (
     <Card withBorder radius="md" p="md">
-      <Table.ScrollContainer minWidth={760}>
+      <Table.ScrollContainer minWidth={760} scrollAreaProps={scrollRegion("Payments")}>
         <Table verticalSpacing="xs">
           <Table.Thead>
             <Table.Tr>
@@ -447,7 +448,7 @@ export function AdminUserDetailPage() {
 
   if (detail.isLoading) {
     return (
-      <Stack maw={1200} aria-busy="true">
+      <Stack aria-busy="true">
         <Skeleton h={60} radius="md" />
         <SimpleGrid cols={{ base: 2, lg: 3 }}>
           {Array.from({ length: 6 }, (_, i) => (
@@ -481,7 +482,7 @@ export function AdminUserDetailPage() {
   const own = user.id === me?.id;
 
   return (
-    <Stack maw={1200} gap="lg">
+    <Stack gap="lg">
       <div>
         <Anchor component={Link} to="/admin" fz="sm">
           <Group gap={4} component="span">

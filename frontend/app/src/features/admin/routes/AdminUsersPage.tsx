@@ -37,6 +37,7 @@ import { RoleBadge, StatusBadge } from "../components/Badges";
 import { useCompactLists } from "../components/compact";
 import { ConfirmModal } from "../components/ConfirmModal";
 import { DELETE_USER_QUESTION } from "../components/UserActionModals";
+import { paginationControlLabel, READABLE_TEXT } from "../../../components/a11y";
 
 const EMPTY = { name: "", email: "", password: "", phone: "" };
 
@@ -80,7 +81,13 @@ function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: () => vo
   }
 
   return (
-    <Modal opened={opened} onClose={close} title="Add User" centered>
+    <Modal
+      opened={opened}
+      onClose={close}
+      title="Add User"
+      centered
+      styles={{ content: READABLE_TEXT }}
+    >
       <form noValidate onSubmit={(e) => void submit(e)}>
         <Stack gap="sm">
           {add.isError && (
@@ -305,7 +312,7 @@ export function AdminUsersPage() {
   }
 
   return (
-    <Stack maw={1100} gap="lg">
+    <Stack gap="lg">
       <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
         <div>
           <Anchor component={Link} to="/admin" fz="sm">
@@ -381,6 +388,7 @@ export function AdminUsersPage() {
               </Text>
               {pagination.totalPages > 1 && (
                 <Pagination
+                  getControlProps={paginationControlLabel}
                   total={pagination.totalPages}
                   value={page}
                   onChange={setPage}

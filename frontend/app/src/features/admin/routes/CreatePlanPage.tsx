@@ -119,7 +119,7 @@ export function CreatePlanPage() {
     </Card>
   );
   return (
-    <Stack maw={1200} gap="lg">
+    <Stack gap="lg">
       <div>
         <Anchor component={Link} to="/admin/plans" fz="sm">
           <Group gap={4} component="span">

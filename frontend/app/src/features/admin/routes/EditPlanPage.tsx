@@ -258,7 +258,7 @@ export function EditPlanPage() {
   const plan = usePlan(planId);
 
   return (
-    <Stack maw={1200} gap="lg">
+    <Stack gap="lg">
       <div>
         <Button
           component={Link}

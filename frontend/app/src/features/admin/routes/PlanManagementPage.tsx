@@ -30,6 +30,7 @@ import { messageOf } from "../../../lib/api-client";
 import { useAuth } from "../../../lib/auth";
 import { useAdminPlans, useDeactivatePlan, useRefreshAdmin } from "../api/admin";
 import { count, formatPrice, perInterval } from "../api/display";
+import { isNetworkError } from "../api/errors";
 import { limitLines } from "../api/plan-form";
 import type { AdminPlan } from "../api/types";
 import { useCompactLists } from "../components/compact";
@@ -129,7 +130,7 @@ function PlanCards({
           radius="md"
           p="sm"
           data-testid={`plan-row-${p.id}`}
-          opacity={p.active ? 1 : 0.75}
+          bg={p.active ? undefined : "gray.0"}
         >
           <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
             <div style={{ minWidth: 0 }}>
@@ -169,7 +170,7 @@ function PlanRows({
   onDeactivate: (p: AdminPlan) => void;
 }) {
   return plans.map((p) => (
-    <Table.Tr key={p.id} data-testid={`plan-row-${p.id}`} opacity={p.active ? 1 : 0.75}>
+    <Table.Tr key={p.id} data-testid={`plan-row-${p.id}`} bg={p.active ? undefined : "gray.0"}>
       <Table.Td>
         <Text fz="sm" fw={600}>
           {p.displayName}
@@ -224,7 +225,12 @@ export function PlanManagementPage() {
   } else if (plans.isError && !plans.data) {
     message = (
       <Stack align="center" py="lg" gap="sm">
-        <Text c="red">{messageOf(plans.error, "Failed to fetch plans")}</Text>
+        <Text c="red">
+          {/* The browser's own "Failed to fetch" on a network failure means nothing here. */}
+          {isNetworkError(plans.error)
+            ? "Failed to fetch plans"
+            : messageOf(plans.error, "Failed to fetch plans")}
+        </Text>
         <Button variant="light" onClick={() => void plans.refetch()}>
           Try Again
         </Button>
@@ -271,7 +277,7 @@ export function PlanManagementPage() {
   }
 
   return (
-    <Stack maw={1200} gap="lg">
+    <Stack gap="lg">
       <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
         <div>
           <Anchor component={Link} to="/admin" fz="sm">

@@ -187,7 +187,7 @@ export function SuperAdminDashboardPage() {
     refused ? <SuperuserOnly /> : b ? render(b) : pending;
 
   return (
-    <Stack maw={1200} gap="lg">
+    <Stack gap="lg">
       <div>
         <Anchor component={Link} to="/admin" fz="sm">
           <Group gap={4} component="span">

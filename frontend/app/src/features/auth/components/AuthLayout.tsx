@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { LegalLinks, MarketingPanel } from "../../../components/marketing";
 import { Logo } from "../../../components/Logo";
+import { READABLE_TEXT } from "../../../components/a11y";
 
 /** Sign-in pages: the form on the left, the marketing panel on the right. */
 export function AuthLayout({
@@ -15,7 +16,7 @@ export function AuthLayout({
   children: ReactNode;
 }) {
   return (
-    <Grid gutter={0} mih="100vh">
+    <Grid gutter={0} mih="100vh" style={READABLE_TEXT}>
       <Grid.Col span={{ base: 12, md: 6 }}>
         <Stack p={{ base: "md", sm: "xl" }} mih="100vh" justify="center" align="center">
           <Box w="100%" maw={440}>

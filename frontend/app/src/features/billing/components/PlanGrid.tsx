@@ -21,6 +21,7 @@ import { formatInr } from "../../../lib/format";
 import { usePlans } from "../api/billing";
 import { PAYMENT_ERROR_FALLBACK, startPayment } from "../api/payment";
 import { planAction } from "../api/plan-action";
+import { plansError } from "../api/plans-error";
 import { annualSaving, cyclePrice, fullYearPrice, type Cycle } from "../api/pricing";
 
 type Plan = components["schemas"]["PlanOut"];
@@ -53,7 +54,7 @@ function PlanPrice({ plan, cycle, contact }: { plan: Plan; cycle: Cycle; contact
             {formatInr(fullYearPrice(plan.price))}
             {cycle === "monthly" ? " / year" : null}
           </Text>
-          <Text span c="teal.7" fw={600} inherit>
+          <Text span c="teal" fw={600} inherit>
             Save {formatInr(annualSaving(plan.price))}
           </Text>
         </Group>
@@ -126,7 +127,7 @@ export function PlanGrid({ currentPlanId }: { currentPlanId: string }) {
         </SimpleGrid>
       ) : plans.isError ? (
         <Alert color="red" role="alert">
-          {messageOf(plans.error as unknown, "Failed to fetch plans")}
+          {plansError(plans.error)}
         </Alert>
       ) : (
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>

@@ -1,43 +1,67 @@
-import { Alert, Card, Group, Progress, Skeleton, Stack, Text, Title } from "@mantine/core";
+import { Alert, Button, Card, Group, Progress, Skeleton, Stack, Text, Title } from "@mantine/core";
 import type { components } from "../../../api/schema";
 import { formatDate } from "../../../lib/format";
+import { usageMeter } from "../../../lib/usage";
+import { PLANS_ANCHOR } from "./PlanGrid";
 
 type Usage = components["schemas"]["Usage"];
 
-/** Share of a limit used, capped at 100 % so an over-limit bar stays full, not overflowing. */
-export function usagePercent(current: number, limit: number): number {
-  if (limit <= 0) return current > 0 ? 100 : 0;
-  return Math.min(100, Math.round((current / limit) * 100));
-}
+/** What a full or over-full meter says, next to the way to more. */
+const FULL_HINT = { full: "Plan limit reached.", over: "Over your plan's limit." } as const;
 
 function Meter({
   label,
+  what,
   current,
   limit,
   hint,
 }: {
   label: string;
+  /** The counted thing in the plural, for the hint: "campaigns", "visitors". */
+  what: string;
   current: number;
   limit: number;
   hint?: string;
 }) {
-  const pct = usagePercent(current, limit);
+  const meter = usageMeter(current, limit);
+  const used = `${current.toLocaleString("en-IN")} / ${
+    limit < 0 ? "Unlimited" : limit.toLocaleString("en-IN")
+  }`;
   return (
-    <Stack gap={4}>
+    <Stack gap={4} data-testid={`usage-${what}`} data-level={meter.level}>
       <Group justify="space-between">
         <Text fz="sm" fw={600}>
           {label}
         </Text>
         <Text fz="sm" c="dimmed">
-          {current.toLocaleString("en-IN")} /{" "}
-          {limit < 0 ? "Unlimited" : limit.toLocaleString("en-IN")}
+          {used}
         </Text>
       </Group>
-      <Progress
-        value={pct}
-        color={pct >= 100 ? "red" : pct >= 80 ? "orange" : "indigo"}
+      {/* Drawn at least a sliver wide once anything is used; the value read out is the real one. */}
+      <Progress.Root
+        role="progressbar"
         aria-label={label}
-      />
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={Math.round(meter.percent)}
+        aria-valuetext={used}
+      >
+        <Progress.Section value={meter.width} color={meter.color} withAria={false} />
+      </Progress.Root>
+      {meter.level === "full" || meter.level === "over" ? (
+        <Group gap="xs" wrap="wrap">
+          <Text fz="xs">{FULL_HINT[meter.level]}</Text>
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            onClick={() =>
+              document.getElementById(PLANS_ANCHOR)?.scrollIntoView({ behavior: "smooth" })
+            }
+          >
+            Upgrade for More
+          </Button>
+        </Group>
+      ) : null}
       {hint ? (
         <Text fz="xs" c="dimmed">
           {hint}
@@ -74,11 +98,13 @@ export function UsageCard({
         <Stack>
           <Meter
             label="Campaigns"
+            what="campaigns"
             current={usage.campaigns.current}
             limit={usage.campaigns.limit}
           />
           <Meter
             label="Visitors this month"
+            what="visitors"
             current={usage.visitors.current}
             limit={usage.visitors.limit}
             hint={`Resets on ${formatDate(usage.visitors.resetDate)}`}

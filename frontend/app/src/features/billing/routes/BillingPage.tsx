@@ -16,7 +16,7 @@ export function BillingPage() {
   const sub = subscription.data?.data;
 
   return (
-    <Stack maw={1200} gap="lg">
+    <Stack gap="lg">
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <SubscriptionCard
           subscription={sub}

@@ -12,7 +12,7 @@ export function BillingSettingsPage() {
   const usage = useUsage();
 
   return (
-    <Stack maw={1200} gap="lg">
+    <Stack gap="lg">
       {params.get("success") === "true" ? (
         <Alert color="teal" title="Payment successful" role="status">
           Your plan is active. Thank you!

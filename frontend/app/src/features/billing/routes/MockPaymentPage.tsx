@@ -27,6 +27,7 @@ import { messageOf } from "../../../lib/api-client";
 import { useAuth } from "../../../lib/auth";
 import { formatInr } from "../../../lib/format";
 import { useMockPayment, usePlan } from "../api/billing";
+import { READABLE_TEXT } from "../../../components/a11y";
 
 /**
  * The demo payment imitates a real one: a simulated processing wait, then time to read the
@@ -91,7 +92,7 @@ export function MockPaymentPage() {
   }
 
   return (
-    <Center mih="100vh" bg="gray.0" p="md">
+    <Center mih="100vh" bg="gray.0" p="md" style={READABLE_TEXT}>
       <Box w="100%" maw={460}>
         <Box mb="md">
           <Logo />

@@ -111,7 +111,7 @@ export function PaymentHistoryPage() {
   const summary = summarize(shown);
 
   return (
-    <Stack maw={1200} gap="lg">
+    <Stack gap="lg">
       <Card withBorder radius="md" p="md">
         <Group gap="sm" align="flex-end" wrap="wrap">
           <TextInput

@@ -24,6 +24,7 @@ import {
   useUnansweredQuestions,
   type TryReply,
 } from "../api/assistant";
+import { paginationControlLabel } from "../../../components/a11y";
 
 interface Props {
   campaignId: string;
@@ -41,7 +42,7 @@ function Bubble({ who, text }: { who: "visitor" | "assistant"; text: string }) {
         px="sm"
         py={6}
         radius="md"
-        bg={visitor ? "blue.6" : "gray.1"}
+        bg={visitor ? "blue.8" : "gray.1"}
         c={visitor ? "white" : undefined}
         maw="85%"
       >
@@ -167,6 +168,7 @@ function UnansweredList({ campaignId, onTry }: { campaignId: string; onTry: (q: 
         )}
         {pages > 1 ? (
           <Pagination
+            getControlProps={paginationControlLabel}
             size="sm"
             total={pages}
             value={page}

@@ -327,7 +327,7 @@ export function ConversionFormsEditor({
         <Title order={3} fz="h4">
           Conversion forms
         </Title>
-        <Menu position="bottom-end">
+        <Menu position="bottom-end" withInitialFocusPlaceholder={false}>
           <Menu.Target>
             <Button leftSection={<IconPlus size={16} />} size="sm">
               Add form

@@ -94,7 +94,7 @@ export function CampaignsPage() {
 
   if (campaigns.isLoading) {
     return (
-      <Stack maw={1100} aria-busy="true">
+      <Stack aria-busy="true">
         <Skeleton h={36} w={240} />
         {[1, 2].map((i) => (
           <Skeleton key={i} h={220} radius="md" />
@@ -121,7 +121,7 @@ export function CampaignsPage() {
   const created = createdId ? list.find((c) => c._id === createdId) : undefined;
 
   return (
-    <Stack maw={1100} gap="lg">
+    <Stack gap="lg">
       <Group justify="space-between">
         <div>
           <Title order={2}>Your campaigns</Title>

@@ -177,7 +177,7 @@ function Wizard({ defaults }: { defaults: CampaignSettings }) {
   };
 
   return (
-    <Stack gap="lg" maw={1280}>
+    <Stack gap="lg">
       <Group justify="space-between">
         <Button variant="default" onClick={() => navigate("/campaigns")}>
           Cancel

@@ -195,7 +195,7 @@ function Editor({ campaign }: { campaign: Campaign }) {
 
   const rate = saved.analytics.conversionRate;
   return (
-    <Stack maw={1280} gap="lg">
+    <Stack gap="lg">
       <Group justify="space-between">
         <Group gap="sm" style={{ minWidth: 0 }}>
           <Title order={2} style={{ overflowWrap: "anywhere" }}>
@@ -541,7 +541,7 @@ export function EditCampaignPage() {
   );
   if (query.isLoading) {
     return (
-      <Stack maw={1280} aria-busy="true">
+      <Stack aria-busy="true">
         <Skeleton h={40} w={320} />
         <Skeleton h={100} />
         <Skeleton h={360} />

@@ -5,6 +5,7 @@ import {
   Box,
   Button,
   Card,
+  Collapse,
   Divider,
   Group,
   Loader,
@@ -16,14 +17,22 @@ import {
   Textarea,
   Title,
 } from "@mantine/core";
-import { IconArrowUp, IconInfoCircle, IconSend } from "@tabler/icons-react";
+import { useMediaQuery } from "@mantine/hooks";
+import {
+  IconArrowUp,
+  IconChevronDown,
+  IconChevronUp,
+  IconInfoCircle,
+  IconSend,
+} from "@tabler/icons-react";
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import type { components } from "../../../api/schema";
+import { Breakable } from "../../../components/Breakable";
 import { client } from "../../../lib/api-client";
 import { badgeOf } from "./display";
-import { LOAD_OLDER_BELOW, MESSAGE_PAGE, OLDER_DELAY_MS, SCROLL_TOP_AFTER } from "./paging";
+import { LOAD_OLDER_BELOW, MESSAGE_PAGE, NARROW, OLDER_DELAY_MS, SCROLL_TOP_AFTER } from "./paging";
 
 type Message = components["schemas"]["ConversationMessage"];
 type Detail = components["schemas"]["ConversationDetail"];
@@ -52,16 +61,71 @@ const timeFormat = new Intl.DateTimeFormat("en-IN", {
   minute: "2-digit",
 });
 
-function Field({ label, value }: { label: string; value?: string | null }) {
+function Field({
+  label,
+  value,
+  long = false,
+}: {
+  label: string;
+  value?: string | null;
+  /** A URL or an email: wraps at its separators, at most two lines, the whole of it on hover. */
+  long?: boolean;
+}) {
   return (
     <div style={{ minWidth: 0 }}>
       <Text fz="xs" c="dimmed" tt="uppercase" fw={700}>
         {label}
       </Text>
-      <Text fz="sm" style={{ wordBreak: "break-all" }}>
-        {value || "—"}
-      </Text>
+      {value && long ? (
+        <Text fz="sm" lineClamp={2} title={value}>
+          <Breakable text={value} />
+        </Text>
+      ) : (
+        <Text fz="sm" style={{ overflowWrap: "break-word" }}>
+          {value || "—"}
+        </Text>
+      )}
     </div>
+  );
+}
+
+/** What the visitor left and where they were: open on wide screens, folded away on phones. */
+function VisitorDetails({ c, narrow }: { c: Detail; narrow: boolean }) {
+  const [open, setOpen] = useState(false);
+  const fields = (
+    <SimpleGrid cols={{ base: 2, md: 3 }} spacing="xs" id={`details-${c.conversationId}`}>
+      <Field label="Name" value={c.collectedData.name} />
+      <Field label="Email" value={c.collectedData.email} long />
+      <Field label="Phone" value={c.collectedData.phone} />
+      <Field label="Company" value={c.collectedData.company} />
+      <Field label="Device" value={c.userContext.deviceType} />
+      <Field label="Page" value={c.userContext.currentUrl} long />
+    </SimpleGrid>
+  );
+  return (
+    <Card withBorder radius={0} p={narrow ? 4 : "sm"} style={{ flexShrink: 0 }}>
+      {narrow ? (
+        <>
+          <Button
+            variant="subtle"
+            size="compact-sm"
+            fullWidth
+            justify="space-between"
+            rightSection={open ? <IconChevronUp size={16} /> : <IconChevronDown size={16} />}
+            aria-expanded={open}
+            aria-controls={`details-${c.conversationId}`}
+            onClick={() => setOpen((o) => !o)}
+          >
+            Visitor details
+          </Button>
+          <Collapse in={open} p={open ? "xs" : 0}>
+            {fields}
+          </Collapse>
+        </>
+      ) : (
+        fields
+      )}
+    </Card>
   );
 }
 
@@ -70,20 +134,21 @@ function Bubble({ m }: { m: Message }) {
   const assistant = m.role === "assistant";
   return (
     <Group justify={visitor ? "flex-end" : "flex-start"} data-testid="message">
+      {/* Full-strength text on every bubble: faded labels and times fell below AA contrast. */}
       <Paper
         p="xs"
         radius="md"
         maw="80%"
-        bg={visitor ? "blue.6" : assistant ? "gray.1" : "yellow.0"}
-        c={visitor ? "white" : undefined}
+        bg={visitor ? "blue.8" : assistant ? "gray.1" : "yellow.0"}
+        c={visitor ? "white" : "dark.7"}
       >
-        <Text fz="xs" fw={700} opacity={0.8}>
+        <Text fz="xs" fw={700}>
           {visitor ? "Visitor" : assistant ? "Assistant" : "System"}
         </Text>
-        <Text fz="sm" style={{ whiteSpace: "pre-wrap" }}>
+        <Text fz="sm" style={{ whiteSpace: "pre-wrap", overflowWrap: "break-word" }}>
           {m.content}
         </Text>
-        <Text fz={10} opacity={0.7} ta="right">
+        <Text fz={10} ta="right">
           {timeFormat.format(new Date(m.createdAt))}
         </Text>
       </Paper>
@@ -94,6 +159,7 @@ function Bubble({ m }: { m: Message }) {
 /** One conversation: messages in pages of 20 (older ones when scrolled near the top), data and context. */
 export function ConversationDetail({ id }: { id: string }) {
   const navigate = useNavigate();
+  const narrow = Boolean(useMediaQuery(NARROW, undefined, { getInitialValueInEffect: false }));
   const first = useQuery({
     queryKey: ["conversation", id],
     queryFn: () => fetchPage(id),
@@ -183,64 +249,69 @@ export function ConversationDetail({ id }: { id: string }) {
       <Group
         justify="space-between"
         p="sm"
+        gap="xs"
         style={{ borderBottom: "1px solid var(--mantine-color-gray-3)", flexShrink: 0 }}
       >
-        <Stack gap={0} style={{ minWidth: 0 }}>
-          <Title order={4} style={{ wordBreak: "break-all" }}>
-            {c.collectedData.name || c.collectedData.email || "Visitor"}
+        {/* At least 220 px for the name, else the badge and count move below it. */}
+        <Stack gap={0} style={{ minWidth: 0, flex: "1 1 220px" }}>
+          <Title order={2} fz="h4">
+            <Breakable text={c.collectedData.name || c.collectedData.email || "Visitor"} />
           </Title>
-          <Text fz="xs" c="dimmed">
+          <Text fz="xs" c="dimmed" style={{ overflowWrap: "anywhere" }}>
             {c.campaign.name} · {c.conversationId}
           </Text>
         </Stack>
-        <Group gap="xs">
-          <Badge color={badge.color}>{badge.label}</Badge>
-          <Text fz="sm" c="dimmed">
+        <Group gap="xs" wrap="nowrap">
+          <Badge color={badge.color} style={{ minWidth: "max-content" }}>
+            {badge.label}
+          </Badge>
+          <Text fz="sm" c="dimmed" style={{ whiteSpace: "nowrap" }}>
             {c.analytics.totalMessages} messages
           </Text>
+          {/* Up here, outside the messages, so it never covers one. */}
+          {showTop && (
+            <ActionIcon
+              variant="light"
+              radius="xl"
+              size="lg"
+              aria-label="Scroll to top"
+              onClick={() => viewport.current?.scrollTo({ top: 0, behavior: "smooth" })}
+            >
+              <IconArrowUp size={18} />
+            </ActionIcon>
+          )}
         </Group>
       </Group>
-      <Card withBorder radius={0} p="sm" style={{ flexShrink: 0 }}>
-        <SimpleGrid cols={{ base: 2, md: 3 }} spacing="xs">
-          <Field label="Name" value={c.collectedData.name} />
-          <Field label="Email" value={c.collectedData.email} />
-          <Field label="Phone" value={c.collectedData.phone} />
-          <Field label="Company" value={c.collectedData.company} />
-          <Field label="Device" value={c.userContext.deviceType} />
-          <Field label="Page" value={c.userContext.currentUrl} />
-        </SimpleGrid>
-      </Card>
+      <VisitorDetails c={c} narrow={narrow} />
       <Box pos="relative" style={{ flex: 1, minHeight: 320 }}>
         <div
           ref={viewport}
           onScroll={onScroll}
           data-testid="messages"
+          // Scrolled from the keyboard too: the pane takes focus.
+          role="region"
+          aria-label="Messages"
+          tabIndex={0}
           style={{ position: "absolute", inset: 0, overflowY: "auto", padding: 12 }}
         >
           <Stack gap="xs">
-            {loadingOlder && (
-              <Group justify="center">
-                <Loader size="sm" aria-label="Loading older messages" />
-              </Group>
-            )}
             {!hasMore && <Divider label="Beginning of conversation" labelPosition="center" />}
             {messages.map((m) => (
               <Bubble key={m._id} m={m} />
             ))}
           </Stack>
         </div>
-        {showTop && (
-          <ActionIcon
-            pos="absolute"
-            right={16}
-            bottom={16}
-            radius="xl"
-            size="lg"
-            aria-label="Scroll to top"
-            onClick={() => viewport.current?.scrollTo({ top: 0, behavior: "smooth" })}
-          >
-            <IconArrowUp size={18} />
-          </ActionIcon>
+        {/* Pinned over the top of the pane, outside the scrolled content: the browser keeps the
+            reader's place as older messages arrive, which would scroll a loader inside out of view. */}
+        {loadingOlder && (
+          <Group justify="center" pos="absolute" top={8} left={0} right={0}>
+            <Paper shadow="sm" radius="xl" px="sm" py={4} withBorder role="status">
+              <Group gap={8} wrap="nowrap">
+                <Loader size="xs" />
+                <Text fz="xs">Loading older messages…</Text>
+              </Group>
+            </Paper>
+          </Group>
         )}
       </Box>
       <Stack

@@ -13,6 +13,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "react-router";
 import type { components } from "../../../api/schema";
+import { Breakable } from "../../../components/Breakable";
 import { client, messageOf } from "../../../lib/api-client";
 import { inTimeFilter, TIME_FILTERS, type TimeFilter } from "../api/time-filters";
 import { badgeOf, preview } from "./display";
@@ -82,6 +83,7 @@ export function ConversationList({ selected }: { selected?: string }) {
         {shown.map((c) => {
           const badge = badgeOf(c);
           const active = selected === c.conversationId || selected === c._id;
+          const who = c.collectedData.name || c.collectedData.email || "Visitor";
           return (
             <UnstyledButton
               key={c._id}
@@ -96,18 +98,17 @@ export function ConversationList({ selected }: { selected?: string }) {
               }}
             >
               <Group justify="space-between" wrap="nowrap" mb={4}>
-                <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
-                  <Badge size="sm" variant="light" color={badge.color} style={{ flexShrink: 0 }}>
-                    {badge.label}
-                  </Badge>
-                  <Text fz="sm" fw={600} truncate>
-                    {c.collectedData.name || c.collectedData.email || "Visitor"}
-                  </Text>
-                </Group>
+                <Badge size="sm" variant="light" color={badge.color} style={{ flexShrink: 0 }}>
+                  {badge.label}
+                </Badge>
                 <Text fz="xs" c="dimmed" style={{ whiteSpace: "nowrap" }}>
                   {timeFormat.format(new Date(c.updatedAt))}
                 </Text>
               </Group>
+              {/* On a line of its own: a long email wraps at its dots instead of being cut. */}
+              <Text fz="sm" fw={600} lineClamp={2} title={who}>
+                <Breakable text={who} />
+              </Text>
               <Text fz="xs" c="dimmed">
                 {preview(c.lastMessage)}
               </Text>
@@ -130,8 +131,8 @@ export function ConversationList({ selected }: { selected?: string }) {
 
   return (
     <Stack gap={0} h="100%">
+      {/* The title is the shell header's; the list starts with its filters. */}
       <Stack gap="xs" p="sm" style={{ borderBottom: "1px solid var(--mantine-color-gray-3)" }}>
-        <Text fw={700}>Conversations</Text>
         <SegmentedControl
           size="xs"
           fullWidth

@@ -10,3 +10,5 @@ export const OLDER_DELAY_MS = 500;
 export const LOAD_OLDER_BELOW = 100;
 /** The scroll-to-top button appears once the messages are scrolled this many pixels down. */
 export const SCROLL_TOP_AFTER = 300;
+/** Below 768 px, the app's small-screen breakpoint, the screen stacks and folds its details. */
+export const NARROW = "(max-width: 767px)";

@@ -5,9 +5,8 @@ import { Group, Panel, Separator } from "react-resizable-panels";
 import { useNavigate, useParams } from "react-router";
 import { ConversationDetail } from "../components/ConversationDetail";
 import { ConversationList } from "../components/ConversationList";
+import { NARROW } from "../components/paging";
 
-/** Below 768 px, the app's small-screen breakpoint, list and detail stack instead of splitting. */
-const NARROW = "(max-width: 767px)";
 const HEIGHT = "calc(100dvh - 120px)";
 
 function SelectPrompt() {
@@ -22,6 +21,7 @@ function SelectPrompt() {
 /** `/conversations` and `/conversations/:conversationId`: the resizable split view. */
 export function ConversationsPage() {
   const { conversationId } = useParams();
+  // List and detail stack instead of splitting on small screens.
   const narrow = useMediaQuery(NARROW);
   const navigate = useNavigate();
 

@@ -9,6 +9,8 @@ export const PAGE_SIZE = 20;
 export const SKELETON_ROWS = 5;
 /** The customer analytics period on this screen. */
 export const OVERVIEW_PERIOD = "30d";
+/** Shown in place of the metric cards when the overview fails to load. */
+export const OVERVIEW_ERROR = "Failed to load the customer overview. Please try again.";
 
 /** The three sort buttons, in order. */
 export const SORTS: { label: string; by: SortBy }[] = [

@@ -26,15 +26,17 @@ import {
   IconUsers,
   IconUserStar,
 } from "@tabler/icons-react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
+import { Breakable } from "../../../components/Breakable";
 import { $api, client } from "../../../lib/api-client";
-import { formatDate } from "../../../lib/format";
+import { countOf, formatDate } from "../../../lib/format";
 import { DEFAULT_SORT, nextSort, type Sort } from "../api/customer-sort";
 import { STATUSES, type Status } from "../api/customer-status";
 import { type Customer, CustomerDialog } from "../components/CustomerDialog";
 import {
   changeCaption,
   changeColor,
+  OVERVIEW_ERROR,
   OVERVIEW_PERIOD,
   PAGE_SIZE,
   SKELETON_ROWS,
@@ -42,6 +44,7 @@ import {
   STATUS_COLORS,
   statusLabel,
 } from "../components/display";
+import { paginationControlLabel } from "../../../components/a11y";
 
 function MetricCard({
   label,
@@ -82,16 +85,33 @@ function Overview() {
   const overview = $api.useQuery("get", "/api/customers/analytics/overview", {
     params: { query: { period: OVERVIEW_PERIOD } },
   });
+  useEffect(() => {
+    if (overview.isError) console.error("customer analytics failed", overview.error);
+  }, [overview.isError, overview.error]);
   if (overview.isError) {
-    // The overview is secondary to the list: a failure is only logged, and placeholders stay.
-    console.error("customer analytics failed", overview.error);
+    return (
+      <Card withBorder radius="md" p="lg" data-testid="overview-error">
+        <Stack align="center" gap="sm">
+          <Text c="red" role="alert">
+            {OVERVIEW_ERROR}
+          </Text>
+          <Button
+            variant="light"
+            loading={overview.isFetching}
+            onClick={() => void overview.refetch()}
+          >
+            Try Again
+          </Button>
+        </Stack>
+      </Card>
+    );
   }
   const o = overview.data;
   if (!o) {
     return (
-      <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} aria-busy={overview.isLoading}>
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} aria-busy="true">
         {[1, 2, 3, 4].map((i) => (
-          <Skeleton key={i} h={110} radius="md" animate={overview.isLoading} />
+          <Skeleton key={i} h={110} radius="md" />
         ))}
       </SimpleGrid>
     );
@@ -208,41 +228,123 @@ async function exportCsv() {
   }
 }
 
-function CustomerRows({
+function StatusBadge({ status }: { status: string }) {
+  return (
+    <Badge
+      variant="light"
+      color={STATUS_COLORS[status as Status] ?? "gray"}
+      // Never squeezed below its text: a cut status tells the owner nothing.
+      style={{ minWidth: "max-content" }}
+    >
+      {statusLabel(status)}
+    </Badge>
+  );
+}
+
+function ViewButton({ customer, onView }: { customer: Customer; onView: (c: Customer) => void }) {
+  return (
+    <Button
+      size="xs"
+      variant="light"
+      onClick={() => onView(customer)}
+      aria-label={`View ${customer.email}`}
+      style={{ flexShrink: 0 }}
+    >
+      View
+    </Button>
+  );
+}
+
+function CustomerTable({
   customers,
   onView,
 }: {
   customers: Customer[];
   onView: (c: Customer) => void;
 }) {
-  return customers.map((c) => (
-    <Table.Tr key={c._id}>
-      <Table.Td>
-        <Text fz="sm" fw={600}>
-          {c.name || c.email}
-        </Text>
-        {c.name && (
-          <Text fz="xs" c="dimmed">
-            {c.email}
+  return (
+    <Table.ScrollContainer minWidth={760} visibleFrom="md">
+      <Table verticalSpacing="sm" highlightOnHover>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Customer</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th>Lead Score</Table.Th>
+            <Table.Th>Conversations</Table.Th>
+            <Table.Th>Last Active</Table.Th>
+            <Table.Th>Source</Table.Th>
+            <Table.Th>Actions</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {customers.map((c) => (
+            <Table.Tr key={c._id}>
+              <Table.Td>
+                <Text fz="sm" fw={600}>
+                  {c.name || c.email}
+                </Text>
+                {c.name && (
+                  <Text fz="xs" c="dimmed">
+                    {c.email}
+                  </Text>
+                )}
+              </Table.Td>
+              <Table.Td>
+                <StatusBadge status={c.conversionStatus} />
+              </Table.Td>
+              <Table.Td>{c.leadScore}</Table.Td>
+              <Table.Td>{c.totalConversations.toLocaleString("en-IN")}</Table.Td>
+              <Table.Td>{formatDate(c.lastConversationDate) || "—"}</Table.Td>
+              <Table.Td>{c.sourceCampaign || "Direct"}</Table.Td>
+              <Table.Td>
+                <ViewButton customer={c} onView={onView} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** The list as stacked cards, for screens too narrow for the table's columns (below 992 px). */
+function CustomerCards({
+  customers,
+  onView,
+}: {
+  customers: Customer[];
+  onView: (c: Customer) => void;
+}) {
+  return (
+    <Stack gap="xs" hiddenFrom="md" component="ul" p={0} m={0} style={{ listStyle: "none" }}>
+      {customers.map((c) => (
+        <Card key={c._id} component="li" withBorder radius="md" p="sm" data-testid="customer-card">
+          <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+            <div style={{ minWidth: 0 }}>
+              <Text fz="sm" fw={600}>
+                <Breakable text={c.name || c.email} />
+              </Text>
+              {c.name && (
+                <Text fz="xs" c="dimmed">
+                  <Breakable text={c.email} />
+                </Text>
+              )}
+            </div>
+            <ViewButton customer={c} onView={onView} />
+          </Group>
+          <Group gap="xs" mt="xs" wrap="wrap">
+            <StatusBadge status={c.conversionStatus} />
+            <Text fz="xs" c="dimmed">
+              Lead Score {c.leadScore} · {countOf(c.totalConversations, "conversation")}
+            </Text>
+          </Group>
+          <Text fz="xs" c="dimmed" mt={4}>
+            Last active {formatDate(c.lastConversationDate) || "—"} · {c.sourceCampaign || "Direct"}
           </Text>
-        )}
-      </Table.Td>
-      <Table.Td>
-        <Badge variant="light" color={STATUS_COLORS[c.conversionStatus as Status] ?? "gray"}>
-          {statusLabel(c.conversionStatus)}
-        </Badge>
-      </Table.Td>
-      <Table.Td>{c.leadScore}</Table.Td>
-      <Table.Td>{c.totalConversations.toLocaleString("en-IN")}</Table.Td>
-      <Table.Td>{formatDate(c.lastConversationDate) || "—"}</Table.Td>
-      <Table.Td>{c.sourceCampaign || "Direct"}</Table.Td>
-      <Table.Td>
-        <Button size="xs" variant="light" onClick={() => onView(c)} aria-label={`View ${c.email}`}>
-          View
-        </Button>
-      </Table.Td>
-    </Table.Tr>
-  ));
+        </Card>
+      ))}
+    </Stack>
+  );
 }
 
 function CustomerDatabase() {
@@ -266,44 +368,42 @@ function CustomerDatabase() {
     },
   });
 
-  const columns = 7;
   let body;
   if (list.isLoading) {
-    body = Array.from({ length: SKELETON_ROWS }, (_, i) => (
-      <Table.Tr key={i} data-testid="skeleton-row">
-        <Table.Td colSpan={columns}>
-          <Skeleton h={28} />
-        </Table.Td>
-      </Table.Tr>
-    ));
+    body = (
+      <Stack gap="xs" aria-busy="true">
+        {Array.from({ length: SKELETON_ROWS }, (_, i) => (
+          <Skeleton key={i} h={36} data-testid="skeleton-row" />
+        ))}
+      </Stack>
+    );
   } else if (list.isError || !list.data) {
     body = (
-      <Table.Tr>
-        <Table.Td colSpan={columns}>
-          <Stack align="center" py="xl" gap="sm">
-            <Text c="red">Failed to load customers. Please try again.</Text>
-            <Button variant="light" onClick={() => void list.refetch()}>
-              Try Again
-            </Button>
-          </Stack>
-        </Table.Td>
-      </Table.Tr>
+      <Stack align="center" py="xl" gap="sm">
+        <Text c="red" role="alert">
+          Failed to load customers. Please try again.
+        </Text>
+        <Button variant="light" loading={list.isFetching} onClick={() => void list.refetch()}>
+          Try Again
+        </Button>
+      </Stack>
     );
   } else if (list.data.customers.length === 0) {
     body = (
-      <Table.Tr>
-        <Table.Td colSpan={columns}>
-          <Stack align="center" py="xl" gap={4}>
-            <Text fw={600}>No customers found</Text>
-            <Text c="dimmed" fz="sm">
-              Try adjusting your search filters or check back later
-            </Text>
-          </Stack>
-        </Table.Td>
-      </Table.Tr>
+      <Stack align="center" py="xl" gap={4}>
+        <Text fw={600}>No customers found</Text>
+        <Text c="dimmed" fz="sm">
+          Try adjusting your search filters or check back later
+        </Text>
+      </Stack>
     );
   } else {
-    body = <CustomerRows customers={list.data.customers} onView={setViewing} />;
+    body = (
+      <>
+        <CustomerTable customers={list.data.customers} onView={setViewing} />
+        <CustomerCards customers={list.data.customers} onView={setViewing} />
+      </>
+    );
   }
   const pages = list.data?.pagination.pages ?? 0;
   const total = list.data?.pagination.total ?? 0;
@@ -365,28 +465,19 @@ function CustomerDatabase() {
             );
           })}
         </Group>
-        <Table.ScrollContainer minWidth={760}>
-          <Table verticalSpacing="sm" highlightOnHover>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Customer</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Lead Score</Table.Th>
-                <Table.Th>Conversations</Table.Th>
-                <Table.Th>Last Active</Table.Th>
-                <Table.Th>Source</Table.Th>
-                <Table.Th>Actions</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>{body}</Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        {body}
         {pages > 1 && (
           <Group justify="space-between">
             <Text fz="sm" c="dimmed">
               {total.toLocaleString("en-IN")} customers
             </Text>
-            <Pagination total={pages} value={page} onChange={setPage} size="sm" />
+            <Pagination
+              getControlProps={paginationControlLabel}
+              total={pages}
+              value={page}
+              onChange={setPage}
+              size="sm"
+            />
           </Group>
         )}
       </Stack>
@@ -395,11 +486,11 @@ function CustomerDatabase() {
   );
 }
 
+/** The title is the shell header's: the page starts with its action. */
 export function CustomersPage() {
   return (
-    <Stack maw={1200} gap="lg">
-      <Group justify="space-between">
-        <Title order={2}>Customers</Title>
+    <Stack gap="lg">
+      <Group justify="flex-end">
         <Button
           leftSection={<IconDownload size={16} />}
           variant="light"

@@ -241,7 +241,7 @@ export function DashboardPage() {
 
   if (campaigns.isLoading) {
     return (
-      <Stack maw={1200} aria-busy="true">
+      <Stack aria-busy="true">
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
           {[1, 2, 3, 4].map((i) => (
             <Skeleton key={i} h={96} radius="md" />
@@ -268,7 +268,7 @@ export function DashboardPage() {
   const activity = recentActivity(list, user.name);
 
   return (
-    <Stack maw={1200} gap="lg">
+    <Stack gap="lg">
       <Group justify="space-between" align="flex-start">
         <Stack gap={4}>
           <Title order={2}>Welcome back, {user.name.split(" ")[0]}</Title>
@@ -365,7 +365,11 @@ export function DashboardPage() {
                           </Table.Td>
                           <Table.Td>{c.analytics.conversionRate.toFixed(2)}%</Table.Td>
                           <Table.Td>
-                            <Menu position="bottom-end" withinPortal>
+                            <Menu
+                              position="bottom-end"
+                              withinPortal
+                              withInitialFocusPlaceholder={false}
+                            >
                               <Menu.Target>
                                 <ActionIcon
                                   variant="subtle"

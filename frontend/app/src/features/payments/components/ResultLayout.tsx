@@ -2,11 +2,12 @@ import { Box, Card, Center, Group, Stack, Text, ThemeIcon, Title } from "@mantin
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { Logo } from "../../../components/Logo";
+import { READABLE_TEXT } from "../../../components/a11y";
 
 /** The frame of the public payment result pages: the logo over one centred card. */
 export function ResultLayout({ children }: { children: ReactNode }) {
   return (
-    <Center mih="100vh" bg="gray.0" p="md">
+    <Center mih="100vh" bg="gray.0" p="md" style={READABLE_TEXT}>
       <Box w="100%" maw={480}>
         <Box
           component={Link}

@@ -10,7 +10,7 @@ export function SettingsPage() {
   const { user } = useAuth();
   if (!user) return null;
   return (
-    <Card withBorder radius="md" p="lg" maw={960}>
+    <Card withBorder radius="md" p="lg">
       <Tabs defaultValue="account" keepMounted={false}>
         <Tabs.List mb="lg">
           <Tabs.Tab value="account" leftSection={<IconUser size={16} />}>

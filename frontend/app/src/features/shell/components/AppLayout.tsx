@@ -4,9 +4,12 @@ import { Link, Outlet, useLocation } from "react-router";
 import { Logo } from "../../../components/Logo";
 import { titleForPath } from "../../../lib/titles";
 import { Navigation } from "./Navigation";
+import { READABLE_TEXT } from "../../../components/a11y";
 
 /** Below 768 px the sidebar becomes a slide-in drawer of this width. */
 const DRAWER_WIDTH = 280;
+/** The widest a page's content gets; on wider screens it stays centred. */
+const PAGE_WIDTH = 1280;
 
 /** The logged-in shell: sidebar, header title by path, and a drawer on small screens. */
 export function AppLayout() {
@@ -20,6 +23,7 @@ export function AppLayout() {
       navbar={{ width: 260, breakpoint: "sm", collapsed: { mobile: true } }}
       padding="md"
       bg="gray.0"
+      style={READABLE_TEXT}
     >
       <AppShell.Header>
         <Group h="100%" px="md" gap="md">
@@ -55,13 +59,17 @@ export function AppLayout() {
         padding="sm"
         title={<Logo size="sm" />}
         closeButtonProps={{ "aria-label": "Close navigation" }}
+        styles={{ content: READABLE_TEXT }}
       >
         <Box h="calc(100vh - 90px)">
           <Navigation onNavigate={close} />
         </Box>
       </Drawer>
       <AppShell.Main>
-        <Outlet />
+        {/* Every page gets the same box: the whole width, centred beyond PAGE_WIDTH. */}
+        <Box maw={PAGE_WIDTH} mx="auto" data-testid="page">
+          <Outlet />
+        </Box>
       </AppShell.Main>
     </AppShell>
   );

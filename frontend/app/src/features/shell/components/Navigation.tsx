@@ -57,7 +57,7 @@ export function Navigation({ onNavigate }: { onNavigate?: () => void }) {
           />
         ))}
       </Box>
-      <Menu position="top-start" width={230} withinPortal>
+      <Menu position="top-start" width={230} withinPortal withInitialFocusPlaceholder={false}>
         <Menu.Target>
           <UnstyledButton
             aria-label="User menu"
@@ -91,7 +91,7 @@ export function Navigation({ onNavigate }: { onNavigate?: () => void }) {
             Account Settings
           </Menu.Item>
           <Menu.Item
-            color="red"
+            c="red.9"
             leftSection={<IconLogout size={16} />}
             onClick={() => {
               onNavigate?.();
