@@ -24,6 +24,7 @@ mod m20261123_000017_visitor_activity;
 mod m20261123_000018_campaign_first_page_view;
 mod m20261123_000019_conversation_collected_text;
 mod m20261123_000020_monthly_visitor_counts;
+mod m20261123_000021_list_order_indexes;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -55,6 +56,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000018_campaign_first_page_view::Migration),
             Box::new(m20261123_000019_conversation_collected_text::Migration),
             Box::new(m20261123_000020_monthly_visitor_counts::Migration),
+            Box::new(m20261123_000021_list_order_indexes::Migration),
         ]
     }
 }

@@ -4,7 +4,7 @@ use chrono::{DateTime, Duration, Utc};
 use std::collections::BTreeMap;
 
 use sea_orm::{
-    ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
+    ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, PaginatorTrait, QueryFilter, Statement,
 };
 
 use crate::dto::{ConversionStats, Headline, OverviewResponse, TopCampaign};
@@ -118,46 +118,36 @@ pub const CSV_HEADER: [&str; 15] = [
     "Notes",
 ];
 
-fn row(c: &customer::Model) -> Vec<String> {
-    let opt = |v: &Option<String>| safe_cell(v.as_deref().unwrap_or(""));
-    vec![
-        opt(&c.name),
-        safe_cell(&c.email),
-        opt(&c.phone),
-        opt(&c.company),
-        c.conversion_status.clone(),
-        c.lead_score.to_string(),
-        c.total_conversations.to_string(),
-        c.total_page_views.to_string(),
-        if c.sessions > 0 {
-            (c.total_session_seconds / c.sessions).to_string()
-        } else {
-            "0".into()
-        },
-        c.total_purchases.to_string(),
-        format!("{:.2}", c.revenue_paise as f64 / 100.0),
-        opt(&c.source_campaign),
-        c.last_conversation_date
-            .map(|d| d.to_rfc3339())
-            .unwrap_or_default(),
-        c.created_at.to_rfc3339(),
-        opt(&c.notes),
-    ]
+/// Customers per page of the export.
+pub const EXPORT_ROWS: u64 = 5000;
+
+/// One page of the CSV export.
+pub struct ExportChunk {
+    /// CSV lines (the header first on the first page).
+    pub bytes: Vec<u8>,
+    /// The id the next page starts after.
+    pub next: Option<String>,
+    /// No page follows.
+    pub last: bool,
 }
 
-/// CSV lines for `rows` (with the header first when `header`).
-pub fn csv_chunk(rows: &[customer::Model], header: bool) -> Result<Vec<u8>, CustomerError> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let fail =
-        |e: csv::Error| CustomerError::Infra(ca_core::error::InfraError::Other(e.to_string()));
-    if header {
-        w.write_record(CSV_HEADER).map_err(fail)?;
+/// The export's columns, in the order of [`CSV_HEADER`], then the id.
+const EXPORT_COLUMNS: &str = "name, email, phone, company, conversion_status, lead_score, \
+     total_conversations, total_page_views, total_session_seconds, sessions, total_purchases, \
+     revenue_paise, source_campaign, last_conversation_date, created_at, notes, id";
+
+fn fail(e: csv::Error) -> CustomerError {
+    CustomerError::Infra(ca_core::error::InfraError::Other(e.to_string()))
+}
+
+/// Writes `value` as a cell a spreadsheet will not run (see [`safe_cell`]),
+/// copying it only when it needs the leading `'`.
+fn cell<W: std::io::Write>(w: &mut csv::Writer<W>, value: &str) -> Result<(), CustomerError> {
+    match value.chars().next() {
+        Some('=' | '+' | '-' | '@' | '\t' | '\r') => w.write_field(safe_cell(value)),
+        _ => w.write_field(value),
     }
-    for c in rows {
-        w.write_record(row(c)).map_err(fail)?;
-    }
-    w.into_inner()
-        .map_err(|e| CustomerError::Infra(ca_core::error::InfraError::Other(e.to_string())))
+    .map_err(fail)
 }
 
 impl CustomerService {
@@ -207,20 +197,102 @@ impl CustomerService {
         })
     }
 
-    /// The next page of the export after `after` (by id), at most `size` rows.
-    pub async fn export_page(
+    /// The next page of the CSV export: the owner's customers after `after`
+    /// (by id), [`EXPORT_ROWS`] at most, read as plain columns and written
+    /// straight into the CSV.
+    pub async fn export_chunk(
         &self,
         owner_id: &str,
         after: Option<&str>,
-        size: u64,
-    ) -> Result<Vec<customer::Model>, CustomerError> {
-        let mut q = customer::Entity::find().filter(customer::Column::OwnerId.eq(owner_id));
-        if let Some(after) = after {
-            q = q.filter(customer::Column::Id.gt(after));
+        header: bool,
+    ) -> Result<ExportChunk, CustomerError> {
+        let backend = self.db.get_database_backend();
+        let (sql, values): (String, Vec<sea_orm::Value>) = match (backend, after) {
+            (DbBackend::Postgres, Some(after)) => (
+                format!(
+                    "SELECT {EXPORT_COLUMNS} FROM customers WHERE owner_id = $1 AND id > $2 \
+                     ORDER BY id LIMIT {EXPORT_ROWS}"
+                ),
+                vec![owner_id.into(), after.into()],
+            ),
+            (DbBackend::Postgres, None) => (
+                format!(
+                    "SELECT {EXPORT_COLUMNS} FROM customers WHERE owner_id = $1 \
+                     ORDER BY id LIMIT {EXPORT_ROWS}"
+                ),
+                vec![owner_id.into()],
+            ),
+            (_, Some(after)) => (
+                format!(
+                    "SELECT {EXPORT_COLUMNS} FROM customers WHERE owner_id = ? AND id > ? \
+                     ORDER BY id LIMIT {EXPORT_ROWS}"
+                ),
+                vec![owner_id.into(), after.into()],
+            ),
+            (_, None) => (
+                format!(
+                    "SELECT {EXPORT_COLUMNS} FROM customers WHERE owner_id = ? \
+                     ORDER BY id LIMIT {EXPORT_ROWS}"
+                ),
+                vec![owner_id.into()],
+            ),
+        };
+        let rows = self
+            .db
+            .query_all_raw(Statement::from_sql_and_values(backend, sql, values))
+            .await?;
+        let mut w = csv::WriterBuilder::new()
+            .buffer_capacity(1 << 16)
+            .from_writer(Vec::with_capacity(rows.len() * 160 + 256));
+        if header {
+            w.write_record(CSV_HEADER).map_err(fail)?;
         }
-        Ok(q.order_by_asc(customer::Column::Id)
-            .limit(size)
-            .all(&self.db)
-            .await?)
+        let mut number = String::with_capacity(32);
+        let mut next = None;
+        let count = rows.len();
+        for r in rows {
+            let text = |i: usize| r.try_get_by_index::<Option<String>>(i);
+            let int = |i: usize| r.try_get_by_index::<i64>(i);
+            let mut put_number = |w: &mut csv::Writer<Vec<u8>>,
+                                  args: std::fmt::Arguments<'_>|
+             -> Result<(), CustomerError> {
+                use std::fmt::Write as _;
+                number.clear();
+                let _ = number.write_fmt(args);
+                w.write_field(number.as_bytes()).map_err(fail)
+            };
+            cell(&mut w, text(0)?.as_deref().unwrap_or(""))?;
+            cell(&mut w, &r.try_get_by_index::<String>(1)?)?;
+            cell(&mut w, text(2)?.as_deref().unwrap_or(""))?;
+            cell(&mut w, text(3)?.as_deref().unwrap_or(""))?;
+            w.write_field(r.try_get_by_index::<String>(4)?)
+                .map_err(fail)?;
+            put_number(&mut w, format_args!("{}", r.try_get_by_index::<i32>(5)?))?;
+            for i in [6, 7] {
+                put_number(&mut w, format_args!("{}", int(i)?))?;
+            }
+            let (seconds, sessions) = (int(8)?, int(9)?);
+            let average = if sessions > 0 { seconds / sessions } else { 0 };
+            put_number(&mut w, format_args!("{average}"))?;
+            put_number(&mut w, format_args!("{}", int(10)?))?;
+            put_number(&mut w, format_args!("{:.2}", int(11)? as f64 / 100.0))?;
+            cell(&mut w, text(12)?.as_deref().unwrap_or(""))?;
+            let last: Option<DateTime<Utc>> = r.try_get_by_index(13)?;
+            w.write_field(last.map(|d| d.to_rfc3339()).unwrap_or_default())
+                .map_err(fail)?;
+            let since: DateTime<Utc> = r.try_get_by_index(14)?;
+            w.write_field(since.to_rfc3339()).map_err(fail)?;
+            cell(&mut w, text(15)?.as_deref().unwrap_or(""))?;
+            w.write_record(None::<&[u8]>).map_err(fail)?;
+            next = Some(r.try_get_by_index::<String>(16)?);
+        }
+        let bytes = w
+            .into_inner()
+            .map_err(|e| CustomerError::Infra(ca_core::error::InfraError::Other(e.to_string())))?;
+        Ok(ExportChunk {
+            bytes,
+            next,
+            last: (count as u64) < EXPORT_ROWS,
+        })
     }
 }

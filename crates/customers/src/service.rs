@@ -119,6 +119,66 @@ pub const PG_SEARCH_TEXT: &str = "lower(COALESCE(name, '') || E'\\n' || email ||
 /// The shortest term the trigram indexes can look up; shorter ones scan.
 const INDEXED_TERM: usize = 3;
 
+/// `term` as a quoted FTS5 phrase: with the trigram tokenizer it matches
+/// exactly the texts that hold `term`.
+fn fts_phrase(term: &str) -> String {
+    format!("\"{}\"", term.replace('"', "\"\""))
+}
+
+/// Whether the search can use the trigram index (the term is long enough).
+fn indexed(backend: DbBackend, term: &str) -> bool {
+    term.chars().count() >= INDEXED_TERM
+        && matches!(backend, DbBackend::Postgres | DbBackend::Sqlite)
+}
+
+/// The same customers as [`search_condition`], tested one row at a time: for
+/// walking the list's sort order when many customers match, so the page is
+/// found after a few rows instead of sorting every match.
+fn search_row_condition(backend: DbBackend, owner_id: &str, term: &str) -> Condition {
+    let mine = Condition::all().add(customer::Column::OwnerId.eq(owner_id));
+    match backend {
+        // Not the indexed expression, so the planner walks the sort index.
+        DbBackend::Postgres => mine.add(Expr::cust_with_values(
+            format!("({PG_SEARCH_TEXT} || '') LIKE $1"),
+            [contains_pattern(term)],
+        )),
+        _ => mine.add(Expr::cust_with_values(
+            "EXISTS (SELECT 1 FROM customer_search_keys k \
+             JOIN customers_search ON customers_search.rowid = k.rid \
+             WHERE k.customer_id = \"customers\".\"id\" AND customers_search MATCH ?)",
+            [fts_phrase(term)],
+        )),
+    }
+}
+
+/// How many of the owner's customers (with `status`, when given) hold `term`.
+async fn search_count<C: ConnectionTrait>(
+    conn: &C,
+    owner_id: &str,
+    term: &str,
+    status: Option<&str>,
+) -> Result<u64, CustomerError> {
+    let backend = conn.get_database_backend();
+    if backend == DbBackend::Sqlite && status.is_none() && indexed(backend, term) {
+        // The search keys carry the owner: no customer row is read.
+        let row = conn
+            .query_one_raw(sea_orm::Statement::from_sql_and_values(
+                backend,
+                "SELECT COUNT(*) AS n FROM customer_search_keys k WHERE k.owner_id = ? \
+                 AND k.rid IN (SELECT rowid FROM customers_search WHERE customers_search MATCH ?)",
+                [owner_id.into(), fts_phrase(term).into()],
+            ))
+            .await?;
+        let n: i64 = row.map_or(Ok(0), |r| r.try_get("", "n"))?;
+        return Ok(u64::try_from(n).unwrap_or(0));
+    }
+    let mut q = customer::Entity::find().filter(search_condition(backend, owner_id, term));
+    if let Some(status) = status {
+        q = q.filter(customer::Column::ConversionStatus.eq(status));
+    }
+    Ok(q.count(conn).await?)
+}
+
 /// The owner's customers whose name, email, phone or company holds `term`
 /// (lower-cased).
 pub fn search_condition(backend: DbBackend, owner_id: &str, term: &str) -> Condition {
@@ -142,8 +202,9 @@ pub fn search_condition(backend: DbBackend, owner_id: &str, term: &str) -> Condi
                     ))
                     .add(Expr::cust_with_values(
                         "\"customers\".\"id\" IN (SELECT k.customer_id FROM customer_search_keys k \
-                         WHERE k.rid IN (SELECT rowid FROM customers_search WHERE customers_search MATCH ?))",
-                        [format!("\"{}\"", term.replace('"', "\"\""))],
+                         WHERE k.owner_id = ? \
+                         AND k.rid IN (SELECT rowid FROM customers_search WHERE customers_search MATCH ?))",
+                        [owner_id.to_string(), fts_phrase(term)],
                     ));
             }
             _ => {}
@@ -214,34 +275,73 @@ fn text(
 
 impl CustomerService {
     /// One page of the owner's customers.
+    ///
+    /// The page's ids come from an index in the list's order (ties broken
+    /// by id) and only those rows are read, so a deep page skips index
+    /// entries, not rows. A search that many customers match walks that
+    /// order testing each row until the page is full; one few match sorts
+    /// just the matches.
     pub async fn list(
         &self,
         owner_id: &str,
         l: &Listing,
     ) -> Result<CustomerListResponse, CustomerError> {
-        let mut query = customer::Entity::find().filter(match &l.search {
-            Some(term) => search_condition(self.db.get_database_backend(), owner_id, term),
-            None => Condition::all().add(customer::Column::OwnerId.eq(owner_id)),
-        });
-        if let Some(status) = &l.status {
-            query = query.filter(customer::Column::ConversionStatus.eq(status));
-        }
+        let backend = self.db.get_database_backend();
+        let scope = count(&self.db, owner_id, l.status.as_deref()).await?;
         let total = match &l.search {
-            Some(_) => query.clone().count(&self.db).await?,
-            None => count(&self.db, owner_id, l.status.as_deref()).await?,
+            Some(term) => search_count(&self.db, owner_id, term, l.status.as_deref()).await?,
+            None => scope,
         };
-        let order = if l.descending {
-            Order::Desc
-        } else {
-            Order::Asc
-        };
-        let rows = query
-            .order_by(l.sort, order.clone())
-            .order_by(customer::Column::Id, order)
-            .offset((l.page - 1) * l.limit)
-            .limit(l.limit)
-            .all(&self.db)
-            .await?;
+        let offset = (l.page - 1) * l.limit;
+        let mut rows = Vec::new();
+        if offset < total {
+            let condition = match &l.search {
+                None => Condition::all().add(customer::Column::OwnerId.eq(owner_id)),
+                // Rows walked to fill the page, about (offset + limit) × scope
+                // / total, each tested, against sorting all `total` matches.
+                Some(term)
+                    if indexed(backend, term)
+                        && u128::from(offset + l.limit) * u128::from(scope) * 4
+                            < u128::from(total) * u128::from(total) =>
+                {
+                    search_row_condition(backend, owner_id, term)
+                }
+                Some(term) => search_condition(backend, owner_id, term),
+            };
+            let mut query = customer::Entity::find()
+                .select_only()
+                .column(customer::Column::Id)
+                .filter(condition);
+            if let Some(status) = &l.status {
+                query = query.filter(customer::Column::ConversionStatus.eq(status));
+            }
+            let order = if l.descending {
+                Order::Desc
+            } else {
+                Order::Asc
+            };
+            let ids: Vec<String> = query
+                .order_by(l.sort, order.clone())
+                .order_by(customer::Column::Id, order)
+                .offset(offset)
+                .limit(l.limit)
+                .into_tuple()
+                .all(&self.db)
+                .await?;
+            if !ids.is_empty() {
+                rows = customer::Entity::find()
+                    .filter(customer::Column::OwnerId.eq(owner_id))
+                    .filter(customer::Column::Id.is_in(ids.clone()))
+                    .all(&self.db)
+                    .await?;
+                let at: std::collections::HashMap<&str, usize> = ids
+                    .iter()
+                    .enumerate()
+                    .map(|(i, id)| (id.as_str(), i))
+                    .collect();
+                rows.sort_by_key(|r| at.get(r.id.as_str()).copied().unwrap_or(usize::MAX));
+            }
+        }
         Ok(CustomerListResponse {
             success: true,
             customers: rows.iter().map(CustomerOut::of).collect(),

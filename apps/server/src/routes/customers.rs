@@ -139,8 +139,6 @@ pub async fn overview(
     ))
 }
 
-const EXPORT_PAGE: u64 = 1000;
-
 /// Every customer as `customers.csv`, streamed page by page (constant memory).
 /// Cells a spreadsheet would run as a formula get a leading `'`.
 #[utoipa::path(
@@ -167,13 +165,13 @@ pub async fn export(
         let customers = customers.clone();
         let owner = owner.clone();
         async move {
-            let rows = customers
-                .export_page(&owner, after.as_deref(), EXPORT_PAGE)
+            let chunk = customers
+                .export_chunk(&owner, after.as_deref(), header)
                 .await?;
             Ok::<_, ca_customers::error::CustomerError>(CsvPage {
-                bytes: report::csv_chunk(&rows, header)?,
-                next: rows.last().map(|r| r.id.clone()),
-                last: (rows.len() as u64) < EXPORT_PAGE,
+                bytes: chunk.bytes,
+                next: chunk.next,
+                last: chunk.last,
             })
         }
     }))

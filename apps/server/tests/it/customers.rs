@@ -925,3 +925,257 @@ async fn the_score_stored_in_place_follows_the_rule() {
     }
     assert!(distinct.len() > 30, "the rows cover the rule: {distinct:?}");
 }
+
+/// `n` customers of `owner_id` made by `make(k)`, stored in chunks; returns
+/// them as stored.
+async fn seed_models(
+    app: &TestApp,
+    owner_id: &str,
+    n: usize,
+    make: impl Fn(usize) -> customer::Model,
+) -> Vec<customer::Model> {
+    let models: Vec<customer::Model> = (0..n)
+        .map(|k| customer::Model {
+            owner_id: owner_id.to_string(),
+            ..make(k)
+        })
+        .collect();
+    for chunk in models.chunks(200) {
+        customer::Entity::insert_many(
+            chunk
+                .iter()
+                .cloned()
+                .map(customer::ActiveModel::from)
+                .collect::<Vec<_>>(),
+        )
+        .exec(&app.db.conn)
+        .await
+        .expect("seed");
+    }
+    customer::Entity::find()
+        .filter(customer::Column::OwnerId.eq(owner_id))
+        .all(&app.db.conn)
+        .await
+        .expect("stored")
+}
+
+/// A customer whose name, email or company holds "Mehta" for every other
+/// `k`, with few distinct values in every sorted column, so sorts tie.
+fn crowd(k: usize, now: chrono::DateTime<Utc>) -> customer::Model {
+    const LAST: [&str; 4] = ["Mehta", "Iyer", "Das", "Nair"];
+    let last = LAST[k % 4];
+    customer::Model {
+        id: uuid::Uuid::now_v7().to_string(),
+        owner_id: String::new(),
+        email: if k % 4 == 1 {
+            format!("mehta.fan{k}@example.in")
+        } else {
+            format!("person{k}@example.in")
+        },
+        name: Some(format!("{} {last}", ["Aarav", "MEERA", "Rohan"][k % 3])),
+        phone: k.is_multiple_of(5).then(|| format!("+9198{k:08}")),
+        company: (k % 7 == 3).then(|| "MEHTA Traders".to_string()),
+        notes: None,
+        conversion_status: ["lead", "prospect", "customer", "churned"][(k / 3) % 4].into(),
+        lead_score: (k % 5) as i32 * 10,
+        total_conversations: (k % 3) as i64,
+        total_messages: 0,
+        total_page_views: 0,
+        total_session_seconds: 0,
+        sessions: 0,
+        total_purchases: 0,
+        revenue_paise: 0,
+        source_campaign_id: None,
+        source_campaign: None,
+        collected_data: "{}".into(),
+        visitor_id: None,
+        last_conversation_date: Some(now - Duration::hours((k % 6) as i64)),
+        created_at: now - Duration::days((k % 4) as i64),
+        updated_at: now,
+    }
+}
+
+/// The page the list must show: the owner's customers filtered and sorted by
+/// hand (search: case-insensitive substring of name, email, phone or
+/// company; ties broken by id in the same direction).
+fn by_hand(
+    all: &[customer::Model],
+    search: Option<&str>,
+    status: Option<&str>,
+    sort: &str,
+    asc: bool,
+    page: usize,
+    limit: usize,
+) -> (usize, Vec<String>) {
+    let mut rows: Vec<&customer::Model> = all
+        .iter()
+        .filter(|c| status.is_none_or(|s| c.conversion_status == s))
+        .filter(|c| {
+            search.is_none_or(|t| {
+                [
+                    c.name.as_deref(),
+                    Some(c.email.as_str()),
+                    c.phone.as_deref(),
+                    c.company.as_deref(),
+                ]
+                .iter()
+                .flatten()
+                .any(|v| v.to_lowercase().contains(&t.to_lowercase()))
+            })
+        })
+        .collect();
+    rows.sort_by(|a, b| {
+        let by = match sort {
+            "leadScore" => a.lead_score.cmp(&b.lead_score),
+            "totalConversations" => a.total_conversations.cmp(&b.total_conversations),
+            "createdAt" => a.created_at.cmp(&b.created_at),
+            _ => a.last_conversation_date.cmp(&b.last_conversation_date),
+        }
+        .then_with(|| a.id.cmp(&b.id));
+        if asc { by } else { by.reverse() }
+    });
+    let total = rows.len();
+    let page = rows
+        .into_iter()
+        .skip((page - 1) * limit)
+        .take(limit)
+        .map(|c| c.email.clone())
+        .collect();
+    (total, page)
+}
+
+/// A term most customers hold, a rare one and none, on every sort, both
+/// orders, with and without a status, first, middle and last pages: total
+/// and page contents are exactly those of filtering every customer by hand,
+/// whichever way the server finds them (walking the sort order when matches
+/// are many, sorting the matches when few). Another owner's never show.
+#[tokio::test]
+async fn search_sort_and_deep_pages_match_a_filter_over_every_customer() {
+    let app = spawn_app().await;
+    let (token, a) = owner(&app, "crowd@example.in").await;
+    let (_, b) = owner(&app, "crowd-other@example.in").await;
+    let now = Utc::now();
+    let all = seed_models(&app, &a, 1200, |k| crowd(k, now)).await;
+    seed_models(&app, &b, 300, |k| crowd(k, now)).await;
+    let t = Some(token.as_str());
+    // Every sort, order and status for no search and a common term; the
+    // default order for a phrase, a rare term and none.
+    let sorts = [
+        "lastConversationDate",
+        "leadScore",
+        "totalConversations",
+        "createdAt",
+    ];
+    let mut cases = Vec::new();
+    for search in [None, Some("mehta")] {
+        for status in [None, Some("customer")] {
+            for sort in sorts {
+                for asc in [false, true] {
+                    cases.push((search, status, sort, asc));
+                }
+            }
+        }
+    }
+    for search in ["MEERA mehta", "fan11", "zzz-none"] {
+        for status in [None, Some("customer")] {
+            cases.push((Some(search), status, sorts[0], false));
+        }
+    }
+    for (search, status, sort, asc) in cases {
+        for (page, limit) in [(1, 20), (2, 20), (1, 100), (9, 50)] {
+            let (total, expected) = by_hand(&all, search, status, sort, asc, page, limit);
+            let mut path = format!(
+                "/api/customers/user?sortBy={sort}&sortOrder={}&page={page}&limit={limit}",
+                if asc { "asc" } else { "desc" }
+            );
+            if let Some(s) = search {
+                path.push_str(&format!("&search={}", s.replace(' ', "%20")));
+            }
+            if let Some(s) = status {
+                path.push_str(&format!("&status={s}"));
+            }
+            let got = app.get(&path, t).await;
+            assert_eq!(got.status, 200, "{path}: {}", got.body);
+            assert_eq!(got.body["pagination"]["total"], total, "{path}");
+            assert_eq!(emails(&got.body), expected, "{path}");
+        }
+    }
+    // The common term really is common, and each row is the whole customer.
+    let (total, _) = by_hand(&all, Some("mehta"), None, "", false, 1, 1);
+    assert!(total > 600, "{total}");
+    let first = app.get("/api/customers/user?search=mehta&limit=1", t).await;
+    let id = first.body["customers"][0]["_id"].as_str().expect("id");
+    let one = app.get(&format!("/api/customers/{id}"), t).await;
+    assert_eq!(first.body["customers"][0], one.body["customer"]);
+}
+
+/// The export spans several pages: every customer exactly once, in id order,
+/// each row as the export has always written it.
+#[tokio::test]
+async fn the_export_writes_every_customer_once_across_pages() {
+    let app = spawn_app().await;
+    let (token, a) = owner(&app, "pages@example.in").await;
+    let now = Utc::now();
+    let mut all = seed_models(&app, &a, 5003, |k| customer::Model {
+        notes: k
+            .is_multiple_of(9)
+            .then(|| format!("Called, line one\nline \"two\" {k}")),
+        total_session_seconds: (k * 37 % 1000) as i64,
+        sessions: (k % 4) as i64,
+        total_purchases: (k % 3) as i64,
+        revenue_paise: (k * 12_345 % 1_000_000) as i64,
+        source_campaign: k.is_multiple_of(2).then(|| "=Diwali".to_string()),
+        last_conversation_date: (!k.is_multiple_of(10))
+            .then_some(now - Duration::minutes(k as i64)),
+        ..crowd(k, now)
+    })
+    .await;
+    all.sort_by(|x, y| x.id.cmp(&y.id));
+    let res = app
+        .client
+        .get(app.url("/api/customers/export/data?format=csv"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(res.status(), 200);
+    let text = res.text().await.expect("body");
+    let mut expected = csv::Writer::from_writer(Vec::new());
+    expected
+        .write_record(ca_customers::report::CSV_HEADER)
+        .expect("header");
+    let cell = |v: Option<&str>| ca_customers::report::safe_cell(v.unwrap_or(""));
+    for c in &all {
+        expected
+            .write_record([
+                cell(c.name.as_deref()),
+                cell(Some(c.email.as_str())),
+                cell(c.phone.as_deref()),
+                cell(c.company.as_deref()),
+                c.conversion_status.clone(),
+                c.lead_score.to_string(),
+                c.total_conversations.to_string(),
+                c.total_page_views.to_string(),
+                if c.sessions > 0 {
+                    (c.total_session_seconds / c.sessions).to_string()
+                } else {
+                    "0".into()
+                },
+                c.total_purchases.to_string(),
+                format!("{:.2}", c.revenue_paise as f64 / 100.0),
+                cell(c.source_campaign.as_deref()),
+                c.last_conversation_date
+                    .map(|d| d.to_rfc3339())
+                    .unwrap_or_default(),
+                c.created_at.to_rfc3339(),
+                cell(c.notes.as_deref()),
+            ])
+            .expect("row");
+    }
+    let expected = String::from_utf8(expected.into_inner().expect("csv")).expect("utf-8");
+    assert_eq!(text.lines().count(), expected.lines().count());
+    assert!(
+        text == expected,
+        "the export differs from the rows as stored"
+    );
+}
