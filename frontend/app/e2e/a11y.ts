@@ -7,20 +7,35 @@ import { SCREENSHOTS } from "./support";
 const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 
 /**
- * Runs axe-core on the page and fails on any serious or critical violation, naming each rule and
- * the first elements it found (a soft failure: the journey goes on to its other screens). Every run's counts go to `e2e-screenshots/axe.jsonl`.
+ * Waits until transitions end: a dialog still fading in has translucent text that would read as
+ * low contrast, and a panel still opening is not yet its size. (Spinners loop forever.)
  */
-export async function expectAccessible(page: Page, screen: string) {
-  // The popup preview is included: it is the widget's own popup (in its shadow root), whose text
-  // on the owner's colours is white or near-black, whichever reads.
-  // Colours are measured once transitions end: a dialog still fading in has
-  // translucent text that would read as low contrast. (Spinners loop forever.)
+export async function settled(page: Page) {
   await page.waitForFunction(() =>
     document
       .getAnimations()
       .every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity),
   );
-  const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+}
+
+/**
+ * Runs axe-core on the page and fails on any serious or critical violation, naming each rule and
+ * the first elements it found (a soft failure: the journey goes on to its other screens). Every
+ * run's counts go to `e2e-screenshots/axe.jsonl`, and each failing element with axe's reason to
+ * `axe-nodes.jsonl`.
+ */
+export async function expectAccessible(
+  page: Page,
+  screen: string,
+  /** Only this part of the page: the widget on a sample shop, whose own markup is not ours. */
+  include?: string,
+) {
+  // The popup preview is included: it is the widget's own popup (in its shadow root), whose text
+  // on the owner's colours is white or near-black, whichever reads.
+  await settled(page);
+  const builder = new AxeBuilder({ page }).withTags(TAGS);
+  if (include) builder.include(include);
+  const result = await builder.analyze();
   const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   appendFileSync(
     `${SCREENSHOTS}/axe.jsonl`,
@@ -31,6 +46,13 @@ export async function expectAccessible(page: Page, screen: string) {
       rules: bad.map((v) => `${v.id} ×${v.nodes.length}`),
     })}\n`,
   );
+  // Each failing element with axe's own words (colours and ratio for contrast), to find the fix.
+  for (const v of bad)
+    for (const n of v.nodes)
+      appendFileSync(
+        `${SCREENSHOTS}/axe-nodes.jsonl`,
+        `${JSON.stringify({ screen, rule: v.id, target: n.target.join(" "), html: n.html.slice(0, 200), why: n.failureSummary })}\n`,
+      );
   const report = bad.map(
     (v) =>
       `${v.impact} ${v.id} (${v.help}): ${v.nodes

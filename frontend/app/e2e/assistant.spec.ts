@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { expectAccessible } from "./a11y";
 import {
   SCREENSHOTS,
   createThroughWizard,
@@ -44,6 +45,7 @@ test("the owner tries the assistant and sees what visitors asked that it could n
   await expect(answer.getByText("Fees", { exact: true }).first()).toBeVisible();
   await tryBox.screenshot({ path: `${SCREENSHOTS}/60-assistant-try-box.png` });
   await shot(page, "61-assistant-ai-tab");
+  await expectAccessible(page, "edit-ai-try-answer");
 
   await tryBox.getByLabel("Question to try").fill("Do you sell lehengas?");
   await tryBox.getByRole("button", { name: "Ask" }).click();
@@ -97,6 +99,7 @@ test("the owner tries the assistant and sees what visitors asked that it could n
   await expect(answer).toContainText("we sell bridal lehengas from ₹12,000");
   await expect(answer).not.toContainText("Fees");
   await shot(page, "62-assistant-unanswered");
+  await expectAccessible(page, "edit-ai-unanswered");
 
   // Phone width: the tab stacks, the Try box keeps its input and answer readable.
   await page.setViewportSize({ width: 390, height: 844 });
@@ -106,4 +109,5 @@ test("the owner tries the assistant and sees what visitors asked that it could n
   expect(box?.width ?? 0).toBeLessThanOrEqual(390);
   await tryBox.screenshot({ path: `${SCREENSHOTS}/63-assistant-try-box-390.png` });
   await shot(page, "64-assistant-ai-tab-390");
+  await expectAccessible(page, "edit-ai-390");
 });

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { expectAccessible } from "./a11y";
 import {
   PASSWORD,
   expiredToken,
@@ -30,6 +31,7 @@ test("register, see the shell, log out and log in again", async ({ page }) => {
   const terms = page.getByRole("link", { name: "Terms of Service" });
   await expect(terms).toHaveAttribute("target", "_blank");
   await shot(page, "02-register");
+  await expectAccessible(page, "register");
 
   // The client's own checks come first.
   await page.getByLabel("Full name").fill("Priya Sharma");
@@ -39,6 +41,7 @@ test("register, see the shell, log out and log in again", async ({ page }) => {
   await page.getByLabel("Confirm password").fill("something-else");
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByRole("alert")).toContainText("Passwords do not match");
+  await expectAccessible(page, "register-error");
 
   await page.getByLabel("Confirm password").fill(PASSWORD);
   await page.getByRole("button", { name: "Create account" }).click();
@@ -50,10 +53,13 @@ test("register, see the shell, log out and log in again", async ({ page }) => {
   await expect(page.getByRole("link", { name: "Admin Dashboard" })).toHaveCount(0);
   expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("light");
   await shot(page, "03-dashboard");
+  await expectAccessible(page, "dashboard-new-account");
 
   await page.getByRole("button", { name: "User menu" }).click();
+  await expectAccessible(page, "user-menu");
   await page.getByRole("menuitem", { name: "Logout" }).click();
   await page.waitForURL("**/login");
+  await expectAccessible(page, "login");
   expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
   await page.goto("/dashboard");
   await page.waitForURL("**/login");
@@ -61,6 +67,7 @@ test("register, see the shell, log out and log in again", async ({ page }) => {
   await loginThroughForm(page, email, "wrong-password");
   await expect(page.getByRole("alert")).toContainText("Invalid email or password");
   await shot(page, "04-login-error");
+  await expectAccessible(page, "login-error");
   await loginThroughForm(page, email);
   await page.waitForURL("**/dashboard");
   await expect(page.getByText("Welcome back, Priya")).toBeVisible();
@@ -85,21 +92,25 @@ test("forgot password, follow the emailed link, reset and be signed in", async (
   await page.goto("/forgot-password");
   await page.getByRole("button", { name: "Send reset link" }).click();
   await expect(page.getByRole("alert")).toContainText("Email is required");
+  await expectAccessible(page, "forgot-password-error");
   await page.getByLabel("Email").fill(email);
   await page.getByRole("button", { name: "Send reset link" }).click();
   await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Send Another Email" })).toBeVisible();
   await shot(page, "05-forgot-sent");
+  await expectAccessible(page, "forgot-password-sent");
 
   await page.goto("/reset-password");
   await expect(page.getByRole("alert")).toContainText(
     "Invalid reset link. Please request a new password reset.",
   );
+  await expectAccessible(page, "reset-password-invalid-link");
 
   const link = resetLinkFromOutbox(email);
   await page.goto(link);
   await page.getByRole("button", { name: "Reset password" }).click();
   await expect(page.getByRole("alert")).toContainText("Both password fields are required");
+  await expectAccessible(page, "reset-password-error");
   await page.getByLabel("New password", { exact: true }).fill("new-pass-1");
   await page.getByLabel("Confirm new password").fill("new-pass-2");
   await page.getByRole("button", { name: "Reset password" }).click();
@@ -108,6 +119,7 @@ test("forgot password, follow the emailed link, reset and be signed in", async (
   await page.getByRole("button", { name: "Reset password" }).click();
   await expect(page.getByText("you are now logged in")).toBeVisible();
   await shot(page, "06-reset-done");
+  await expectAccessible(page, "reset-password-done");
   await page.waitForURL("**/dashboard", { timeout: 5_000 });
   await expect(page.getByText("Welcome back, Priya")).toBeVisible();
 
@@ -142,6 +154,7 @@ test("an expired session sends the browser to /auth", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "Your session has expired" })).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
   await shot(page, "07-session-expired");
+  await expectAccessible(page, "session-expired");
   await page.getByRole("link", { name: "Sign in again" }).click();
   await expect(page).toHaveURL(/\/login$/);
 
@@ -161,6 +174,7 @@ test("settings save for real and survive a reload", async ({ page }) => {
   await page.getByRole("button", { name: "Save changes" }).click();
   await expect(page.getByRole("status")).toContainText("Your changes have been saved.");
   await shot(page, "08-settings-account");
+  await expectAccessible(page, "settings-account");
 
   await page.getByRole("tab", { name: "Notifications" }).click();
   const emails = page.getByRole("switch", { name: "E-mail notifications" });
@@ -168,9 +182,11 @@ test("settings save for real and survive a reload", async ({ page }) => {
   await emails.click({ force: true });
   await expect(emails).not.toBeChecked();
   await shot(page, "09-settings-notifications");
+  await expectAccessible(page, "settings-notifications");
 
   await page.getByRole("tab", { name: "Appearance" }).click();
   await expect(page.getByText("Coming soon", { exact: true })).toBeVisible();
+  await expectAccessible(page, "settings-appearance");
 
   await page.getByRole("tab", { name: "Security" }).click();
   await page.getByLabel("Current password").fill("wrong-one");
@@ -182,6 +198,7 @@ test("settings save for real and survive a reload", async ({ page }) => {
   await page.getByRole("button", { name: "Change password" }).click();
   await expect(page.getByRole("status")).toContainText("Password changed");
   await shot(page, "10-settings-security");
+  await expectAccessible(page, "settings-security");
 
   await page.reload();
   await expect(page.getByLabel("Name")).toHaveValue("Priya Raghavan");
@@ -198,6 +215,7 @@ test("the drawer at 375 px wide, and a real not-found page", async ({ page }) =>
   await registerThroughForm(page, email);
   await expect(page.getByRole("link", { name: "Customers" })).toBeHidden();
   await shot(page, "11-mobile-dashboard");
+  await expectAccessible(page, "dashboard-mobile");
   await page.getByRole("button", { name: "Open navigation" }).click();
   const drawer = page.getByRole("dialog");
   await expect(drawer.getByRole("link", { name: "Customers" })).toBeVisible();
@@ -206,6 +224,7 @@ test("the drawer at 375 px wide, and a real not-found page", async ({ page }) =>
   const box = await drawer.boundingBox();
   expect(Math.round(box?.width ?? 0)).toBe(280);
   await shot(page, "12-mobile-drawer");
+  await expectAccessible(page, "navigation-drawer");
   await drawer.getByRole("link", { name: "Settings" }).click();
   await page.waitForURL("**/settings");
   await expect(page.getByRole("dialog")).toHaveCount(0);
@@ -215,4 +234,5 @@ test("the drawer at 375 px wide, and a real not-found page", async ({ page }) =>
   await page.goto("/no-such-page");
   await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
   await shot(page, "13-not-found");
+  await expectAccessible(page, "not-found");
 });

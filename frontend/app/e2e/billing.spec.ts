@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { expectAccessible } from "./a11y";
 import { registerThroughForm, shot, uniqueEmail } from "./support";
 
 test("upgrade through the demo payment page and see the plan active", async ({ page }) => {
@@ -15,6 +16,7 @@ test("upgrade through the demo payment page and see the plan active", async ({ p
     /^mailto:/,
   );
   await shot(page, "20-billing-trial");
+  await expectAccessible(page, "settings-billing-trial");
 
   // The plan cards pay through the payment gateway; the demo payment page is where the
   // checkout call sends the browser. It shows the server's price, whatever the query says.
@@ -40,18 +42,21 @@ test("upgrade through the demo payment page and see the plan active", async ({ p
   await expect(page.getByText("₹999")).toBeVisible();
   await expect(page.getByText("₹1", { exact: true })).toHaveCount(0);
   await shot(page, "21-mock-payment");
+  await expectAccessible(page, "mock-payment");
   await page.getByRole("button", { name: "Complete Payment" }).click();
   await expect(page.getByRole("button", { name: "Processing payment…" })).toBeDisabled();
   await expect(page.getByRole("heading", { name: "Payment Successful!" })).toBeVisible({
     timeout: 5_000,
   });
   await shot(page, "22-mock-payment-success");
+  await expectAccessible(page, "mock-payment-success");
   await page.waitForURL("**/settings/billing?success=true", { timeout: 6_000 });
   await expect(page.getByRole("status")).toContainText("Your plan is active");
   await expect(page.getByRole("button", { name: "Current Plan" })).toBeDisabled();
   await expect(page.getByRole("button", { name: "Free Plan" })).toBeDisabled();
   await expect(page.getByRole("button", { name: "Choose Basic" })).toHaveCount(0);
   await shot(page, "23-billing-active");
+  await expectAccessible(page, "settings-billing-paid");
   await page.goto("/billing");
   await expect(page.getByText(/Next billing date/)).toBeVisible();
 });
@@ -62,6 +67,7 @@ test("an invite-only plan is refused and the page returns to billing", async ({ 
   await page.getByRole("button", { name: "Complete Payment" }).click();
   await expect(page.getByRole("alert")).toContainText("invite-only", { timeout: 5_000 });
   await shot(page, "24-mock-payment-invite-only");
+  await expectAccessible(page, "mock-payment-refused");
   await page.waitForURL("**/settings/billing", { timeout: 7_000 });
 });
 

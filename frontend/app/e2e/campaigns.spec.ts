@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { expectAccessible } from "./a11y";
 import { createThroughWizard, registerThroughForm, shot, uniqueEmail } from "./support";
 
 test("create a campaign through the wizard, watch the preview, then manage it", async ({
@@ -11,6 +12,7 @@ test("create a campaign through the wizard, watch the preview, then manage it", 
   await expect(page.getByRole("heading", { name: "No campaigns yet" })).toBeVisible();
   await expect(page.getByText(/Your trial includes 1 campaign/)).toBeVisible();
   await shot(page, "30-campaigns-empty");
+  await expectAccessible(page, "campaigns-empty");
   await page.getByRole("button", { name: "New Campaign" }).click();
   await page.waitForURL("**/campaigns/create");
 
@@ -37,6 +39,7 @@ test("create a campaign through the wizard, watch the preview, then manage it", 
   await page.getByRole("button", { name: "Remove badge 1" }).click();
   await expect(preview).not.toContainText("Secure");
   await shot(page, "31-wizard-design");
+  await expectAccessible(page, "wizard-design-badges");
   await page.getByRole("button", { name: "Next" }).click();
 
   await expect(page.getByText("Step 3 of 4: Targeting")).toBeVisible();
@@ -74,6 +77,7 @@ test("create a campaign through the wizard, watch the preview, then manage it", 
     /<script src="http:\/\/127\.0\.0\.1:\d+\/widget\/ca-widget\.js" data-campaign-id="[0-9a-f-]{36}"/,
   );
   await shot(page, "33-campaign-expanded");
+  await expectAccessible(page, "campaign-card-expanded");
   await expect(card.getByRole("button", { name: "Copy", exact: true })).toBeVisible({
     timeout: 4_000,
   });
@@ -95,6 +99,7 @@ test("create a campaign through the wizard, watch the preview, then manage it", 
   const dialog = page.getByRole("dialog", { name: "Delete campaign" });
   await expect(dialog).toContainText("Diwali exit offer");
   await shot(page, "34-delete-confirm");
+  await expectAccessible(page, "campaign-delete-confirm");
   await dialog.getByRole("button", { name: "Delete" }).click();
   await expect(page.getByRole("heading", { name: "No campaigns yet" })).toBeVisible();
 });
@@ -113,6 +118,7 @@ test("at the trial limit: Upgrade Required, demo upgrade, and the new plan's own
   ).toBeVisible();
   await expect(page.getByTestId("gate-price")).toContainText("The Basic plan is ₹");
   await shot(page, "35-upgrade-required");
+  await expectAccessible(page, "upgrade-required");
   await page.getByRole("button", { name: "Upgrade to Basic" }).click();
   await page.waitForURL("**/mock-payment?**");
   await page.getByRole("button", { name: "Complete Payment" }).click();
@@ -125,6 +131,7 @@ test("at the trial limit: Upgrade Required, demo upgrade, and the new plan's own
     "You have reached your campaign limit. Please upgrade your plan to create more campaigns.",
   );
   await shot(page, "36-wizard-limit-error");
+  await expectAccessible(page, "wizard-limit-error");
   await page.goto("/campaigns");
   await expect(page.getByTestId("campaign-card")).toHaveCount(1);
   await expect(page.getByRole("button", { name: "Upgrade for More" })).toBeVisible();

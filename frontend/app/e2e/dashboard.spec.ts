@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { expectAccessible } from "./a11y";
 import {
   createThroughWizard,
   registerThroughForm,
@@ -16,6 +17,7 @@ test("the dashboard shows the campaign's real figures", async ({ page }) => {
       .getByRole("button", { name: "Create Your First Campaign" })
       .or(page.getByRole("link", { name: "Create Your First Campaign" })),
   ).toBeVisible();
+  await expectAccessible(page, "dashboard-empty");
 
   const name = `Festive offer ${Date.now()}`;
   await createThroughWizard(page, name);
@@ -40,10 +42,12 @@ test("the dashboard shows the campaign's real figures", async ({ page }) => {
   await expect(page.getByText("Campaign created")).toBeVisible();
   await expect(page.getByText("1 conversion", { exact: true })).toBeVisible();
   await shot(page, "40-dashboard-figures");
+  await expectAccessible(page, "dashboard-figures");
 
   await page.goto("/campaigns");
   const card = page.getByTestId("campaign-card");
   await expect(card).toContainText("33.3%");
   await expect(card).toContainText("₹1,500");
   await expect(card).toContainText("Reported by your site (caTrack), not verified");
+  await expectAccessible(page, "campaigns-figures");
 });

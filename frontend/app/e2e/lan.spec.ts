@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { expectAccessible } from "./a11y";
 import { createThroughWizard, registerThroughForm, shot, uniqueEmail } from "./support";
 
 const BASE = process.env.E2E_BASE_URL ?? "http://127.0.0.1:8080";
@@ -55,6 +56,7 @@ test("an owner adds, edits and saves a conversion form, and copies the script", 
   await page.getByRole("button", { name: "Save changes" }).click();
   await expect(page.getByText("Campaign updated successfully!")).toBeVisible();
   await shot(page, "67-lan-forms-saved");
+  await expectAccessible(page, "edit-forms-saved-lan");
 
   await page.reload();
   await page.getByRole("tab", { name: "Conversion Forms" }).click();

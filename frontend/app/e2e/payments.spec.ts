@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
+import { expectAccessible } from "./a11y";
 import { registerThroughForm, SCREENSHOTS, shot, uniqueEmail } from "./support";
 
 const WIDTHS = [1440, 768, 390] as const;
@@ -27,6 +28,7 @@ async function shotsAtWidths(page: Page, name: string) {
     );
     expect(overflow, `${name} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
     await shot(page, `${name}-${width}`);
+    await expectAccessible(page, `${name} at ${width}px`);
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 }
@@ -129,6 +131,7 @@ test("buy Basic annually: ten months' price", async ({ page }) => {
   await expect(basic).toContainText("₹11,988");
   await expect(page.getByText("Save 2 months!")).toBeVisible();
   await shot(page, "80-billing-annual-1280");
+  await expectAccessible(page, "80-billing-annual");
   await choosePlan(page, "basic");
   await expect(page.getByText("₹9990.00", { exact: true })).toBeVisible();
   await page.getByRole("button", { name: /^Pay/ }).click();
@@ -162,11 +165,13 @@ test("a failed payment shows the failure page; Try Again returns to billing", as
   await expect(page.getByRole("alert")).toHaveText(/^Payment Error: .*invit/i);
   await expect(page).toHaveURL(/\/settings\/billing$/);
   await shot(page, "82-payment-error-invite-only");
+  await expectAccessible(page, "82-payment-error-invite-only");
 
   await page.goto("/payment/failure");
   await expect(page.getByRole("alert")).toHaveText("Payment was not completed");
   await page.goto("/payment/failure?error=bounced&error_Message=Bank%20declined%20the%20card");
   await expect(page.getByRole("alert")).toHaveText("Bank declined the card");
+  await expectAccessible(page, "82-payment-failure-bank-message");
   await page.goto("/payment/failure?error=usercancelled");
   await expect(page.getByRole("alert")).toHaveText("usercancelled");
 });
@@ -183,6 +188,7 @@ test("the status page polls a pending payment until it succeeds", async ({ page,
   await status.goto(`/payment/status?txnid=${txnid}&status=pending`);
   await expect(status.getByRole("heading", { name: "Verifying Payment" })).toBeVisible();
   await shot(status, "83-payment-status-verifying");
+  await expectAccessible(status, "83-payment-status-verifying");
   await status.waitForTimeout(3500);
   await expect(status.getByRole("heading", { name: "Verifying Payment" })).toBeVisible();
 
@@ -214,6 +220,7 @@ test("the status page of a paid payment, and its errors", async ({ page }) => {
   await page.goto(`/payment/status?txnid=${txnid}&error=Card%20expired`);
   await expect(page.getByRole("heading", { name: "Payment Failed" })).toBeVisible();
   await expect(page.getByText("Card expired")).toBeVisible();
+  await expectAccessible(page, "83-payment-status-failed");
   await expect(page.getByRole("link", { name: "Try Again" })).toHaveAttribute("href", "/billing");
 
   await page.goto("/payment/status?txnid=CANOSUCHPAYMENT");
@@ -228,6 +235,7 @@ test("the status page of a paid payment, and its errors", async ({ page }) => {
   ).toBeVisible();
   await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
   await shot(page, "81-payment-processing-signed-out");
+  await expectAccessible(page, "81-payment-processing-signed-out");
 });
 
 test("payment history: filters, totals and the CSV export", async ({ page }) => {
@@ -351,6 +359,7 @@ test("the invoice of a payment prints to a clean A4 page", async ({ page }) => {
   await page.goto("/billing/invoice/CANOSUCHPAYMENT");
   await expect(page.getByRole("heading", { name: "Invoice not found" })).toBeVisible();
   await shot(page, "85-invoice-not-found");
+  await expectAccessible(page, "85-invoice-not-found");
 });
 
 test("cancel a subscription after confirming; it runs to the period's end", async ({ page }) => {

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { expectAccessible } from "./a11y";
 import { createThroughWizard, registerThroughForm, uniqueEmail } from "./support";
 
 /** The campaign's figures as the dashboard reads them, and the month's visitors. */
@@ -54,6 +55,7 @@ test("opening Preview and seeing the popup leaves the campaign's figures as they
     ),
   );
   await expect(preview.locator("convertassist-widget").getByRole("dialog")).toBeVisible();
+  await expectAccessible(preview, "preview-popup", "convertassist-widget");
   // The widget reports the impression; the server may take it, but must not count it.
   await impression;
   await preview.close();
@@ -64,4 +66,5 @@ test("opening Preview and seeing the popup leaves the campaign's figures as they
   await page.goto("/dashboard");
   await expect(page.getByRole("row", { name: /Preview offer/ })).toContainText("0 impressions");
   await expect(page.getByTestId("first-run-checklist")).toContainText("1 of 4 done");
+  await expectAccessible(page, "dashboard-after-preview");
 });

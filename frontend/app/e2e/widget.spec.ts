@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expectAccessible } from "./a11y";
 import { SCREENSHOTS, shot, uniqueEmail } from "./support";
 
 /**
@@ -198,6 +199,7 @@ test("desktop exit intent opens the popup, the chat answers, the coupon form con
   await expect(dialog.getByLabel("Close")).toBeVisible();
   await expect.poll(async () => (await analytics(request, token, id)).impressions).toBe(1);
   await p.screenshot({ path: `${SCREENSHOTS}/widget-desktop-open.png` });
+  await expectAccessible(p, "widget-popup-open", "convertassist-widget");
 
   const message = dialog.getByLabel("Your message");
   await message.fill("Do you have cash on delivery?");
@@ -213,9 +215,11 @@ test("desktop exit intent opens the popup, the chat answers, the coupon form con
     dialog.getByText("Good news: Unlock 10% off! Fill in the form below and it's yours."),
   ).toBeVisible();
   await p.screenshot({ path: `${SCREENSHOTS}/widget-desktop-coupon.png` });
+  await expectAccessible(p, "widget-popup-coupon-form", "convertassist-widget");
   await coupon.getByLabel("Email").fill("meera.iyer@example.in");
   await coupon.getByRole("button", { name: "Get my code" }).click();
   await expect(dialog.getByText("Your code is KESAR10")).toBeVisible();
+  await expectAccessible(p, "widget-popup-converted", "convertassist-widget");
   await expect.poll(async () => (await analytics(request, token, id)).conversions).toBe(1);
   const db = (process.env.E2E_DATABASE_URL ?? "").replace(/^sqlite:\/\//, "").split("?")[0] ?? "";
   const customers = execFileSync(
@@ -323,6 +327,7 @@ test("a fast scroll up on a phone opens a popup that fits 390 px", async ({ brow
   expect(box?.width ?? 0).toBeLessThanOrEqual(390);
   expect(box?.width ?? 0).toBeGreaterThan(300);
   await p.screenshot({ path: `${SCREENSHOTS}/widget-mobile-390.png` });
+  await expectAccessible(p, "widget-popup-390", "convertassist-widget");
   await context.close();
 });
 
@@ -413,6 +418,7 @@ test("the Preview page shows the campaign's widget on a sample shop", async ({
   await exitThroughTop(p);
   await expect(popup(p)).toBeVisible();
   await p.screenshot({ path: `${SCREENSHOTS}/widget-preview-page.png` });
+  await expectAccessible(p, "widget-preview-page-popup", "convertassist-widget");
   // The owner's own Preview is not a visitor (#21; preview-figures.spec.ts checks every figure).
   await p.waitForTimeout(1000);
   const usage = await request.get(`${API}/api/billing/usage`, {
@@ -536,7 +542,9 @@ test("a lead captured through the widget appears in Customers: search, filter, s
   await p.goto("/dashboard");
   await p.evaluate((t) => localStorage.setItem("token", t), token);
   await p.goto("/customers");
-  await expect(p.getByRole("heading", { name: "Customers", level: 2 })).toBeVisible();
+  // The shell's header names the page, once.
+  await expect(p.getByRole("heading", { name: "Customers" })).toHaveCount(1);
+  await expect(p.getByRole("banner").getByRole("heading", { name: "Customers" })).toBeVisible();
   const metric = (label: string) =>
     p.getByText(label, { exact: true }).locator("xpath=following-sibling::*[1]");
   await expect(metric("Total Customers")).toHaveText("23");
@@ -548,6 +556,7 @@ test("a lead captured through the widget appears in Customers: search, filter, s
   const rows = p.locator("tbody tr").filter({ has: p.getByRole("button", { name: /^View / }) });
   await expect(rows).toHaveCount(20);
   await shot(p, "60-customers");
+  await expectAccessible(p, "customers");
 
   // Page 2 holds the other three.
   await p.getByRole("button", { name: "2", exact: true }).click();
@@ -587,10 +596,12 @@ test("a lead captured through the widget appears in Customers: search, filter, s
   await expect(view).toContainText("Customer Since");
   await p.waitForTimeout(400); // the dialog's opening transition
   await shot(p, "61-customer-view");
+  await expectAccessible(p, "customer-view");
   await p.keyboard.press("Escape");
   await p.getByLabel("Search customers").fill("nobody-like-this");
   await expect(p.getByText("No customers found")).toBeVisible();
   await expect(p.getByText("Try adjusting your search filters or check back later")).toBeVisible();
+  await expectAccessible(p, "customers-none-found");
 
   // Export CSV downloads every customer.
   const download = p.waitForEvent("download");
@@ -604,11 +615,17 @@ test("a lead captured through the widget appears in Customers: search, filter, s
   expect(csv).toHaveLength(24);
   expect(csv.some((line) => line.includes("meera.iyer@example.in"))).toBe(true);
 
-  // 375 px: the cards stack and the table scrolls sideways.
+  // 375 px: the customers are cards, each with its status and View in sight; nothing scrolls sideways.
   await p.setViewportSize({ width: 375, height: 800 });
   await p.getByLabel("Search customers").fill("");
-  await expect(rows).toHaveCount(20);
+  const cards = p.getByTestId("customer-card");
+  await expect(cards).toHaveCount(20);
+  await expect(p.locator("table").filter({ hasText: "Lead Score" })).toBeHidden();
+  const first = cards.first();
+  await expect(first.getByRole("button", { name: /^View / })).toBeInViewport();
+  await expect(first.getByText(/^(Lead|Prospect|Customer|Churned)$/)).toBeInViewport();
   await shot(p, "62-customers-375");
+  await expectAccessible(p, "customers at 375px");
   const overflow = await p.evaluate(() => document.documentElement.scrollWidth);
   expect(overflow).toBeLessThanOrEqual(375);
 });
@@ -673,6 +690,7 @@ test("conversations: the popup's chat in the split view, older messages to the b
   await p.getByText("Today", { exact: true }).click();
   await expect(p.getByRole("radio", { name: "Today" })).toBeChecked();
   await expect(items).toHaveCount(3);
+  await expectAccessible(p, "conversations");
 
   // The popup's chat, with its collected data and context.
   await items.nth(2).click();
@@ -683,6 +701,7 @@ test("conversations: the popup's chat in the split view, older messages to the b
   await expect(p.getByText("Your code is KESAR10").or(p.getByText(/COD/).first())).toBeVisible();
   await expect(p.getByText("desktop", { exact: true })).toBeVisible();
   await shot(p, "70-conversation-converted");
+  await expectAccessible(p, "conversation-converted");
 
   // The long chat: the latest 20, then 20 older, then the first one and the marker.
   await items.nth(1).click();
@@ -717,6 +736,7 @@ test("conversations: the popup's chat in the split view, older messages to the b
     ),
   ).toBeVisible();
   await shot(p, "71-conversation-beginning");
+  await expectAccessible(p, "conversation-beginning");
 
   // The split resizes, within 25–50 % for the list.
   const list = p.locator("#conversation-list");
@@ -741,6 +761,7 @@ test("conversations: the popup's chat in the split view, older messages to the b
   // Unknown conversation.
   await p.goto("/conversations/conv_doesnotexist000000000000");
   await expect(p.getByText("Conversation not found")).toBeVisible();
+  await expectAccessible(p, "conversation-not-found");
   await p.getByRole("button", { name: "Back to Conversations" }).click();
   await expect(p.getByText("Select a conversation")).toBeVisible();
 
@@ -750,8 +771,10 @@ test("conversations: the popup's chat in the split view, older messages to the b
   await items.nth(2).click();
   await expect(messages.filter({ hasText: "Do you have cash on delivery?" })).toHaveCount(1);
   await shot(p, "73-conversation-375");
+  await expectAccessible(p, "conversation at 375px");
   await p.getByRole("button", { name: "All conversations" }).click();
   await expect(items).toHaveCount(3);
+  await expectAccessible(p, "conversations at 375px");
 });
 
 test("a visit of known length shows as the customer's session time", async ({
@@ -813,4 +836,5 @@ test("a visit of known length shows as the customer's session time", async ({
   ).toHaveText(`${seconds}s`);
   await p.waitForTimeout(400);
   await shot(p, "63-customer-session-time");
+  await expectAccessible(p, "customer-view-session-time");
 });
