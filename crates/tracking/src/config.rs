@@ -10,8 +10,7 @@
 //! `config_cache` from the month's visitor count the database keeps, never by
 //! counting the month's visitors.
 
-use std::collections::HashMap;
-use std::sync::{Arc, LazyLock, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 
 use chrono::{DateTime, Utc};
@@ -31,28 +30,13 @@ const MAX_ENTRIES: usize = 10_000;
 
 /// Whether an owner's campaigns may run, as of when it was read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Allowance {
+pub(crate) enum Allowance {
     Running,
     /// The owner's plan covers no campaign.
     PlanInactive,
     /// The owner's visitors of the month are used up.
     VisitorLimit,
 }
-
-/// Keyed by (the service's cache, campaign or owner id): several servers in
-/// one process (the tests) never share answers. The service's own cache
-/// holds the configurations; these hold the builds under way and the owners'
-/// allowances.
-type Key = (usize, String);
-
-/// One lock per campaign whose configuration is being built for the first
-/// time; it is dropped when the build ends.
-static BUILDS: LazyLock<Mutex<HashMap<Key, Arc<tokio::sync::Mutex<()>>>>> =
-    LazyLock::new(Default::default);
-
-/// Each owner's allowance and when it was read.
-static ALLOWANCES: LazyLock<Mutex<HashMap<Key, (Instant, Allowance)>>> =
-    LazyLock::new(Default::default);
 
 /// What the service's cache has for a campaign.
 enum Cached {
@@ -65,10 +49,6 @@ enum Cached {
 }
 
 impl TrackingService {
-    fn instance(&self) -> usize {
-        Arc::as_ptr(&self.cache) as *const () as usize
-    }
-
     /// The cached answer for `campaign_id`; an old one is claimed for renewal
     /// by exactly one caller.
     fn cached(&self, campaign_id: &str) -> Cached {
@@ -112,9 +92,8 @@ impl TrackingService {
             Cached::Fresh(cached) => Ok(cached),
             Cached::Renew => self.rebuild(campaign_id, now).await,
             Cached::Absent => {
-                let key = (self.instance(), campaign_id.to_string());
-                let lock = match BUILDS.lock() {
-                    Ok(mut builds) => builds.entry(key.clone()).or_default().clone(),
+                let lock = match self.builds.lock() {
+                    Ok(mut builds) => builds.entry(campaign_id.to_string()).or_default().clone(),
                     Err(_) => return self.rebuild(campaign_id, now).await,
                 };
                 let guard = lock.lock().await;
@@ -124,10 +103,12 @@ impl TrackingService {
                     Cached::Renew | Cached::Absent => self.rebuild(campaign_id, now).await,
                 };
                 drop(guard);
-                if let Ok(mut builds) = BUILDS.lock()
-                    && builds.get(&key).is_some_and(|l| Arc::ptr_eq(l, &lock))
+                if let Ok(mut builds) = self.builds.lock()
+                    && builds
+                        .get(campaign_id)
+                        .is_some_and(|l| Arc::ptr_eq(l, &lock))
                 {
-                    builds.remove(&key);
+                    builds.remove(campaign_id);
                 }
                 result
             }
@@ -167,9 +148,8 @@ impl TrackingService {
         owner_id: &str,
         now: DateTime<Utc>,
     ) -> Result<Allowance, TrackingError> {
-        let key = (self.instance(), owner_id.to_string());
-        if let Ok(known) = ALLOWANCES.lock()
-            && let Some((at, allowance)) = known.get(&key)
+        if let Ok(known) = self.allowances.lock()
+            && let Some((at, allowance)) = known.get(owner_id)
             && at.elapsed() < self.config.config_cache
         {
             return Ok(*allowance);
@@ -189,11 +169,11 @@ impl TrackingService {
         } else {
             Allowance::Running
         };
-        if let Ok(mut known) = ALLOWANCES.lock() {
+        if let Ok(mut known) = self.allowances.lock() {
             if known.len() > MAX_ENTRIES {
                 known.clear();
             }
-            known.insert(key, (Instant::now(), allowance));
+            known.insert(owner_id.to_string(), (Instant::now(), allowance));
         }
         Ok(allowance)
     }

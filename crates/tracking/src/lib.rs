@@ -65,6 +65,12 @@ pub struct TrackingService {
     cache: Arc<Mutex<HashMap<String, (Instant, CachedConfig)>>>,
     /// Owner and website of recently seen campaigns, for the event path.
     sites: Arc<Mutex<HashMap<String, (Instant, Site)>>>,
+    /// One lock per campaign whose configuration is being built for the
+    /// first time (dropped when the build ends): concurrent first loads wait
+    /// for that one build.
+    builds: Arc<Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>>,
+    /// Each owner's allowance (plan and visitors of the month) and when it was read.
+    allowances: Arc<Mutex<HashMap<String, (Instant, config::Allowance)>>>,
 }
 
 /// What the event path needs to know about a campaign.
@@ -131,6 +137,8 @@ impl TrackingService {
             config,
             cache: Arc::new(Mutex::new(HashMap::new())),
             sites: Arc::new(Mutex::new(HashMap::new())),
+            builds: Arc::default(),
+            allowances: Arc::default(),
         }
     }
 
