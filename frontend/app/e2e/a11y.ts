@@ -11,11 +11,25 @@ const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
  * low contrast, and a panel still opening is not yet its size. (Spinners loop forever.)
  */
 export async function settled(page: Page) {
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity),
+  // A dialog opened by the last click may not have started its transition yet: let two frames
+  // pass, then wait for running transitions to end and for every open dialog to be opaque.
+  await page.evaluate(
+    () =>
+      new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
   );
+  await page.waitForFunction(() => {
+    const settled = document
+      .getAnimations()
+      .every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity);
+    const opaque = [...document.querySelectorAll('[role="dialog"], [role="alertdialog"]')].every(
+      (dialog) => {
+        for (let el: Element | null = dialog; el; el = el.parentElement)
+          if (Number.parseFloat(getComputedStyle(el).opacity) < 1) return false;
+        return true;
+      },
+    );
+    return settled && opaque;
+  });
 }
 
 /**
