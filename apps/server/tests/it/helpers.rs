@@ -114,6 +114,18 @@ impl TestApp {
     }
 
     /// Registers an owner and returns `(token, user)`.
+    /// The `/metrics` text (this machine may read it without a token).
+    pub async fn metrics(&self) -> String {
+        self.client
+            .get(self.url("/metrics"))
+            .send()
+            .await
+            .expect("metrics")
+            .text()
+            .await
+            .expect("text")
+    }
+
     pub async fn register(&self, email: &str, password: &str) -> (String, Value) {
         let reply = self
             .post(

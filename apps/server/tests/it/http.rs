@@ -47,15 +47,7 @@ async fn probes_metrics_and_docs() {
         app.get(&format!("/scan-{i}/wp-login.php"), None).await;
         app.get(&format!("/api/nothing-{i}"), None).await;
     }
-    let text = app
-        .client
-        .get(app.url("/metrics"))
-        .send()
-        .await
-        .expect("metrics")
-        .text()
-        .await
-        .expect("text");
+    let text = app.metrics().await;
     assert!(
         !text.contains("scan-"),
         "a series per unmatched path:\n{text}"

@@ -121,6 +121,65 @@ async fn impressions(app: &TestApp, id: &str) -> i64 {
         .impressions
 }
 
+/// The campaign's owner id.
+async fn owner_of(app: &TestApp, id: &str) -> String {
+    campaign::Entity::find_by_id(id.to_string())
+        .one(&app.db.conn)
+        .await
+        .expect("query")
+        .expect("campaign")
+        .owner_id
+}
+
+/// Sends `n` impressions at once from the campaign's site, each from its own
+/// visitor; each task gives the status it was answered (0: no answer).
+fn send_impressions(
+    client: &reqwest::Client,
+    base: &str,
+    campaign: &str,
+    n: usize,
+    tag: &str,
+) -> Vec<tokio::task::JoinHandle<u16>> {
+    (0..n)
+        .map(|i| {
+            let client = client.clone();
+            let url = format!("{base}/api/widget/events");
+            let body = json!({"campaignId": campaign, "visitorId": format!("v_{tag}_{i:06}"), "type": "impression"});
+            tokio::spawn(async move {
+                client
+                    .post(url)
+                    .header("origin", SITE)
+                    .header("content-type", "text/plain")
+                    .body(body.to_string())
+                    .send()
+                    .await
+                    .map(|r| r.status().as_u16())
+                    .unwrap_or(0)
+            })
+        })
+        .collect()
+}
+
+/// Another connection's write transaction holding the database: SQLite's one
+/// write lock, or on PostgreSQL a lock on the campaigns table in `pg_mode`.
+/// Dropping or rolling back the transaction releases it.
+async fn hold_write_lock(
+    url: &str,
+    pg_mode: &str,
+) -> (sea_orm::DatabaseConnection, sea_orm::DatabaseTransaction) {
+    use sea_orm::ConnectionTrait;
+    let holder = ca_core::db::connect(url).await.expect("holder");
+    let lock = ca_core::db::begin_write(&holder).await.expect("begin");
+    let sql = if ca_core::db::is_postgres(&holder) {
+        format!("LOCK TABLE campaigns IN {pg_mode} MODE")
+    } else {
+        // BEGIN IMMEDIATE holds the lock; a write makes sure of it.
+        "CREATE TABLE lock_holder (x INTEGER)".to_string()
+    };
+    lock.execute_unprepared(&sql).await.expect("lock");
+    (holder, lock)
+}
+
 #[tokio::test]
 async fn the_public_configuration_is_cacheable_and_keeps_secrets() {
     let app = spawn_app_with(|c| c.widget_config_cache_secs = 0).await;
@@ -182,12 +241,7 @@ async fn the_visitor_limit_and_a_lapsed_plan_switch_the_widget_off() {
     let app = spawn_app_with(|c| c.widget_config_cache_secs = 0).await;
     let (_, id) = owner_and_campaign(&app, "limits@example.in").await;
     let path = format!("/api/widget/campaigns/{id}/config");
-    let owner = campaign::Entity::find_by_id(id.clone())
-        .one(&app.db.conn)
-        .await
-        .expect("q")
-        .expect("c")
-        .owner_id;
+    let owner = owner_of(&app, &id).await;
     // The trial allows 1,000 visitors a month.
     let now = Utc::now();
     let rows: Vec<monthly_visitor::ActiveModel> = (0..1000)
@@ -327,12 +381,7 @@ async fn events_come_only_from_the_campaigns_site_and_are_written_in_batches() {
 async fn monthly_visitors_start_again_each_month() {
     let app = spawn_app_with(|_| {}).await;
     let (_, id) = owner_and_campaign(&app, "months@example.in").await;
-    let owner = campaign::Entity::find_by_id(id.clone())
-        .one(&app.db.conn)
-        .await
-        .expect("q")
-        .expect("c")
-        .owner_id;
+    let owner = owner_of(&app, &id).await;
     let at = |d: u32, h: u32| {
         Utc.with_ymd_and_hms(
             2026,
@@ -681,24 +730,7 @@ async fn a_graceful_stop_under_event_load_loses_nothing() {
     let client = reqwest::Client::new();
     let id = load_campaign(&client, &base, "stop@example.in").await;
 
-    let mut sent = Vec::new();
-    for i in 0..400 {
-        let client = client.clone();
-        let url = format!("{base}/api/widget/events");
-        let body =
-            json!({"campaignId": id, "visitorId": format!("v_load_{i:06}"), "type": "impression"});
-        sent.push(tokio::spawn(async move {
-            client
-                .post(url)
-                .header("origin", SITE)
-                .header("content-type", "text/plain")
-                .body(body.to_string())
-                .send()
-                .await
-                .map(|r| r.status().as_u16())
-                .unwrap_or(0)
-        }));
-    }
+    let sent = send_impressions(&client, &base, &id, 400, "load");
     let mut accepted = 0;
     for s in sent {
         if s.await.expect("join") == 202 {
@@ -1122,12 +1154,7 @@ async fn implausible_orders_are_kept_but_not_counted() {
 async fn a_batch_counts_each_visitors_page_views() {
     let app = spawn_app_with(|_| {}).await;
     let (_, id) = owner_and_campaign(&app, "batch-views@example.in").await;
-    let owner = campaign::Entity::find_by_id(id.clone())
-        .one(&app.db.conn)
-        .await
-        .expect("q")
-        .expect("c")
-        .owner_id;
+    let owner = owner_of(&app, &id).await;
     for (visitor, email) in [
         ("v_batch_one_1", "one@example.in"),
         ("v_batch_two_2", "two@example.in"),
@@ -1177,75 +1204,32 @@ async fn a_batch_counts_each_visitors_page_views() {
 /// The failed attempts show in `/metrics`.
 #[tokio::test]
 async fn a_locked_database_delays_events_but_loses_none() {
-    use sea_orm::ConnectionTrait;
     let app = spawn_app_with(|c| c.widget_events_ip_per_minute = 100_000).await;
     let id = load_campaign(&app.client, &app.base, "locked@example.in").await;
-    let holder = ca_core::db::connect(&app.db.url).await.expect("holder");
+    // Writes to the counters wait; reads (the check below) still go through.
+    let (holder, lock) = hold_write_lock(&app.db.url, "EXCLUSIVE").await;
     let postgres = ca_core::db::is_postgres(&holder);
-    let lock = ca_core::db::begin_write(&holder).await.expect("begin");
-    if postgres {
-        lock.execute_unprepared("LOCK TABLE campaigns IN EXCLUSIVE MODE")
-            .await
-            .expect("lock");
-    } else {
-        // BEGIN IMMEDIATE holds SQLite's one write lock; write something to be sure.
-        lock.execute_unprepared("CREATE TABLE lock_holder (x INTEGER)")
-            .await
-            .expect("hold");
-    }
-    let sent: Vec<_> = (0..200)
-        .map(|i| {
-            let client = app.client.clone();
-            let url = app.url("/api/widget/events");
-            let body = json!({"campaignId": id, "visitorId": format!("v_lock_{i:06}"), "type": "impression"});
-            tokio::spawn(async move {
-                client
-                    .post(url)
-                    .header("origin", SITE)
-                    .header("content-type", "text/plain")
-                    .body(body.to_string())
-                    .send()
-                    .await
-                    .map(|r| r.status().as_u16())
-                    .unwrap_or(0)
-            })
-        })
-        .collect();
+    let sent = send_impressions(&app.client, &app.base, &id, 200, "lock");
     // Longer than SQLite's busy timeout (5 s): the writer's attempts fail.
     tokio::time::sleep(Duration::from_secs(7)).await;
-    let stored_meanwhile = campaign::Entity::find_by_id(id.clone())
-        .one(&app.db.conn)
-        .await
-        .expect("q")
-        .expect("c")
-        .impressions;
-    assert_eq!(stored_meanwhile, 0, "nothing can be written while locked");
+    assert_eq!(
+        impressions(&app, &id).await,
+        0,
+        "nothing can be written while locked"
+    );
     lock.rollback().await.expect("release");
     let mut answers = std::collections::BTreeMap::<u16, usize>::new();
     for s in sent {
         *answers.entry(s.await.expect("join")).or_default() += 1;
     }
-    let stored = campaign::Entity::find_by_id(id)
-        .one(&app.db.conn)
-        .await
-        .expect("q")
-        .expect("c")
-        .impressions;
+    let stored = impressions(&app, &id).await;
     assert_eq!(
         answers,
         [(202, 200)].into(),
         "every sender waited for its event to be stored"
     );
     assert_eq!(stored, 200, "every acknowledged event is stored");
-    let metrics = app
-        .client
-        .get(app.url("/metrics"))
-        .send()
-        .await
-        .expect("metrics")
-        .text()
-        .await
-        .expect("text");
+    let metrics = app.metrics().await;
     let figure = |name: &str| -> f64 {
         metrics
             .lines()
@@ -1270,20 +1254,10 @@ async fn a_locked_database_delays_events_but_loses_none() {
 #[tokio::test]
 async fn a_full_writer_queue_turns_events_away_as_busy() {
     use ca_tracking::writer::{EventWriter, NotStored, WriterConfig};
-    use sea_orm::ConnectionTrait;
     use std::sync::atomic::Ordering;
     let db = ca_migrations::testing::TestDb::new().await.expect("db");
-    let holder = ca_core::db::connect(&db.url).await.expect("holder");
-    let lock = ca_core::db::begin_write(&holder).await.expect("begin");
-    if ca_core::db::is_postgres(&holder) {
-        lock.execute_unprepared("LOCK TABLE campaigns IN ACCESS EXCLUSIVE MODE")
-            .await
-            .expect("lock");
-    } else {
-        lock.execute_unprepared("CREATE TABLE lock_holder (x INTEGER)")
-            .await
-            .expect("hold");
-    }
+    // The writer's first read waits too (these events name no stored campaign).
+    let (holder, lock) = hold_write_lock(&db.url, "ACCESS EXCLUSIVE").await;
     let writer = EventWriter::start(
         db.conn.clone(),
         WriterConfig {
@@ -1349,12 +1323,7 @@ async fn old_visitor_rows_are_forgotten_and_recent_ones_kept() {
         .with_ymd_and_hms(2026, 11, 23, 12, 0, 0)
         .single()
         .expect("date");
-    let owner_id = campaign::Entity::find_by_id(campaign_id.clone())
-        .one(&app.db.conn)
-        .await
-        .expect("q")
-        .expect("campaign")
-        .owner_id;
+    let owner_id = owner_of(&app, &campaign_id).await;
     // 6,000 visitors in September (more than one batch), 10 in October and November.
     let mut visitors = Vec::new();
     for (period, n) in [("2026-09", 6000), ("2026-10", 10), ("2026-11", 10)] {
