@@ -154,7 +154,9 @@ pub async fn delete_in_batches(
             .rows_affected();
         txn.commit().await?;
         total += done;
-        if done < BATCH {
+        // Stop only when a round finds nothing: on PostgreSQL a round may
+        // remove fewer than a batch while more rows still match.
+        if done == 0 {
             return Ok(total);
         }
         tokio::task::yield_now().await;
