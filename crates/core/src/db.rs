@@ -138,9 +138,17 @@ pub async fn delete_in_batches(
     } else {
         ("rowid", condition.to_string())
     };
-    let sql = format!(
-        "DELETE FROM {table} WHERE {row} IN (SELECT {row} FROM {table} WHERE {condition} LIMIT {BATCH})"
-    );
+    // PostgreSQL: ARRAY(...) picks the batch once; `ctid IN (subquery)` may
+    // run the subquery again and delete a different, smaller set.
+    let sql = if backend == DbBackend::Postgres {
+        format!(
+            "DELETE FROM {table} WHERE ctid = ANY(ARRAY(SELECT ctid FROM {table} WHERE {condition} LIMIT {BATCH}))"
+        )
+    } else {
+        format!(
+            "DELETE FROM {table} WHERE {row} IN (SELECT {row} FROM {table} WHERE {condition} LIMIT {BATCH})"
+        )
+    };
     let mut total = 0;
     loop {
         let txn = begin_write(db).await?;
