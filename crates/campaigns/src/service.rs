@@ -15,7 +15,7 @@ use crate::CampaignError;
 use crate::dto::{
     CampaignAnalytics, CampaignIn, CampaignOut, Usage, UsageCount, UsagePlan, UsageVisitors,
 };
-use crate::entities::{campaign, monthly_visitor};
+use crate::entities::campaign;
 use crate::settings::CampaignSettings;
 
 /// The owner's campaign calls.
@@ -97,11 +97,7 @@ pub async fn usage<C: ConnectionTrait>(
         .filter(campaign::Column::OwnerId.eq(&owner.id))
         .count(conn)
         .await?;
-    let visitors = monthly_visitor::Entity::find()
-        .filter(monthly_visitor::Column::OwnerId.eq(&owner.id))
-        .filter(monthly_visitor::Column::Period.eq(period_of(now)))
-        .count(conn)
-        .await?;
+    let visitors = crate::counters::visitors_in_month(conn, &owner.id, now).await?;
     Ok(Usage {
         plan: UsagePlan {
             plan_id: allowed.plan_id,
@@ -112,7 +108,7 @@ pub async fn usage<C: ConnectionTrait>(
             limit: i64::from(allowed.campaigns),
         },
         visitors: UsageVisitors {
-            current: i64::try_from(visitors).unwrap_or(i64::MAX),
+            current: visitors,
             limit: allowed.visitors_per_month,
             reset_date: next_month_start(now),
         },
