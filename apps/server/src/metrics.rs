@@ -1,5 +1,6 @@
 //! `/metrics`: the HTTP figures of `actix-web-prom`, plus the event writer's
-//! totals, the process's memory and the SQLite log's size, read at each scrape.
+//! totals, how often widget configurations were built, the process's memory
+//! and the SQLite log's size, read at each scrape.
 
 use std::sync::atomic::Ordering;
 
@@ -28,13 +29,14 @@ pub fn middleware(state: &AppState) -> anyhow::Result<PrometheusMetrics> {
 
 /// Counters and gauges read from the running server when scraped.
 struct ServerFigures {
-    writer: ca_tracking::writer::EventWriter,
+    tracking: ca_tracking::TrackingService,
     sqlite_file: Option<std::path::PathBuf>,
     stored: IntCounter,
     batches: IntCounter,
     write_failures: IntCounter,
     refused_busy: IntCounter,
     not_stored: IntCounter,
+    config_builds: IntCounter,
     queued: IntGauge,
     retrying: IntGauge,
     resident: IntGauge,
@@ -54,7 +56,7 @@ fn gauge(name: &str, help: &str) -> anyhow::Result<IntGauge> {
 impl ServerFigures {
     fn new(state: &AppState) -> anyhow::Result<Self> {
         Ok(Self {
-            writer: state.tracking.writer().clone(),
+            tracking: state.tracking.clone(),
             sqlite_file: ca_core::db::sqlite_file(&state.config.database_url),
             stored: counter(
                 "widget_events_stored_total",
@@ -76,6 +78,10 @@ impl ServerFigures {
                 "widget_events_not_stored_total",
                 "Widget events answered 503 because their batch could not be stored in time",
             )?,
+            config_builds: counter(
+                "widget_config_builds_total",
+                "Widget configurations built from the database; every other configuration request was answered from memory",
+            )?,
             queued: gauge(
                 "widget_events_queued",
                 "Widget events waiting for the writer, plus the batch being written",
@@ -95,13 +101,14 @@ impl ServerFigures {
         })
     }
 
-    fn counters(&self) -> [&IntCounter; 5] {
+    fn counters(&self) -> [&IntCounter; 6] {
         [
             &self.stored,
             &self.batches,
             &self.write_failures,
             &self.refused_busy,
             &self.not_stored,
+            &self.config_builds,
         ]
     }
 
@@ -136,7 +143,8 @@ impl Collector for ServerFigures {
     }
 
     fn collect(&self) -> Vec<MetricFamily> {
-        let stats = self.writer.stats();
+        let writer = self.tracking.writer();
+        let stats = writer.stats();
         catch_up(&self.stored, stats.stored.load(Ordering::Relaxed));
         catch_up(&self.batches, stats.batches.load(Ordering::Relaxed));
         catch_up(
@@ -148,7 +156,8 @@ impl Collector for ServerFigures {
             stats.refused_busy.load(Ordering::Relaxed),
         );
         catch_up(&self.not_stored, stats.not_stored.load(Ordering::Relaxed));
-        let (waiting, _) = self.writer.queue();
+        catch_up(&self.config_builds, self.tracking.config_builds());
+        let (waiting, _) = writer.queue();
         let writing = stats.writing.load(Ordering::Relaxed);
         self.queued
             .set(i64::try_from(waiting + writing).unwrap_or(i64::MAX));

@@ -121,6 +121,8 @@ impl TrackingService {
         campaign_id: &str,
         now: DateTime<Utc>,
     ) -> Result<CachedConfig, TrackingError> {
+        self.config_builds
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let out = match self.build_config(campaign_id, now).await {
             Ok(out) => out,
             Err(err) => {

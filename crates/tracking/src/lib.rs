@@ -71,6 +71,9 @@ pub struct TrackingService {
     builds: Arc<Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>>,
     /// Each owner's allowance (plan and visitors of the month) and when it was read.
     allowances: Arc<Mutex<HashMap<String, (Instant, config::Allowance)>>>,
+    /// Configurations built from the database since start (every other
+    /// answer came from memory).
+    config_builds: Arc<std::sync::atomic::AtomicU64>,
 }
 
 /// What the event path needs to know about a campaign.
@@ -139,7 +142,15 @@ impl TrackingService {
             sites: Arc::new(Mutex::new(HashMap::new())),
             builds: Arc::default(),
             allowances: Arc::default(),
+            config_builds: Arc::default(),
         }
+    }
+
+    /// How many times a campaign's configuration was built from the database
+    /// since start.
+    pub fn config_builds(&self) -> u64 {
+        self.config_builds
+            .load(std::sync::atomic::Ordering::Relaxed)
     }
 
     pub fn writer(&self) -> &EventWriter {

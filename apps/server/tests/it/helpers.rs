@@ -126,6 +126,15 @@ impl TestApp {
             .expect("text")
     }
 
+    /// One figure of `/metrics` (a series without labels).
+    pub async fn metric(&self, name: &str) -> f64 {
+        let metrics = self.metrics().await;
+        metrics
+            .lines()
+            .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
+            .unwrap_or_else(|| panic!("{name} missing from /metrics:\n{metrics}"))
+    }
+
     pub async fn register(&self, email: &str, password: &str) -> (String, Value) {
         let reply = self
             .post(

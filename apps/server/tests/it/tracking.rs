@@ -236,6 +236,39 @@ async fn the_public_configuration_is_cacheable_and_keeps_secrets() {
         .error(404, "campaign_not_found");
 }
 
+/// Many visitors loading a campaign's widget at once get one configuration
+/// built from the database, not one each: first when nothing is in memory
+/// (the others wait for that build), and again when the kept one has aged
+/// (the others get the kept one meanwhile).
+#[tokio::test]
+async fn concurrent_configuration_loads_build_it_once() {
+    const BUILDS: &str = "convertassist_widget_config_builds_total";
+    let app = spawn_app_with(|c| c.widget_config_cache_secs = 3).await;
+    let (_, id) = owner_and_campaign(&app, "config-once@example.in").await;
+    let path = format!("/api/widget/campaigns/{id}/config");
+    let load_all = || {
+        futures_util::future::join_all((0..40).map(|_| async {
+            let res = app.client.get(app.url(&path)).send().await.expect("send");
+            let status = res.status().as_u16();
+            let body: Value = res.json().await.expect("json");
+            (status, body["active"].as_bool())
+        }))
+    };
+    let before = app.metric(BUILDS).await;
+    let first = load_all().await;
+    assert!(first.iter().all(|r| *r == (200, Some(true))), "{first:?}");
+    assert_eq!(app.metric(BUILDS).await - before, 1.0, "first loads");
+
+    tokio::time::sleep(Duration::from_millis(3100)).await;
+    let aged = load_all().await;
+    assert!(aged.iter().all(|r| *r == (200, Some(true))), "{aged:?}");
+    assert_eq!(
+        app.metric(BUILDS).await - before,
+        2.0,
+        "loads after it aged"
+    );
+}
+
 #[tokio::test]
 async fn the_visitor_limit_and_a_lapsed_plan_switch_the_widget_off() {
     let app = spawn_app_with(|c| c.widget_config_cache_secs = 0).await;
@@ -1229,18 +1262,17 @@ async fn a_locked_database_delays_events_but_loses_none() {
         "every sender waited for its event to be stored"
     );
     assert_eq!(stored, 200, "every acknowledged event is stored");
-    let metrics = app.metrics().await;
-    let figure = |name: &str| -> f64 {
-        metrics
-            .lines()
-            .find_map(|l| l.strip_prefix(name)?.trim().parse().ok())
-            .unwrap_or_else(|| panic!("{name} missing from /metrics:\n{metrics}"))
-    };
-    assert!(figure("convertassist_widget_events_stored_total ") >= 200.0);
-    assert_eq!(figure("convertassist_widget_events_not_stored_total "), 0.0);
+    assert!(app.metric("convertassist_widget_events_stored_total").await >= 200.0);
+    assert_eq!(
+        app.metric("convertassist_widget_events_not_stored_total")
+            .await,
+        0.0
+    );
     if !postgres {
         assert!(
-            figure("convertassist_widget_event_write_failures_total ") >= 1.0,
+            app.metric("convertassist_widget_event_write_failures_total")
+                .await
+                >= 1.0,
             "the lock made at least one attempt fail"
         );
     }
