@@ -1230,6 +1230,73 @@ async fn a_batch_counts_each_visitors_page_views() {
     );
 }
 
+/// One batch of engaged time moves each customer by their own seconds and
+/// sessions (one statement per 500 visitors): a customer's first measured
+/// time starts a session, later reports add the sessions they began; the
+/// hundreds of visitors who are not customers are kept for when they are.
+#[tokio::test]
+async fn a_batch_counts_each_visitors_engaged_time() {
+    let app = spawn_app_with(|_| {}).await;
+    let (_, id) = owner_and_campaign(&app, "batch-engaged@example.in").await;
+    let owner = owner_of(&app, &id).await;
+    for (visitor, email) in [
+        ("v_engage_one_1", "engage-one@example.in"),
+        ("v_engage_two_2", "engage-two@example.in"),
+    ] {
+        let conv = start_conversation(&app, &id, visitor).await;
+        assert_eq!(submit_email(&app, &conv, email, None).await.status, 200);
+    }
+    // The second customer already has two sessions.
+    let two = customer_of(&app, "engage-two@example.in").await;
+    customer::Entity::update(customer::ActiveModel {
+        sessions: sea_orm::Set(2),
+        total_session_seconds: sea_orm::Set(100),
+        ..two.into()
+    })
+    .exec(&app.db.conn)
+    .await
+    .expect("sessions");
+    let ev = |visitor: &str, seconds: u32, new_session: bool| Event {
+        kind: Kind::Engagement {
+            seconds,
+            new_session,
+        },
+        owner_id: owner.clone(),
+        campaign_id: id.clone(),
+        visitor_id: visitor.to_string(),
+        at: Utc::now(),
+    };
+    // 700 other visitors first, so the customers fall into the second group of 500.
+    let mut batch: Vec<Event> = (0..700)
+        .map(|i| ev(&format!("v_engage_crowd_{i:04}"), 5, true))
+        .collect();
+    batch.push(ev("v_engage_one_1", 12, false));
+    batch.push(ev("v_engage_two_2", 30, true));
+    batch.push(ev("v_engage_two_2", 10, false));
+    batch.push(ev("v_engage_new_3", 50, true));
+    ca_tracking::writer::write(&app.db.conn, &batch)
+        .await
+        .expect("write");
+    let one = customer_of(&app, "engage-one@example.in").await;
+    assert_eq!((one.sessions, one.total_session_seconds), (1, 12));
+    let two = customer_of(&app, "engage-two@example.in").await;
+    assert_eq!((two.sessions, two.total_session_seconds), (3, 140));
+    assert_eq!(
+        two.lead_score,
+        20 + 140 / 3 / 30,
+        "session time adds to the score"
+    );
+    let conv = start_conversation(&app, &id, "v_engage_new_3").await;
+    assert_eq!(
+        submit_email(&app, &conv, "engage-three@example.in", None)
+            .await
+            .status,
+        200
+    );
+    let three = customer_of(&app, "engage-three@example.in").await;
+    assert_eq!((three.sessions, three.total_session_seconds), (1, 50));
+}
+
 /// Another connection holds the database's write lock for longer than the
 /// busy timeout (SQLite: "database is locked"; PostgreSQL: the counters'
 /// table is locked): the writer keeps retrying, every sender waits for its
