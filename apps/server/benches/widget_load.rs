@@ -8,8 +8,8 @@
 //! call for a running campaign (`If-None-Match` revalidations and full
 //! answers), a switched-off campaign and a campaign whose owner has used up
 //! the month's visitors (`CA_BENCH_VISITORS` of them, default 100,000, on a
-//! plan that allows as many), page views and impressions (accepted by the
-//! batched writer), then how long the writer takes to store what was
+//! plan that allows as many), page views, impressions and engaged-time
+//! reports (accepted by the batched writer), then how long the writer takes to store what was
 //! accepted. Prints a table; asserts nothing about time.
 
 use std::net::TcpListener;
@@ -78,10 +78,14 @@ async fn run(base: &str, campaign: &str, etag: &str, call: Call) -> (f64, Vec<Du
                         .post(format!("{base}/api/widget/events"))
                         .header("origin", SITE)
                         .header("content-type", "text/plain")
-                        .body(
-                            json!({"campaignId": campaign, "visitorId": format!("v_load_{worker:02}_{n:08}"), "type": kind})
-                                .to_string(),
-                        ),
+                        .body({
+                            let mut body = json!({"campaignId": campaign, "visitorId": format!("v_load_{worker:02}_{n:08}"), "type": kind});
+                            if kind == "engagement" {
+                                body["seconds"] = json!(15);
+                                body["newSession"] = json!(n.is_multiple_of(4));
+                            }
+                            body.to_string()
+                        }),
                 };
                 match req.send().await {
                     Ok(res) if res.status().is_success() || res.status() == 304 => {
@@ -236,7 +240,7 @@ async fn main() {
         "{:<44} {:>10} {:>9} {:>9} {:>9} {:>7}",
         "call", "req/s", "p50 ms", "p99 ms", "max ms", "errors"
     );
-    let calls: [(&str, &str, &str, Call); 7] = [
+    let calls: [(&str, &str, &str, Call); 8] = [
         ("GET /healthz (baseline)", &id, &etag, Call::Health),
         (
             "GET config active, If-None-Match (304)",
@@ -274,12 +278,20 @@ async fn main() {
             &etag,
             Call::Event("impression"),
         ),
+        (
+            "POST events engagement (accepted)",
+            &id,
+            &etag,
+            Call::Event("engagement"),
+        ),
     ];
     let mut accepted = [0usize; 2];
     for (name, campaign, etag, call) in calls {
         let (rps, samples, errors) = run(&base, campaign, etag, call).await;
-        if let Call::Event(kind) = call {
-            accepted[usize::from(kind == "impression")] = samples.len();
+        match call {
+            Call::Event("pageview") => accepted[0] = samples.len(),
+            Call::Event("impression") => accepted[1] = samples.len(),
+            _ => {}
         }
         println!(
             "{name:<44} {rps:>10.0} {:>9.2} {:>9.2} {:>9.2} {errors:>7}",
