@@ -25,6 +25,7 @@ mod m20261123_000018_campaign_first_page_view;
 mod m20261123_000019_conversation_collected_text;
 mod m20261123_000020_monthly_visitor_counts;
 mod m20261123_000021_list_order_indexes;
+mod m20261124_000022_conversation_search;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -57,6 +58,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000019_conversation_collected_text::Migration),
             Box::new(m20261123_000020_monthly_visitor_counts::Migration),
             Box::new(m20261123_000021_list_order_indexes::Migration),
+            Box::new(m20261124_000022_conversation_search::Migration),
         ]
     }
 }

@@ -20,6 +20,12 @@ pub fn contains(term: &str) -> LikeExpr {
     LikeExpr::new(contains_pattern(term)).escape('\\')
 }
 
+/// `term` as a quoted SQLite FTS5 phrase: with the `trigram` tokenizer it
+/// matches exactly the texts that hold `term` (case-folded).
+pub fn fts_phrase(term: &str) -> String {
+    format!("\"{}\"", term.replace('"', "\"\""))
+}
+
 /// The searchable text of a JSON object of collected values: the string
 /// values only (no keys or JSON punctuation), lower-cased with Unicode
 /// rules, one per line so a term never matches across two values.
@@ -46,6 +52,12 @@ mod tests {
             "asha@example.in\nélodie ñ"
         );
         assert_eq!(values_text("not json"), "");
+    }
+
+    #[test]
+    fn fts_phrases_quote_quotes() {
+        assert_eq!(fts_phrase("mehta"), "\"mehta\"");
+        assert_eq!(fts_phrase("a\"b"), "\"a\"\"b\"");
     }
 
     #[test]

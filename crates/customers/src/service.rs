@@ -9,7 +9,7 @@ use sea_orm::{
 
 use ca_core::FieldErrors;
 use ca_core::paging::{Pagination, whole_number};
-use ca_core::search::{contains, contains_pattern};
+use ca_core::search::{contains, contains_pattern, fts_phrase};
 
 use crate::dto::{CustomerListResponse, CustomerOut, CustomerUpdate, ListQuery, STATUSES};
 use crate::entities::{customer, customer_count};
@@ -118,12 +118,6 @@ pub const PG_SEARCH_TEXT: &str = "lower(COALESCE(name, '') || E'\\n' || email ||
 
 /// The shortest term the trigram indexes can look up; shorter ones scan.
 const INDEXED_TERM: usize = 3;
-
-/// `term` as a quoted FTS5 phrase: with the trigram tokenizer it matches
-/// exactly the texts that hold `term`.
-fn fts_phrase(term: &str) -> String {
-    format!("\"{}\"", term.replace('"', "\"\""))
-}
 
 /// Whether the search can use the trigram index (the term is long enough).
 fn indexed(backend: DbBackend, term: &str) -> bool {

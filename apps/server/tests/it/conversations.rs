@@ -535,3 +535,175 @@ async fn parallel_messages_stop_at_the_cap() {
     assert_eq!(stored, 10);
     let _ = token;
 }
+
+/// `ids` of a search, with the list's total.
+async fn searched(app: &TestApp, token: &str, query: &str) -> (Vec<String>, u64) {
+    let r = app
+        .get(&format!("/api/conversations/user?{query}"), Some(token))
+        .await;
+    assert_eq!(r.status, 200, "{query}: {}", r.body);
+    let total = r.body["pagination"]["total"].as_u64().expect("total");
+    (ids(&r.body), total)
+}
+
+/// The search index follows every change to what is searched: a new last
+/// message replaces the old one, collected values are found, non-ASCII text
+/// of a message is found whatever its case, deleted conversations are gone,
+/// and another owner's conversations never show.
+#[tokio::test]
+async fn the_search_index_follows_messages_forms_and_deletes() {
+    use ca_conversations::entities::conversation;
+    use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, sea_query::Expr};
+    let app = spawn_app().await;
+    let (token, campaign) = owner_campaign(&app, "conv-search@example.in", "Search shop").await;
+    let (other, other_campaign) =
+        owner_campaign(&app, "conv-search-b@example.in", "Other shop").await;
+    let t = token.as_str();
+    let a = chat(&app, &campaign, &["Do you have COD?"]).await;
+    let b = chat(&app, &campaign, &["Do you have COD?"]).await;
+    let c = chat(&app, &campaign, &["Do you have COD?"]).await;
+    let foreign = chat(&app, &other_campaign, &["Do you have COD?"]).await;
+    let (found, total) = searched(&app, t, "search=delivery&limit=2").await;
+    assert_eq!((found, total), (vec![c.clone(), b.clone()], 3));
+    assert_eq!(
+        searched(&app, t, "search=delivery&limit=2&page=2").await.0,
+        vec![a.clone()]
+    );
+
+    // A later reply replaces the last message.
+    let r = app
+        .post(
+            &format!("/api/widget/conversations/{a}/messages"),
+            json!({"message": "What about returns?"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        searched(&app, t, "search=returns%20are").await,
+        (vec![a.clone()], 1)
+    );
+    assert_eq!(searched(&app, t, "search=cash%20on").await.1, 2);
+
+    // Values a form collected.
+    let r = app
+        .post(
+            &format!("/api/widget/conversations/{b}/forms"),
+            json!({"formId": "email-capture", "values": {"email": "Priya.Nair@Example.in"}}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        searched(&app, t, "search=PRIYA.NAIR").await,
+        (vec![b.clone()], 1)
+    );
+
+    // Non-ASCII letters in a message, found in either case.
+    conversation::Entity::update_many()
+        .col_expr(
+            conversation::Column::LastMessage,
+            Expr::value("Namaste ŚRĪ Élodie, your saree ships today"),
+        )
+        .filter(conversation::Column::ConversationId.eq(c.as_str()))
+        .exec(&app.db.conn)
+        .await
+        .expect("update");
+    for term in ["%C3%89LODIE", "%C3%A9lodie", "%C5%9Br%C4%AB"] {
+        assert_eq!(
+            searched(&app, t, &format!("search={term}")).await,
+            (vec![c.clone()], 1),
+            "{term}"
+        );
+    }
+
+    // A deleted conversation is gone from the search.
+    let gone = app
+        .send(
+            "DELETE",
+            &format!("/api/conversations/{c}"),
+            Some(t),
+            json!({}),
+        )
+        .await;
+    assert_eq!(gone.status, 200, "{}", gone.body);
+    assert_eq!(searched(&app, t, "search=%C3%A9lodie").await, (vec![], 0));
+    assert_eq!(
+        searched(&app, t, "search=cash%20on").await,
+        (vec![b.clone()], 1)
+    );
+    // Another owner finds only their own.
+    assert_eq!(
+        searched(&app, &other, "search=cash%20on").await,
+        (vec![foreign], 1)
+    );
+}
+
+/// The search answers from the trigram index: on PostgreSQL the one built on
+/// the very expression the query uses, on SQLite starting from the FTS5
+/// matches rather than walking all of the owner's conversations.
+#[tokio::test]
+async fn conversation_search_uses_the_trigram_index() {
+    use sea_orm::{ConnectionTrait, DbBackend, Statement, TransactionTrait};
+    let app = spawn_app().await;
+    let backend = app.db.conn.get_database_backend();
+    let tx = app.db.conn.begin().await.expect("tx");
+    if backend == DbBackend::Postgres {
+        tx.execute_unprepared("SET LOCAL enable_seqscan = off")
+            .await
+            .expect("set");
+    }
+    // The list's own query, as the server builds it.
+    let sql = match backend {
+        DbBackend::Postgres => {
+            "EXPLAIN SELECT id FROM conversations \
+             WHERE lower(last_message || E'\\n' || collected_text) LIKE '%kochi%'"
+        }
+        _ => {
+            "EXPLAIN QUERY PLAN SELECT id FROM conversations WHERE +owner_id = 'o' \
+             AND id IN (SELECT k.conversation_id FROM conversation_search_keys k WHERE k.owner_id = 'o' \
+             AND k.rid IN (SELECT rowid FROM conversations_search WHERE conversations_search MATCH '\"kochi\"')) \
+             ORDER BY created_at DESC, id DESC LIMIT 20"
+        }
+    };
+    let plan = tx
+        .query_all_raw(Statement::from_string(backend, sql))
+        .await
+        .expect("explain");
+    let column = usize::from(backend == DbBackend::Sqlite) * 3;
+    let lines: Vec<String> = plan
+        .iter()
+        .map(|row| row.try_get_by_index::<String>(column).expect("line"))
+        .collect();
+    let wanted = if backend == DbBackend::Postgres {
+        "ix_conversations_search"
+    } else {
+        "conversations_search"
+    };
+    assert!(lines.iter().any(|l| l.contains(wanted)), "{lines:#?}");
+}
+
+/// An install that already has conversations upgrades to the search index:
+/// the migration fills it from the rows (and undoes cleanly).
+#[tokio::test]
+async fn the_migration_indexes_existing_conversations() {
+    use ca_migrations::{Migrator, MigratorTrait};
+    let app = spawn_app().await;
+    let (token, campaign) = owner_campaign(&app, "conv-upgrade@example.in", "Upgrade shop").await;
+    Migrator::down(&app.db.conn, Some(1)).await.expect("down");
+    let a = chat(&app, &campaign, &["Do you have COD?"]).await;
+    let b = chat(&app, &campaign, &["What about returns?"]).await;
+    Migrator::up(&app.db.conn, None).await.expect("up");
+    assert_eq!(
+        searched(&app, &token, "search=cash%20on").await,
+        (vec![a], 1)
+    );
+    assert_eq!(
+        searched(&app, &token, "search=returns%20are").await,
+        (vec![b.clone()], 1)
+    );
+    // And the index goes on following changes after the upgrade.
+    let c = chat(&app, &campaign, &["What about returns?"]).await;
+    assert_eq!(
+        searched(&app, &token, "search=returns%20are").await,
+        (vec![c, b], 2)
+    );
+}

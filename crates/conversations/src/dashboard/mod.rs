@@ -9,12 +9,12 @@ use ca_campaigns::entities::campaign;
 use ca_core::FieldErrors;
 use ca_core::figures::{percent, round};
 use ca_core::paging::{Pagination, whole_number};
-use ca_core::search::contains;
+use ca_core::search::{contains, contains_pattern, fts_phrase};
 use chrono::{DateTime, Duration, Utc};
 use sea_orm::sea_query::{Expr, ExprTrait, Func};
 use sea_orm::{
-    ColumnTrait, Condition, ConnectionTrait, EntityTrait, Order, PaginatorTrait, QueryFilter,
-    QueryOrder, QuerySelect,
+    ColumnTrait, Condition, ConnectionTrait, DbBackend, EntityTrait, Order, PaginatorTrait,
+    QueryFilter, QueryOrder, QuerySelect,
 };
 
 use crate::entities::{conversation, message};
@@ -98,6 +98,49 @@ pub fn period(raw: Option<&str>) -> Result<(String, Duration), ConversationError
     ca_core::period::parse(raw, ca_core::period::PERIODS, "7d").map_err(ConversationError::invalid)
 }
 
+/// The text the search looks in on PostgreSQL: the expression its trigram
+/// index is built on (migration `m20261124_000022`), so it must stay the same.
+const PG_SEARCH_TEXT: &str = "lower(last_message || E'\\n' || collected_text)";
+
+/// The shortest term the trigram index on SQLite can look up; shorter ones scan.
+const INDEXED_TERM: usize = 3;
+
+/// The owner's conversations whose last message or collected values hold
+/// `term` (lower-cased, without line breaks).
+fn search_condition(backend: DbBackend, owner_id: &str, term: &str) -> Condition {
+    let mine = Condition::all().add(conversation::Column::OwnerId.eq(owner_id));
+    match backend {
+        DbBackend::Postgres => mine.add(Expr::cust_with_values(
+            format!("{PG_SEARCH_TEXT} LIKE $1"),
+            [contains_pattern(term)],
+        )),
+        DbBackend::Sqlite if term.chars().count() >= INDEXED_TERM => {
+            // A quoted FTS5 phrase of trigrams matches that exact substring,
+            // case-folded. The unary `+` keeps SQLite from walking the
+            // owner's index (all their rows) instead of starting from the matches.
+            Condition::all()
+                .add(Expr::cust_with_values(
+                    "+\"conversations\".\"owner_id\" = ?",
+                    [owner_id],
+                ))
+                .add(Expr::cust_with_values(
+                    "\"conversations\".\"id\" IN (SELECT k.conversation_id FROM conversation_search_keys k \
+                     WHERE k.owner_id = ? \
+                     AND k.rid IN (SELECT rowid FROM conversations_search WHERE conversations_search MATCH ?))",
+                    [owner_id.to_string(), fts_phrase(term)],
+                ))
+        }
+        _ => mine.add(
+            Condition::any()
+                .add(
+                    Expr::expr(Func::lower(Expr::col(conversation::Column::LastMessage)))
+                        .like(contains(term)),
+                )
+                .add(Expr::col(conversation::Column::CollectedText).like(contains(term))),
+        ),
+    }
+}
+
 impl ConversationService {
     /// One page of the owner's conversations (of one campaign when given), newest first.
     pub async fn list(
@@ -136,7 +179,8 @@ impl ConversationService {
             .as_deref()
             .map(str::trim)
             .filter(|s| !s.is_empty())
-            .map(str::to_lowercase);
+            // A line break separates the fields in the search index; no term holds one.
+            .map(|s| s.replace(char::is_control, " ").to_lowercase());
         if search.as_ref().is_some_and(|s| s.chars().count() > 100) {
             errors.insert(
                 "search".into(),
@@ -149,8 +193,11 @@ impl ConversationService {
         if let Some(c) = campaign_id {
             owned_campaign(&self.db, owner_id, c).await?;
         }
-        let mut query =
-            conversation::Entity::find().filter(conversation::Column::OwnerId.eq(owner_id));
+        let backend = self.db.get_database_backend();
+        let mut query = conversation::Entity::find().filter(match &search {
+            Some(term) => search_condition(backend, owner_id, term),
+            None => Condition::all().add(conversation::Column::OwnerId.eq(owner_id)),
+        });
         if let Some(c) = campaign_id {
             query = query.filter(conversation::Column::CampaignId.eq(c.trim()));
         }
@@ -159,16 +206,6 @@ impl ConversationService {
         }
         if let Some(o) = outcome {
             query = query.filter(conversation::Column::Outcome.eq(o));
-        }
-        if let Some(term) = &search {
-            query = query.filter(
-                Condition::any()
-                    .add(
-                        Expr::expr(Func::lower(Expr::col(conversation::Column::LastMessage)))
-                            .like(contains(term)),
-                    )
-                    .add(Expr::col(conversation::Column::CollectedText).like(contains(term))),
-            );
         }
         let total = query.clone().count(&self.db).await?;
         let rows = query
