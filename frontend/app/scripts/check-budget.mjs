@@ -1,46 +1,33 @@
 // Checks the dashboard build against its size budgets: the JavaScript a page downloads before
 // it shows, gzipped. The landing page is static HTML (scripts/prerender.mjs writes
 // dist/home/index.html): its JavaScript is whatever that file loads, which should be nothing.
-// Every other page's is the entry chunk, the route modules React Router loads for it
-// (src/app/router.tsx), and every chunk those statically import. Reads Vite's manifest
-// (`build.manifest`), prints a table and fails when a page is over its budget.
+// The sign-in pages are their own build (vite.signin.config.ts: the same page components on
+// Preact's React compatibility layer, without React Router), each answered by its own HTML
+// (scripts/signin-pages.mjs writes dist/<page>/index.html): their JavaScript is their entry in
+// that build's manifest and every chunk it statically imports, which must also be exactly what
+// their HTML loads. Every other page's is the dashboard's entry chunk, the route modules React
+// Router loads for it (src/app/router.tsx), and every chunk those statically import. Reads
+// Vite's manifests (`build.manifest`), prints a table and fails when a page is over its budget.
 //
 //   node scripts/check-budget.mjs [DIST]      (DIST defaults to dist; run after prerender.mjs)
 //
-// The sign-in pages cannot get under 100 KB while they are React pages: React 19 with
-// react-dom is 69 KB gzipped and React Router's data router (which useBlocker needs) 32 KB more,
-// before any Mantine or page code. Their budgets sit a little above what they need today.
+// React 19 with react-dom is 69 KB gzipped and React Router's data router 32 KB more, before any
+// Mantine or page code: as React pages the sign-in pages needed 144-188 KB.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 
 const KB = 1024;
 
-// Each page with the route modules it needs, as the manifest names them (paths from app/),
-// or the static HTML file that answers it.
+// Each page with the route modules it needs, as the dashboard's manifest names them (paths from
+// app/), its entry in the sign-in build's manifest, or the static HTML file that answers it.
 const PAGES = [
   { path: "/home", budget: 100 * KB, html: "home/index.html" },
-  { path: "/login", budget: 170 * KB, modules: ["src/features/auth/routes/LoginPage.tsx"] },
-  {
-    path: "/register",
-    budget: 200 * KB,
-    modules: ["src/features/auth/routes/RegisterPage.tsx"],
-  },
-  {
-    path: "/forgot-password",
-    budget: 170 * KB,
-    modules: ["src/features/auth/routes/ForgotPasswordPage.tsx"],
-  },
-  {
-    path: "/reset-password",
-    budget: 170 * KB,
-    modules: ["src/features/auth/routes/ResetPasswordPage.tsx"],
-  },
-  {
-    path: "/auth",
-    budget: 170 * KB,
-    modules: ["src/features/auth/routes/SessionExpiredPage.tsx"],
-  },
+  { path: "/login", budget: 100 * KB, signIn: "src/signin/login.tsx" },
+  { path: "/register", budget: 100 * KB, signIn: "src/signin/register.tsx" },
+  { path: "/forgot-password", budget: 100 * KB, signIn: "src/signin/forgot-password.tsx" },
+  { path: "/reset-password", budget: 100 * KB, signIn: "src/signin/reset-password.tsx" },
+  { path: "/auth", budget: 100 * KB, signIn: "src/signin/session-expired.tsx" },
   {
     path: "/dashboard",
     budget: 250 * KB,
@@ -52,7 +39,9 @@ const PAGES = [
 ];
 
 const dist = process.argv[2] ?? "dist";
-const manifest = JSON.parse(readFileSync(join(dist, ".vite/manifest.json"), "utf8"));
+const readManifest = (name) => JSON.parse(readFileSync(join(dist, ".vite", name), "utf8"));
+const manifest = readManifest("manifest.json");
+const signInManifest = readManifest("signin-manifest.json");
 const gz = (file) => gzipSync(readFileSync(join(dist, file)), { level: 9 }).length;
 const sizeOf = new Map();
 const gzOf = (file) => {
@@ -63,17 +52,17 @@ const gzOf = (file) => {
 const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
 if (!entryKey) throw new Error("no entry chunk in the manifest");
 
-/** The JS and CSS files `keys` need before they run: themselves and their static imports. */
-function closure(keys) {
+/** The JS and CSS files `keys` of manifest `from` need before they run: themselves and their static imports. */
+function closure(keys, from) {
   const js = new Set();
   const css = new Set();
   const seen = new Set();
   const visit = (key) => {
     if (seen.has(key)) return;
     seen.add(key);
-    const chunk = manifest[key];
+    const chunk = from[key];
     if (!chunk)
-      throw new Error(`${key} is not in the manifest: was it renamed? (scripts/check-budget.mjs)`);
+      throw new Error(`${key} is not in a manifest: was it renamed? (scripts/check-budget.mjs)`);
     js.add(chunk.file);
     for (const c of chunk.css ?? []) css.add(c);
     for (const i of chunk.imports ?? []) visit(i);
@@ -92,11 +81,27 @@ function htmlAssets(file) {
   };
 }
 
+/** What `page` loads before it shows. */
+function assetsOf(page) {
+  if (page.html) return htmlAssets(page.html);
+  if (!page.signIn) return closure([entryKey, ...page.modules], manifest);
+  const needed = closure([page.signIn], signInManifest);
+  const html = `${page.path.slice(1)}/index.html`;
+  const loaded = htmlAssets(html);
+  const same = (a, b) => a.length === b.length && a.every((f) => b.includes(f));
+  if (!same(needed.js, loaded.js) || !same(needed.css, loaded.css)) {
+    throw new Error(
+      `dist/${html} does not load what ${page.signIn} needs: run scripts/signin-pages.mjs`,
+    );
+  }
+  return needed;
+}
+
 const kb = (n) => `${(n / KB).toFixed(1)} KB`;
 const rows = [];
 let over = false;
 for (const page of PAGES) {
-  const { js, css } = page.html ? htmlAssets(page.html) : closure([entryKey, ...page.modules]);
+  const { js, css } = assetsOf(page);
   const jsBytes = js.reduce((s, f) => s + gzOf(f), 0);
   const cssBytes = css.reduce((s, f) => s + gzOf(f), 0);
   const ok = jsBytes <= page.budget;
@@ -104,7 +109,7 @@ for (const page of PAGES) {
   rows.push({ ...page, jsBytes, cssBytes, chunks: js.length, ok });
 }
 
-const entryGz = closure([entryKey]).js.reduce((s, f) => s + gzOf(f), 0);
+const entryGz = closure([entryKey], manifest).js.reduce((s, f) => s + gzOf(f), 0);
 console.log(`dashboard JS by page (gzipped; entry and its imports ${kb(entryGz)}):`);
 console.log(
   `  ${"page".padEnd(17)}${"JS".padStart(10)}${"budget".padStart(10)}${"chunks".padStart(8)}${"CSS".padStart(10)}`,

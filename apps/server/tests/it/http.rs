@@ -367,3 +367,57 @@ async fn pages_are_revalidated_and_assets_kept() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The sign-in pages are their own build with their own HTML files
+/// (`dist/<page>/index.html`, written by `scripts/signin-pages.mjs`): each
+/// path, with a query or a trailing slash too, is answered with its file,
+/// revalidated like every page; the app's paths still get `index.html`.
+#[tokio::test]
+async fn sign_in_pages_get_their_own_html() {
+    let dir = std::env::temp_dir().join(format!("ca-it-signin-{}", uuid::Uuid::now_v7()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    std::fs::write(dir.join("index.html"), "<!doctype html><title>app</title>").expect("index");
+    let pages = [
+        "login",
+        "register",
+        "forgot-password",
+        "reset-password",
+        "auth",
+    ];
+    for page in pages {
+        std::fs::create_dir_all(dir.join(page)).expect("dir");
+        std::fs::write(
+            dir.join(page).join("index.html"),
+            format!("<!doctype html><title>{page}</title>"),
+        )
+        .expect("page");
+    }
+    let static_dir = dir.clone();
+    let app = crate::helpers::spawn_app_with(move |c| c.static_dir = static_dir).await;
+    let mut cases: Vec<(String, String)> = Vec::new();
+    for page in pages {
+        let title = format!("<title>{page}</title>");
+        cases.push((format!("/{page}"), title.clone()));
+        cases.push((format!("/{page}/"), title.clone()));
+    }
+    cases.push((
+        "/reset-password?token=abc".into(),
+        "<title>reset-password</title>".into(),
+    ));
+    cases.push(("/dashboard".into(), "<title>app</title>".into()));
+    cases.push(("/login-help".into(), "<title>app</title>".into()));
+    for (path, title) in cases {
+        let res = app.client.get(app.url(&path)).send().await.expect("get");
+        assert_eq!(res.status(), 200, "{path}");
+        assert_eq!(
+            res.headers()
+                .get("cache-control")
+                .and_then(|v| v.to_str().ok()),
+            Some("no-cache"),
+            "{path}"
+        );
+        let body = res.text().await.expect("body");
+        assert!(body.contains(&title), "{path}: {body}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

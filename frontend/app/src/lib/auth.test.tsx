@@ -62,6 +62,19 @@ describe("AuthProvider", () => {
     expect(localStorage.getItem("token")).toBeNull();
   });
 
+  it("a check cut short because the browser is leaving the page keeps the token", async () => {
+    localStorage.setItem("token", "t");
+    let abort: (reason: unknown) => void = () => {};
+    fetchMock.mockReturnValueOnce(new Promise((_, reject) => (abort = reject)));
+    render(<Probe />, { wrapper });
+    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    window.dispatchEvent(new Event("pagehide"));
+    abort(new TypeError("Failed to fetch"));
+    await screen.findByText("nobody");
+    expect(localStorage.getItem("token")).toBe("t");
+    window.dispatchEvent(new Event("pageshow"));
+  });
+
   it("login stores the token and sets the user; failures carry the server's message or the fallback", async () => {
     const { result } = renderHook(() => useAuth(), { wrapper });
     await waitFor(() => expect(result.current.loading).toBe(false));

@@ -1,5 +1,13 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { createContext, useCallback, useContext, useEffect, useMemo, useState } from "react";
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import type { ReactNode } from "react";
 import { client, messageOf, quietClient, type User } from "./api-client";
 import { clearToken, getToken, setToken } from "./storage";
@@ -29,6 +37,26 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<User | null>(null);
   const [loading, setLoading] = useState(true);
   const queryClient = useQueryClient();
+  // Whether the browser is leaving this page. Leaving aborts the page's requests, the start-up
+  // check's too, and that failure says nothing about the session: the sign-in pages, for one,
+  // go on to the dashboard with a full page load, which checks the new token while the owner
+  // may already be going on to another page.
+  const leaving = useRef(false);
+
+  useEffect(() => {
+    const leave = () => {
+      leaving.current = true;
+    };
+    const stay = () => {
+      leaving.current = false;
+    };
+    window.addEventListener("pagehide", leave);
+    window.addEventListener("pageshow", stay);
+    return () => {
+      window.removeEventListener("pagehide", leave);
+      window.removeEventListener("pageshow", stay);
+    };
+  }, []);
 
   useEffect(() => {
     let cancelled = false;
@@ -43,7 +71,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         if (data) setUser(data.user);
         else clearToken();
       } catch {
-        if (!cancelled) clearToken();
+        // An aborted request fails before the page is gone: look again a moment later (a page
+        // that has gone runs no more timers).
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        if (!cancelled && !leaving.current) clearToken();
       } finally {
         if (!cancelled) setLoading(false);
       }

@@ -1,10 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { splitName } from "./meta";
+import { fetchMock, json } from "../test/fetch-mock";
+import { splitName, trackSignup } from "./meta";
 
 describe("splitName", () => {
   it("splits on spaces: the first word, then the rest", () => {
     expect(splitName("  Asha  Devi Verma ")).toEqual({ firstName: "Asha", lastName: "Devi Verma" });
     expect(splitName("Meera")).toEqual({ firstName: "Meera", lastName: "" });
     expect(splitName("")).toEqual({ firstName: "", lastName: "" });
+  });
+});
+
+describe("trackSignup", () => {
+  it("sends the Lead with keepalive, so it outlives the sign-up page it was sent from", async () => {
+    fetchMock.mockResolvedValueOnce(json(200, { success: true }));
+    await trackSignup({ id: "u1", name: "Asha Verma", email: "asha@example.in" });
+    const request = fetchMock.mock.calls[0]?.[0];
+    expect(request?.url).toMatch(/\/api\/meta\/track$/);
+    expect(request?.keepalive).toBe(true);
+    expect(await request?.json()).toMatchObject({ eventName: "Lead", leadId: "u1" });
   });
 });

@@ -7,7 +7,10 @@ export function splitName(name: string): { firstName: string; lastName: string }
 }
 
 /** Tells the server (and through it Meta's Conversions API) that an account
- * signed up. A failure is only logged: it never stands in the owner's way. */
+ * signed up. A failure is only logged: it never stands in the owner's way.
+ * The request is `keepalive`: the sign-in pages are their own HTML pages, and
+ * the registration form goes on to the dashboard at once, unloading the page
+ * this request was sent from. */
 export async function trackSignup(user: {
   id: string;
   name: string;
@@ -17,6 +20,7 @@ export async function trackSignup(user: {
 }): Promise<void> {
   try {
     await client.POST("/api/meta/track", {
+      keepalive: true,
       body: {
         eventName: "Lead",
         leadId: user.id,

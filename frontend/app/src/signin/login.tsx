@@ -1,0 +1,4 @@
+import { LoginPage } from "../features/auth/routes/LoginPage";
+import { mountSignInPage } from "./mount";
+
+mountSignInPage(LoginPage);

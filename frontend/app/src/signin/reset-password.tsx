@@ -1,0 +1,4 @@
+import { ResetPasswordPage } from "../features/auth/routes/ResetPasswordPage";
+import { mountSignInPage } from "./mount";
+
+mountSignInPage(ResetPasswordPage);
