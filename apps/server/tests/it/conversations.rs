@@ -707,3 +707,43 @@ async fn the_migration_indexes_existing_conversations() {
         (vec![c, b], 2)
     );
 }
+
+/// When many conversations match, the page is found by walking the newest
+/// first (on SQLite): the same conversations in the same order as a search
+/// that few match, with the right total, on every page.
+#[tokio::test]
+async fn a_common_search_pages_newest_first() {
+    let app = spawn_app().await;
+    let (token, campaign) = owner_campaign(&app, "conv-common@example.in", "Common shop").await;
+    let mut made = Vec::new();
+    for i in 0..22 {
+        let question = if i % 11 == 5 {
+            "What about returns?"
+        } else {
+            "Do you have COD?"
+        };
+        made.push((chat(&app, &campaign, &[question]).await, question));
+    }
+    let newest_first: Vec<String> = made
+        .iter()
+        .rev()
+        .filter(|(_, q)| q.contains("COD"))
+        .map(|(id, _)| id.clone())
+        .collect();
+    assert_eq!(newest_first.len(), 20);
+    for page in 1..=3u64 {
+        let (found, total) = searched(
+            &app,
+            &token,
+            &format!("search=cash%20on&limit=1&page={page}"),
+        )
+        .await;
+        assert_eq!(total, 20);
+        assert_eq!(
+            found,
+            vec![newest_first[usize::try_from(page - 1).expect("page")].clone()]
+        );
+    }
+    let (all, total) = searched(&app, &token, "search=cash%20on&limit=100").await;
+    assert_eq!((all, total), (newest_first, 20));
+}

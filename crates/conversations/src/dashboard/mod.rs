@@ -141,6 +141,39 @@ fn search_condition(backend: DbBackend, owner_id: &str, term: &str) -> Condition
     }
 }
 
+/// SQLite: the same conversations as [`search_condition`], tested one row at
+/// a time, for walking the list's order when many match.
+fn search_row_condition(owner_id: &str, term: &str) -> Condition {
+    Condition::all()
+        .add(conversation::Column::OwnerId.eq(owner_id))
+        .add(Expr::cust_with_values(
+            "EXISTS (SELECT 1 FROM conversation_search_keys k \
+             JOIN conversations_search ON conversations_search.rowid = k.rid \
+             WHERE k.conversation_id = \"conversations\".\"id\" AND conversations_search MATCH ?)",
+            [fts_phrase(term)],
+        ))
+}
+
+/// SQLite: how many of the owner's conversations hold `term`, from the
+/// search index alone.
+async fn search_count<C: ConnectionTrait>(
+    conn: &C,
+    owner_id: &str,
+    term: &str,
+) -> Result<u64, ConversationError> {
+    let backend = conn.get_database_backend();
+    let row = conn
+        .query_one_raw(sea_orm::Statement::from_sql_and_values(
+            backend,
+            "SELECT COUNT(*) AS n FROM conversation_search_keys k WHERE k.owner_id = ? \
+             AND k.rid IN (SELECT rowid FROM conversations_search WHERE conversations_search MATCH ?)",
+            [owner_id.into(), fts_phrase(term).into()],
+        ))
+        .await?;
+    let n: i64 = row.map_or(Ok(0), |r| r.try_get("", "n"))?;
+    Ok(u64::try_from(n).unwrap_or(0))
+}
+
 impl ConversationService {
     /// One page of the owner's conversations (of one campaign when given), newest first.
     pub async fn list(
@@ -194,24 +227,49 @@ impl ConversationService {
             owned_campaign(&self.db, owner_id, c).await?;
         }
         let backend = self.db.get_database_backend();
-        let mut query = conversation::Entity::find().filter(match &search {
+        let filtered = |condition: Condition| {
+            let mut query = conversation::Entity::find().filter(condition);
+            if let Some(c) = campaign_id {
+                query = query.filter(conversation::Column::CampaignId.eq(c.trim()));
+            }
+            if let Some(s) = status {
+                query = query.filter(conversation::Column::Status.eq(s));
+            }
+            if let Some(o) = outcome {
+                query = query.filter(conversation::Column::Outcome.eq(o));
+            }
+            query
+        };
+        let indexed = backend == DbBackend::Sqlite
+            && search
+                .as_deref()
+                .is_some_and(|t| t.chars().count() >= INDEXED_TERM);
+        let query = filtered(match &search {
             Some(term) => search_condition(backend, owner_id, term),
             None => Condition::all().add(conversation::Column::OwnerId.eq(owner_id)),
         });
-        if let Some(c) = campaign_id {
-            query = query.filter(conversation::Column::CampaignId.eq(c.trim()));
-        }
-        if let Some(s) = status {
-            query = query.filter(conversation::Column::Status.eq(s));
-        }
-        if let Some(o) = outcome {
-            query = query.filter(conversation::Column::Outcome.eq(o));
-        }
-        let total = query.clone().count(&self.db).await?;
+        let total = match &search {
+            // The search keys carry the owner: no conversation row is read.
+            Some(term)
+                if indexed && campaign_id.is_none() && status.is_none() && outcome.is_none() =>
+            {
+                search_count(&self.db, owner_id, term).await?
+            }
+            _ => query.clone().count(&self.db).await?,
+        };
+        let offset = (page - 1) * limit;
+        // When many conversations match, walking the newest first and testing
+        // each finds the page after a few rows, instead of sorting every match.
+        let query = match &search {
+            Some(term) if indexed && total >= 20 * (offset + limit) => {
+                filtered(search_row_condition(owner_id, term))
+            }
+            _ => query,
+        };
         let rows = query
             .order_by(conversation::Column::CreatedAt, Order::Desc)
             .order_by(conversation::Column::Id, Order::Desc)
-            .offset((page - 1) * limit)
+            .offset(offset)
             .limit(limit)
             .all(&self.db)
             .await?;
