@@ -14,16 +14,20 @@ use crate::rules;
 pub struct RegisterIn {
     #[serde(default)]
     #[validate(custom(function = "rules::name"))]
+    #[schema(required = true, min_length = 1, max_length = 100, pattern = r"\S")]
     pub name: String,
     #[serde(default)]
     #[validate(custom(function = "rules::email"))]
+    #[schema(required = true, format = "email", max_length = 254)]
     pub email: String,
     #[serde(default)]
     #[validate(custom(function = "rules::password"))]
+    #[schema(required = true, min_length = 6, max_length = 128)]
     pub password: String,
     /// Country code and number, e.g. `+91 9876543210`.
     #[serde(default)]
     #[validate(custom(function = "rules::phone"))]
+    #[schema(required = true, pattern = r"^ *\+?[ ()\-]*(?:[0-9][ ()\-]*){6,15}$")]
     pub phone: String,
 }
 
@@ -31,8 +35,10 @@ pub struct RegisterIn {
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 pub struct LoginIn {
     #[serde(default)]
+    #[schema(required = true, min_length = 1, pattern = r"\S")]
     pub email: String,
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     pub password: String,
 }
 
@@ -55,9 +61,11 @@ pub struct UpdateMeIn {
 #[serde(rename_all = "camelCase")]
 pub struct ChangePasswordIn {
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     pub current_password: String,
     #[serde(default)]
     #[validate(custom(function = "rules::password"))]
+    #[schema(required = true, min_length = 6, max_length = 128)]
     pub new_password: String,
 }
 
@@ -65,6 +73,7 @@ pub struct ChangePasswordIn {
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 pub struct ForgotPasswordIn {
     #[serde(default)]
+    #[schema(required = true, min_length = 1, pattern = r"\S")]
     pub email: String,
 }
 
@@ -72,9 +81,11 @@ pub struct ForgotPasswordIn {
 #[derive(Debug, Clone, Deserialize, ToSchema, Validate)]
 pub struct ResetPasswordIn {
     #[serde(default)]
+    #[schema(required = true, min_length = 1, pattern = r"\S")]
     pub token: String,
     #[serde(default)]
     #[validate(custom(function = "rules::password"))]
+    #[schema(required = true, min_length = 6, max_length = 128)]
     pub password: String,
 }
 

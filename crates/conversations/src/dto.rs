@@ -25,12 +25,15 @@ pub struct UserContext {
 #[serde(rename_all = "camelCase")]
 pub struct StartIn {
     #[serde(default)]
+    #[schema(required = true, min_length = 1, pattern = r"\S")]
     pub campaign_id: String,
     /// The widget's first-party visitor id (8–64 letters, digits, `-` or `_`).
     #[serde(default)]
+    #[schema(required = true, pattern = r"^[A-Za-z0-9_\-]{8,64}$")]
     pub visitor_id: String,
     /// The widget's per-tab session id (same alphabet), optional.
     #[serde(default)]
+    #[schema(pattern = r"^[A-Za-z0-9_\-]{8,64}$")]
     pub session_id: Option<String>,
     #[serde(default)]
     pub user_context: UserContext,

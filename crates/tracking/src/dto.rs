@@ -35,16 +35,29 @@ pub struct PublicConfigOut {
     pub campaign: Option<PublicCampaign>,
 }
 
+/// The kinds of widget event (`EventIn.type`), for the API document.
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum EventKind {
+    Pageview,
+    Impression,
+    Engagement,
+}
+
 /// `POST /api/widget/events` (JSON, also sent as `text/plain` by `sendBeacon`).
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EventIn {
     #[serde(default)]
+    #[schema(required = true, min_length = 1, pattern = r"\S")]
     pub campaign_id: String,
     #[serde(default)]
+    #[schema(required = true, pattern = r"^[A-Za-z0-9_\-]{8,64}$")]
     pub visitor_id: String,
     /// `pageview`, `impression` or `engagement` (engaged time on a page).
     #[serde(default, rename = "type")]
+    #[schema(required = true, value_type = EventKind, inline)]
     pub event_type: String,
     /// `engagement` only: whole seconds of engaged time not reported before, 1–1800.
     #[serde(default)]
@@ -60,8 +73,10 @@ pub struct EventIn {
 #[serde(rename_all = "camelCase")]
 pub struct PurchaseIn {
     #[serde(default)]
+    #[schema(required = true, min_length = 1, pattern = r"\S")]
     pub campaign_id: String,
     #[serde(default)]
+    #[schema(required = true, pattern = r"^[A-Za-z0-9_\-]{8,64}$")]
     pub visitor_id: String,
     /// The order total in rupees (up to 2 decimals).
     #[schema(value_type = f64)]

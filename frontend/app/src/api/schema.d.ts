@@ -1586,8 +1586,8 @@ export interface components {
         };
         /** @description `POST /api/auth/change-password`. */
         ChangePasswordIn: {
-            currentPassword?: string;
-            newPassword?: string;
+            currentPassword: string;
+            newPassword: string;
         };
         /** @description `{success, message, token}`: a new token replaces the revoked ones. */
         ChangePasswordOut: {
@@ -1917,7 +1917,7 @@ export interface components {
         };
         /** @description `POST /api/widget/events` (JSON, also sent as `text/plain` by `sendBeacon`). */
         EventIn: {
-            campaignId?: string;
+            campaignId: string;
             /** @description `engagement` only: this report begins a new browsing session. */
             newSession?: boolean | null;
             /**
@@ -1926,8 +1926,8 @@ export interface components {
              */
             seconds?: number | null;
             /** @description `pageview`, `impression` or `engagement` (engaged time on a page). */
-            type?: string;
-            visitorId?: string;
+            type: "pageview" | "impression" | "engagement";
+            visitorId: string;
         };
         /** @description When the popup may open. */
         ExitIntentSettings: {
@@ -1953,7 +1953,7 @@ export interface components {
         };
         /** @description `POST /api/auth/forgot-password`. */
         ForgotPasswordIn: {
-            email?: string;
+            email: string;
         };
         /** @description When forms are offered in a conversation. */
         FormDisplayRules: {
@@ -2144,7 +2144,7 @@ export interface components {
         };
         /** @description `POST /api/admin/login-as-user`. */
         LoginAsIn: {
-            userId?: string;
+            userId: string;
         };
         LoginAsResponse: {
             data: components["schemas"]["LoginAsData"];
@@ -2152,8 +2152,8 @@ export interface components {
         };
         /** @description `POST /api/auth/login`. */
         LoginIn: {
-            email?: string;
-            password?: string;
+            email: string;
+            password: string;
         };
         /** @description `{success, user}`. */
         MeResponse: {
@@ -2336,7 +2336,7 @@ export interface components {
         };
         /** @description `POST /api/billing/checkout` and `POST /api/billing/mock-payment-success`. */
         PlanChoiceIn: {
-            planId?: string;
+            planId: string;
         };
         /** @description `{success, message, data: plan}`. */
         PlanDeactivatedResponse: {
@@ -2598,7 +2598,7 @@ export interface components {
         };
         /** @description `POST /api/widget/purchases`: what `caTrack('purchase', {value, currency, orderId})` sends. */
         PurchaseIn: {
-            campaignId?: string;
+            campaignId: string;
             /** @description `INR`. */
             currency?: string | null;
             orderId?: string;
@@ -2607,7 +2607,7 @@ export interface components {
              * @description The order total in rupees (up to 2 decimals).
              */
             value: number;
-            visitorId?: string;
+            visitorId: string;
         };
         /** @description The answer to a purchase. */
         PurchaseOut: {
@@ -2627,11 +2627,12 @@ export interface components {
         };
         /** @description `POST /api/auth/register`. */
         RegisterIn: {
-            email?: string;
-            name?: string;
-            password?: string;
+            /** Format: email */
+            email: string;
+            name: string;
+            password: string;
             /** @description Country code and number, e.g. `+91 9876543210`. */
-            phone?: string;
+            phone: string;
         };
         /** @description The assistant's reply (the JSON answer, and the SSE `done` event's data). */
         ReplyOut: {
@@ -2667,8 +2668,8 @@ export interface components {
         };
         /** @description `POST /api/auth/reset-password`. */
         ResetPasswordIn: {
-            password?: string;
-            token?: string;
+            password: string;
+            token: string;
         };
         /** @description `{success, message, token, user}`: the reset worked and the user is signed in. */
         ResetPasswordOut: {
@@ -2765,12 +2766,12 @@ export interface components {
         };
         /** @description `POST /api/widget/conversations`. */
         StartIn: {
-            campaignId?: string;
+            campaignId: string;
             /** @description The widget's per-tab session id (same alphabet), optional. */
             sessionId?: string | null;
             userContext?: components["schemas"]["UserContext"];
             /** @description The widget's first-party visitor id (8–64 letters, digits, `-` or `_`). */
-            visitorId?: string;
+            visitorId: string;
         };
         /** @description `201` answer of a started conversation. */
         StartOut: {
@@ -2979,7 +2980,7 @@ export interface components {
             } | null;
             email?: string | null;
             /** @description `Lead` (sign-up) or `Purchase` (a verified payment). */
-            eventName?: string;
+            eventName: "Lead" | "Purchase";
             /** @description The dashboard page the event happened on. */
             eventSourceUrl?: string | null;
             firstName?: string | null;
@@ -3352,7 +3353,7 @@ export interface components {
         };
         /** @description `POST /payment/verify`. */
         VerifyIn: {
-            txnid?: string;
+            txnid: string;
         };
         /** @description `{success, data, txnid, productinfo, firstname, email, phone}`. */
         VerifyResponse: {
@@ -3447,6 +3448,15 @@ export interface operations {
                     "application/json": components["schemas"]["LoginAsResponse"];
                 };
             };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No valid session */
             401: {
                 headers: {
@@ -3467,6 +3477,15 @@ export interface operations {
             };
             /** @description No such account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3610,6 +3629,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     trial_settings: {
@@ -3692,6 +3720,15 @@ export interface operations {
             };
             /** @description Not a superuser */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3893,6 +3930,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     create_user: {
@@ -3962,6 +4008,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     user_detail: {
@@ -3983,6 +4038,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UserDetailResponse"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid session */
@@ -4084,6 +4148,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Demoting yourself or the last superuser */
             422: {
                 headers: {
@@ -4114,6 +4187,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid session */
@@ -4215,6 +4297,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     change_password: {
@@ -4257,6 +4348,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     forgot_password: {
@@ -4283,6 +4383,15 @@ export interface operations {
             };
             /** @description Email missing or malformed */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4334,6 +4443,15 @@ export interface operations {
             };
             /** @description Wrong email or password */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4450,6 +4568,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     register: {
@@ -4492,6 +4619,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many sign-ups from this address */
             429: {
                 headers: {
@@ -4527,6 +4663,15 @@ export interface operations {
             };
             /** @description Invalid, used or expired token, or weak password */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4650,6 +4795,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Free or contact-sales plan */
             422: {
                 headers: {
@@ -4721,6 +4875,15 @@ export interface operations {
             };
             /** @description Already on this plan */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4895,6 +5058,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     defaults: {
@@ -4945,6 +5117,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CampaignResponse"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid session */
@@ -5019,6 +5200,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     remove: {
@@ -5040,6 +5230,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid session */
@@ -5081,6 +5280,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CampaignAnalyticsResponse"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid session */
@@ -5148,6 +5356,15 @@ export interface operations {
             };
             /** @description Campaign absent or not yours */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5242,6 +5459,15 @@ export interface operations {
                     "application/json": components["schemas"]["ConversionScriptResponse"];
                 };
             };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No valid session */
             401: {
                 headers: {
@@ -5283,6 +5509,15 @@ export interface operations {
                     "application/json": components["schemas"]["CampaignResponse"];
                 };
             };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No valid session */
             401: {
                 headers: {
@@ -5322,6 +5557,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WidgetScriptResponse"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid session */
@@ -5718,6 +5962,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageOut"];
                 };
             };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No valid session */
             401: {
                 headers: {
@@ -5892,6 +6145,15 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerResponse"];
                 };
             };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No valid session */
             401: {
                 headers: {
@@ -5964,6 +6226,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     customers_remove: {
@@ -5985,6 +6256,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid session */
@@ -6031,6 +6311,15 @@ export interface operations {
             };
             /** @description A field breaks a rule */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6154,6 +6443,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Free or contact-sales plan */
             422: {
                 headers: {
@@ -6184,6 +6482,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InvoiceResponse"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid session */
@@ -6227,6 +6534,24 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     payu_webhook: {
@@ -6252,6 +6577,15 @@ export interface operations {
             };
             /** @description Forged, tampered or unknown; nothing changed */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6289,6 +6623,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StatusResponse"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid session */
@@ -6333,6 +6676,15 @@ export interface operations {
                     "application/json": components["schemas"]["VerifyResponse"];
                 };
             };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No valid session */
             401: {
                 headers: {
@@ -6344,6 +6696,15 @@ export interface operations {
             };
             /** @description Absent or not yours */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6431,6 +6792,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_plan: {
@@ -6452,6 +6822,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlanResponse"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such plan */
@@ -6526,6 +6905,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The free plan must stay free and active */
             422: {
                 headers: {
@@ -6556,6 +6944,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlanDeactivatedResponse"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid session */
@@ -6712,6 +7109,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     users_get: {
@@ -6733,6 +7139,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SimpleUserResponse"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid session */
@@ -6834,6 +7249,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Demoting yourself or the last superuser */
             422: {
                 headers: {
@@ -6864,6 +7288,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid session */
@@ -6932,6 +7365,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `campaign_not_found` */
             404: {
                 headers: {
@@ -6992,6 +7434,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many calls from this IP or for this campaign; see Retry-After */
             429: {
                 headers: {
@@ -7022,6 +7473,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OkOut"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description `conversation_not_found` */
@@ -7087,6 +7547,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many calls; see Retry-After */
             429: {
                 headers: {
@@ -7144,6 +7613,15 @@ export interface operations {
             };
             /** @description `conversation_ended`: start a new conversation */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7229,6 +7707,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many events; see Retry-After */
             429: {
                 headers: {
@@ -7298,6 +7785,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many calls; see Retry-After */
             429: {
                 headers: {
@@ -7351,6 +7847,15 @@ export interface operations {
                     "application/json": components["schemas"]["VerifyResponse"];
                 };
             };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No valid session */
             401: {
                 headers: {
@@ -7362,6 +7867,15 @@ export interface operations {
             };
             /** @description Absent or not yours */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
