@@ -47,8 +47,10 @@ pub struct LoginIn {
 #[serde(rename_all = "camelCase")]
 pub struct UpdateMeIn {
     #[validate(custom(function = "rules::optional_name"))]
+    #[schema(min_length = 1, max_length = 100, pattern = r"\S")]
     pub name: Option<String>,
     #[validate(custom(function = "rules::optional_phone"))]
+    #[schema(pattern = r"^ *\+?[ ()\-]*(?:[0-9][ ()\-]*){6,15}$")]
     pub phone: Option<String>,
     /// Receive account and campaign emails.
     pub email_notifications: Option<bool>,
@@ -73,7 +75,7 @@ pub struct ChangePasswordIn {
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 pub struct ForgotPasswordIn {
     #[serde(default)]
-    #[schema(required = true, min_length = 1, pattern = r"\S")]
+    #[schema(required = true, format = "email", max_length = 254)]
     pub email: String,
 }
 

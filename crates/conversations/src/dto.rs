@@ -17,6 +17,10 @@ pub struct UserContext {
     pub device_type: Option<String>,
     /// The page the visitor was on (http or https, at most 1,000 characters).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(
+        max_length = 1000,
+        pattern = r"^https?://(localhost|[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+)(/[A-Za-z0-9._~/-]*)?$"
+    )]
     pub current_url: Option<String>,
 }
 
@@ -160,6 +164,7 @@ pub struct StartOut {
 pub struct MessageIn {
     /// The visitor's message (1–1,000 characters).
     #[serde(default)]
+    #[schema(required = true, min_length = 1, pattern = r"\S")]
     pub message: String,
 }
 

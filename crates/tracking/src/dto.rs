@@ -79,12 +79,13 @@ pub struct PurchaseIn {
     #[schema(required = true, pattern = r"^[A-Za-z0-9_\-]{8,64}$")]
     pub visitor_id: String,
     /// The order total in rupees (up to 2 decimals).
-    #[schema(value_type = f64)]
+    #[schema(value_type = f64, exclusive_minimum = 0)]
     pub value: Option<serde_json::Value>,
     /// `INR`.
     #[serde(default)]
     pub currency: Option<String>,
     #[serde(default)]
+    #[schema(required = true, min_length = 1, max_length = 100, pattern = r"\S")]
     pub order_id: String,
 }
 

@@ -1448,10 +1448,10 @@ export interface components {
         CampaignIn: {
             /** @description Defaults to true on create; unchanged on update when absent. */
             isActive?: boolean | null;
-            name?: string;
+            name: string;
             /** @description Missing parts take the defaults. */
             settings?: components["schemas"]["CampaignSettings"];
-            websiteUrl?: string;
+            websiteUrl: string;
         };
         /** @description `GET /api/campaigns`. */
         CampaignListResponse: {
@@ -1953,6 +1953,7 @@ export interface components {
         };
         /** @description `POST /api/auth/forgot-password`. */
         ForgotPasswordIn: {
+            /** Format: email */
             email: string;
         };
         /** @description When forms are offered in a conversation. */
@@ -2163,7 +2164,7 @@ export interface components {
         /** @description `POST /api/widget/conversations/{conversationId}/messages`. */
         MessageIn: {
             /** @description The visitor's message (1–1,000 characters). */
-            message?: string;
+            message: string;
         };
         /** @description `{success, message}`. */
         MessageOut: {
@@ -2601,7 +2602,7 @@ export interface components {
             campaignId: string;
             /** @description `INR`. */
             currency?: string | null;
-            orderId?: string;
+            orderId: string;
             /**
              * Format: double
              * @description The order total in rupees (up to 2 decimals).
@@ -5387,9 +5388,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description From 1 (default 1). */
-                page?: string;
+                page?: number;
                 /** @description 1–100 (default 20). */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -5592,7 +5593,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `1d`, `7d` (default), `30d`, `90d` or `365d`. */
-                period?: string;
+                period?: "1d" | "7d" | "30d" | "90d" | "365d";
             };
             header?: never;
             path?: never;
@@ -5633,7 +5634,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `1d`, `7d` (default), `30d`, `90d` or `365d`. */
-                period?: string;
+                period?: "1d" | "7d" | "30d" | "90d" | "365d";
             };
             header?: never;
             path: {
@@ -5686,13 +5687,13 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description From 1 (default 1). */
-                page?: string;
+                page?: number;
                 /** @description 1–100 (default 10). */
-                limit?: string;
+                limit?: number;
                 /** @description `active` or `completed`. */
-                status?: string;
+                status?: "all" | "active" | "completed";
                 /** @description `conversion`, `dismissal` or `none`. */
-                outcome?: string;
+                outcome?: "all" | "conversion" | "dismissal" | "none";
                 /** @description Part of the last message or of the collected name, email, phone or company. */
                 search?: string;
             };
@@ -5747,7 +5748,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `csv` (the default and only format). */
-                format?: string;
+                format?: "csv";
             };
             header?: never;
             path?: never;
@@ -5788,7 +5789,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `csv` (the default and only format). */
-                format?: string;
+                format?: "csv";
             };
             header?: never;
             path: {
@@ -5841,13 +5842,13 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description From 1 (default 1). */
-                page?: string;
+                page?: number;
                 /** @description 1–100 (default 10). */
-                limit?: string;
+                limit?: number;
                 /** @description `active` or `completed`. */
-                status?: string;
+                status?: "all" | "active" | "completed";
                 /** @description `conversion`, `dismissal` or `none`. */
-                outcome?: string;
+                outcome?: "all" | "conversion" | "dismissal" | "none";
                 /** @description Part of the last message or of the collected name, email, phone or company. */
                 search?: string;
             };
@@ -5890,9 +5891,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only messages older than this message id. */
-                before?: string;
+                before?: number;
                 /** @description 1–100 (default 20). */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -5995,7 +5996,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `1d`, `7d`, `30d` (default), `90d` or `365d` (the same choices as the conversation analytics). */
-                period?: string;
+                period?: "1d" | "7d" | "30d" | "90d" | "365d";
             };
             header?: never;
             path?: never;
@@ -6036,7 +6037,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `csv` (the default and only format). */
-                format?: string;
+                format?: "csv";
             };
             header?: never;
             path?: never;
@@ -6077,17 +6078,17 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description From 1 (default 1). */
-                page?: string;
+                page?: number;
                 /** @description 1–100 (default 20). */
-                limit?: string;
+                limit?: number;
                 /** @description Part of the name, email, phone or company. */
                 search?: string;
                 /** @description `lead`, `prospect`, `customer`, `churned`, or empty / `all`. */
-                status?: string;
+                status?: "all" | "lead" | "prospect" | "customer" | "churned";
                 /** @description `lastConversationDate` (default), `leadScore`, `totalConversations` or `createdAt`. */
-                sortBy?: string;
+                sortBy?: "lastConversationDate" | "leadScore" | "totalConversations" | "createdAt";
                 /** @description `desc` (default) or `asc`. */
-                sortOrder?: string;
+                sortOrder?: "asc" | "desc";
             };
             header?: never;
             path?: never;
