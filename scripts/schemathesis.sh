@@ -6,15 +6,16 @@
 # schemathesis is installed into ~/.cache/convertassist/schemathesis.
 # Prints schemathesis' summary per database; exits non-zero on any failure.
 # Extra arguments go to `st run` (e.g. --max-examples 50). CA_FUZZ_PORT
-# picks the servers' port (default: a free one).
+# picks the servers' port (default: a free one); CA_FUZZ_BIN a server binary
+# already built (default: build this checkout's).
 set -eu
 cd "$(dirname "$0")/.."
 root=$(pwd)
 venv="$HOME/.cache/convertassist/schemathesis"
 [ -x "$venv/bin/st" ] || { python3 -m venv "$venv" && "$venv/bin/pip" install -q "schemathesis>=4.3,<5"; }
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/convertassist/target}"
-cargo build -q -p ca-server
-bin="$CARGO_TARGET_DIR/debug/ca-server"
+bin="${CA_FUZZ_BIN:-}"
+[ -n "$bin" ] || { cargo build -q -p ca-server && bin="$CARGO_TARGET_DIR/debug/ca-server"; }
 status=0
 
 fuzz() {
