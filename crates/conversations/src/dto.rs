@@ -14,11 +14,12 @@ use crate::forms::CollectedData;
 pub struct UserContext {
     /// `desktop`, `mobile` or `tablet`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<ca_campaigns::settings::Device>, inline)]
     pub device_type: Option<String>,
-    /// The page the visitor was on (http or https, at most 1,000 characters).
+    /// The page the visitor was on (http or https, at most 500 characters).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(
-        max_length = 1000,
+        max_length = 500,
         pattern = r"^https?://(localhost|[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+)(/[A-Za-z0-9._~/-]*)?$"
     )]
     pub current_url: Option<String>,

@@ -83,6 +83,7 @@ pub struct PurchaseIn {
     pub value: Option<serde_json::Value>,
     /// `INR`.
     #[serde(default)]
+    #[schema(value_type = Option<Currency>, inline)]
     pub currency: Option<String>,
     #[serde(default)]
     #[schema(required = true, min_length = 1, max_length = 100, pattern = r"\S")]
@@ -111,4 +112,11 @@ pub struct AcceptedOut {
     /// False for events from the owner's Preview page (this server's own
     /// origin, not the campaign's website): accepted, never counted.
     pub counted: bool,
+}
+
+/// The one currency purchases are tracked in, for the API document.
+#[derive(ToSchema)]
+#[allow(dead_code, clippy::upper_case_acronyms)]
+pub enum Currency {
+    INR,
 }

@@ -204,6 +204,7 @@ impl Default for PopupDesign {
 #[serde(rename_all = "camelCase", default)]
 pub struct TargetingSettings {
     /// Any of `desktop`, `mobile`, `tablet`; at least one.
+    #[schema(value_type = Vec<Device>, min_items = 1)]
     pub devices: Vec<String>,
     /// Seconds on the page before the popup may open.
     #[schema(minimum = 0, maximum = 3600)]
@@ -397,4 +398,14 @@ mod tests {
         assert!(!is_page_rule("javascript:alert(1)"));
         assert!(!is_page_rule("not a url"));
     }
+}
+
+/// [`DEVICES`] as the API document lists them.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum Device {
+    Desktop,
+    Mobile,
+    Tablet,
 }

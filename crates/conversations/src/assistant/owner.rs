@@ -33,7 +33,7 @@ const QUESTION_KEY_MAX: usize = 200;
 #[serde(rename_all = "camelCase", default)]
 pub struct TryIn {
     /// The question, as a visitor would type it.
-    #[schema(min_length = 1, pattern = r"\S")]
+    #[schema(required = true, min_length = 1, pattern = r"\S")]
     pub message: String,
     /// Answer from this knowledge base instead of the saved one (the
     /// editor's unsaved text).

@@ -1895,6 +1895,11 @@ export interface components {
             settings: components["schemas"]["CampaignSettings"];
             success: boolean;
         };
+        /**
+         * @description [`DEVICES`] as the API document lists them.
+         * @enum {string}
+         */
+        Device: "desktop" | "mobile" | "tablet";
         DiskHealth: {
             /** Format: int64 */
             freeBytes: number;
@@ -2601,7 +2606,7 @@ export interface components {
         PurchaseIn: {
             campaignId: string;
             /** @description `INR`. */
-            currency?: string | null;
+            currency?: null | "INR";
             orderId: string;
             /**
              * Format: double
@@ -2926,7 +2931,7 @@ export interface components {
              *       "tablet"
              *     ]
              */
-            devices: string[];
+            devices: components["schemas"]["Device"][];
             /**
              * @description URLs or patterns (`*` wildcard) where the popup never opens.
              * @default []
@@ -3196,10 +3201,10 @@ export interface components {
         };
         /** @description Where the visitor is: page, referrer, device (a conversation's `userContext`). */
         UserContext: {
-            /** @description The page the visitor was on (http or https, at most 1,000 characters). */
+            /** @description The page the visitor was on (http or https, at most 500 characters). */
             currentUrl?: string | null;
             /** @description `desktop`, `mobile` or `tablet`. */
-            deviceType?: string | null;
+            deviceType?: null | ("desktop" | "mobile" | "tablet");
         };
         /** @description `{user}`. */
         UserData: {
