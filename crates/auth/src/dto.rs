@@ -27,7 +27,11 @@ pub struct RegisterIn {
     /// Country code and number, e.g. `+91 9876543210`.
     #[serde(default)]
     #[validate(custom(function = "rules::phone"))]
-    #[schema(required = true, pattern = r"^ *\+?[ ()\-]*(?:[0-9][ ()\-]*){6,15}$")]
+    #[schema(
+        required = true,
+        max_length = 32,
+        pattern = r"^ *\+?[ ()\-]*(?:[0-9][ ()\-]*){6,15}$"
+    )]
     pub phone: String,
 }
 
@@ -50,7 +54,7 @@ pub struct UpdateMeIn {
     #[schema(min_length = 1, max_length = 100, pattern = r"\S")]
     pub name: Option<String>,
     #[validate(custom(function = "rules::optional_phone"))]
-    #[schema(pattern = r"^ *\+?[ ()\-]*(?:[0-9][ ()\-]*){6,15}$")]
+    #[schema(max_length = 32, pattern = r"^ *\+?[ ()\-]*(?:[0-9][ ()\-]*){6,15}$")]
     pub phone: Option<String>,
     /// Receive account and campaign emails.
     pub email_notifications: Option<bool>,

@@ -212,3 +212,26 @@ async fn whole_numbers_written_as_decimals_are_whole_numbers() {
         .await;
     assert_eq!(fraction.status, 400, "{}", fraction.body);
 }
+
+/// A phone number longer than its column (32 characters, punctuation
+/// included) is a 400 on sign-up and in the profile, not a 500 on PostgreSQL.
+#[tokio::test]
+async fn overlong_phone_numbers_are_refused() {
+    let app = spawn_app().await;
+    let long = "+91 98765 43210 - - - - - - - - - -";
+    let reply = app
+        .post(
+            "/api/auth/register",
+            json!({"name": "Asha", "email": "long-phone@example.in", "password": "secret1", "phone": long}),
+        )
+        .await;
+    assert_eq!(
+        reply.error(400, "validation_failed"),
+        "Please enter a valid phone number"
+    );
+    let (token, _) = app.register("phone@example.in", "secret1").await;
+    let reply = app
+        .send("PUT", "/api/auth/me", Some(&token), json!({"phone": long}))
+        .await;
+    assert_eq!(reply.status, 400, "{}", reply.body);
+}
