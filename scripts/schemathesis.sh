@@ -5,21 +5,23 @@
 # server; a database named ca_fuzz_<pid> is created there and dropped).
 # schemathesis is installed into ~/.cache/convertassist/schemathesis.
 # Prints schemathesis' summary per database; exits non-zero on any failure.
-# Extra arguments go to `st run` (e.g. --max-examples 50).
+# Extra arguments go to `st run` (e.g. --max-examples 50). CA_FUZZ_PORT
+# picks the servers' port (default: a free one); CA_FUZZ_BIN a server binary
+# already built (default: build this checkout's).
 set -eu
 cd "$(dirname "$0")/.."
 root=$(pwd)
 venv="$HOME/.cache/convertassist/schemathesis"
 [ -x "$venv/bin/st" ] || { python3 -m venv "$venv" && "$venv/bin/pip" install -q "schemathesis>=4.3,<5"; }
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/convertassist/target}"
-cargo build -q -p ca-server
-bin="$CARGO_TARGET_DIR/debug/ca-server"
+bin="${CA_FUZZ_BIN:-}"
+[ -n "$bin" ] || { cargo build -q -p ca-server && bin="$CARGO_TARGET_DIR/debug/ca-server"; }
 status=0
 
 fuzz() {
   name=$1; url=$2; shift 2
   tmp=$(mktemp -d)
-  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  port=${CA_FUZZ_PORT:-$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')}
   base="http://127.0.0.1:$port"
   CA_DATABASE_URL="$url" CA_BIND="127.0.0.1:$port" CA_PUBLIC_URL="$base" CA_DATA_DIR="$tmp" \
     CA_JWT_SECRET=$(python3 -c 'import secrets; print(secrets.token_hex(32))') \
@@ -36,8 +38,22 @@ fuzz() {
     -d '{"name":"Fuzz Owner","email":"fuzz@example.in","password":"fuzz-secret-1","phone":"+91 9876543210"}' |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
   echo "== $name"
-  "$venv/bin/st" run "$base/api/openapi.json" -H "Authorization: Bearer $token" \
-    --checks all --phases examples,coverage,fuzzing,stateful "$@" || status=1
+  # NUL characters are refused everywhere by design (400 invalid_character,
+  # README "API conventions"), so none are generated. Changing the password
+  # and signing out everywhere revoke the token every other call runs with:
+  # they get a run of their own, after the rest, with a token of their own.
+  "$venv/bin/st" --config-file "$root/scripts/schemathesis.toml" run "$base/api/openapi.json" \
+    -H "Authorization: Bearer $token" --generation-allow-x00 false \
+    --checks all --phases examples,coverage,fuzzing,stateful \
+    --exclude-operation-id logout_all --exclude-operation-id change_password "$@" || status=1
+  token=$(curl -sf -X POST "$base/api/auth/register" -H 'content-type: application/json' \
+    -d '{"name":"Fuzz Owner","email":"fuzz-revoke@example.in","password":"fuzz-secret-1","phone":"+91 9876543210"}' |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+  echo "== $name: token-revoking calls"
+  "$venv/bin/st" --config-file "$root/scripts/schemathesis.toml" run "$base/api/openapi.json" \
+    -H "Authorization: Bearer $token" --generation-allow-x00 false \
+    --checks all --phases examples,coverage,fuzzing,stateful \
+    --include-operation-id logout_all --include-operation-id change_password "$@" || status=1
   kill $pid; wait $pid 2>/dev/null || true
   echo "server log: $tmp/server.log"
 }

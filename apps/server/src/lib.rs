@@ -349,7 +349,7 @@ fn api_app(
     >,
     utoipa::openapi::OpenApi,
 ) {
-    App::new()
+    let (app, mut doc) = App::new()
         .into_utoipa_app()
         .openapi(ApiDoc::openapi())
         .service(routes::health::healthz)
@@ -487,7 +487,9 @@ fn api_app(
                 .service(routes::widget::submit_form)
                 .service(routes::widget::dismiss),
         )
-        .split_for_parts()
+        .split_for_parts();
+    openapi::declare_common_errors(&mut doc);
+    (app, doc)
 }
 
 /// The OpenAPI document the server serves and `cargo xtask openapi` writes.

@@ -54,3 +54,59 @@ pub fn to_pretty_json(doc: &utoipa::openapi::OpenApi) -> anyhow::Result<String> 
     json.push('\n');
     Ok(json)
 }
+
+/// Declares the answers every operation can get from the layers in front of
+/// its handler, where the handler's own list leaves them out: 400 for a body,
+/// query or path that doesn't fit (malformed JSON, a wrong content type, a
+/// NUL character), 413 for a body over the limit, and 401 when it needs a
+/// session. Each is the API's JSON error body.
+pub fn declare_common_errors(doc: &mut utoipa::openapi::OpenApi) {
+    use utoipa::openapi::{RefOr, ResponseBuilder, content::ContentBuilder};
+    let error = |description: &str| {
+        RefOr::T(
+            ResponseBuilder::new()
+                .description(description)
+                .content(
+                    "application/json",
+                    ContentBuilder::new()
+                        .schema(Some(utoipa::openapi::Ref::from_schema_name("ErrorBody")))
+                        .build(),
+                )
+                .build(),
+        )
+    };
+    for item in doc.paths.paths.values_mut() {
+        for op in [
+            &mut item.get,
+            &mut item.post,
+            &mut item.put,
+            &mut item.patch,
+            &mut item.delete,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            let has_body = op.request_body.is_some();
+            let has_params = op.parameters.as_ref().is_some_and(|p| !p.is_empty());
+            let secured = op.security.as_ref().is_some_and(|s| !s.is_empty());
+            let responses = &mut op.responses.responses;
+            if has_body || has_params {
+                responses.entry("400".into()).or_insert_with(|| {
+                    error(
+                        "The request does not fit the call (body, query or path; a NUL character)",
+                    )
+                });
+            }
+            if has_body {
+                responses
+                    .entry("413".into())
+                    .or_insert_with(|| error("The request body is too large"));
+            }
+            if secured {
+                responses
+                    .entry("401".into())
+                    .or_insert_with(|| error("No valid session"));
+            }
+        }
+    }
+}

@@ -378,6 +378,44 @@ fn json_has_nul(body: &[u8]) -> bool {
     false
 }
 
+/// JSON has one kind of number: `5.0` is the whole number 5, and a field that
+/// takes whole numbers accepts it (serde alone refuses it for an integer).
+/// The body is rewritten only when it holds such a number; anything that is
+/// not JSON is left for the handler to refuse.
+fn whole_numbers(body: actix_web::web::Bytes) -> actix_web::web::Bytes {
+    fn has_fraction_or_exponent(body: &[u8]) -> bool {
+        body.windows(2)
+            .any(|w| w[0].is_ascii_digit() && matches!(w[1], b'.' | b'e' | b'E'))
+    }
+    fn fix(value: &mut serde_json::Value) -> bool {
+        match value {
+            serde_json::Value::Number(n) if n.is_f64() => {
+                let f = n.as_f64().unwrap_or(f64::NAN);
+                // Exactly representable as i64 (|f| < 2^63), no fraction.
+                if f.fract() == 0.0 && f.abs() < 9.223_372_036_854_775e18 {
+                    *value = serde_json::Value::from(f as i64);
+                    true
+                } else {
+                    false
+                }
+            }
+            serde_json::Value::Array(items) => items.iter_mut().fold(false, |c, v| fix(v) | c),
+            serde_json::Value::Object(map) => map.values_mut().fold(false, |c, v| fix(v) | c),
+            _ => false,
+        }
+    }
+    if !has_fraction_or_exponent(&body) {
+        return body;
+    }
+    let Ok(mut value) = serde_json::from_slice::<serde_json::Value>(&body) else {
+        return body;
+    };
+    if !fix(&mut value) {
+        return body;
+    }
+    serde_json::to_vec(&value).map_or(body, actix_web::web::Bytes::from)
+}
+
 fn percent_has_nul(text: &[u8]) -> bool {
     text.windows(3).any(|w| w.eq_ignore_ascii_case(b"%00"))
 }
@@ -433,6 +471,11 @@ pub async fn request_guard(
         if nul {
             return refuse(req, nul_error());
         }
+        let body = if content_type.starts_with("application/x-www-form-urlencoded") {
+            body
+        } else {
+            whole_numbers(body)
+        };
         req.set_payload(actix_web::dev::Payload::from(body));
     }
     let path = req.path().to_string();

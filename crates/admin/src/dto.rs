@@ -289,6 +289,7 @@ pub struct ChangePlanIn {
 #[serde(rename_all = "camelCase")]
 pub struct LoginAsIn {
     #[serde(default)]
+    #[schema(required = true, min_length = 1, pattern = r"\S")]
     pub user_id: String,
 }
 

@@ -14,16 +14,24 @@ use crate::rules;
 pub struct RegisterIn {
     #[serde(default)]
     #[validate(custom(function = "rules::name"))]
+    #[schema(required = true, min_length = 1, max_length = 100, pattern = r"\S")]
     pub name: String,
     #[serde(default)]
     #[validate(custom(function = "rules::email"))]
+    #[schema(required = true, format = "email", max_length = 254)]
     pub email: String,
     #[serde(default)]
     #[validate(custom(function = "rules::password"))]
+    #[schema(required = true, min_length = 6, max_length = 128)]
     pub password: String,
     /// Country code and number, e.g. `+91 9876543210`.
     #[serde(default)]
     #[validate(custom(function = "rules::phone"))]
+    #[schema(
+        required = true,
+        max_length = 32,
+        pattern = r"^ *\+?[ ()\-]*(?:[0-9][ ()\-]*){6,15}$"
+    )]
     pub phone: String,
 }
 
@@ -31,8 +39,10 @@ pub struct RegisterIn {
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 pub struct LoginIn {
     #[serde(default)]
+    #[schema(required = true, min_length = 1, pattern = r"\S")]
     pub email: String,
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     pub password: String,
 }
 
@@ -41,8 +51,10 @@ pub struct LoginIn {
 #[serde(rename_all = "camelCase")]
 pub struct UpdateMeIn {
     #[validate(custom(function = "rules::optional_name"))]
+    #[schema(min_length = 1, max_length = 100, pattern = r"\S")]
     pub name: Option<String>,
     #[validate(custom(function = "rules::optional_phone"))]
+    #[schema(max_length = 32, pattern = r"^ *\+?[ ()\-]*(?:[0-9][ ()\-]*){6,15}$")]
     pub phone: Option<String>,
     /// Receive account and campaign emails.
     pub email_notifications: Option<bool>,
@@ -55,9 +67,11 @@ pub struct UpdateMeIn {
 #[serde(rename_all = "camelCase")]
 pub struct ChangePasswordIn {
     #[serde(default)]
+    #[schema(required = true, min_length = 1)]
     pub current_password: String,
     #[serde(default)]
     #[validate(custom(function = "rules::password"))]
+    #[schema(required = true, min_length = 6, max_length = 128)]
     pub new_password: String,
 }
 
@@ -65,6 +79,7 @@ pub struct ChangePasswordIn {
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 pub struct ForgotPasswordIn {
     #[serde(default)]
+    #[schema(required = true, format = "email", max_length = 254)]
     pub email: String,
 }
 
@@ -72,9 +87,11 @@ pub struct ForgotPasswordIn {
 #[derive(Debug, Clone, Deserialize, ToSchema, Validate)]
 pub struct ResetPasswordIn {
     #[serde(default)]
+    #[schema(required = true, min_length = 1, pattern = r"\S")]
     pub token: String,
     #[serde(default)]
     #[validate(custom(function = "rules::password"))]
+    #[schema(required = true, min_length = 6, max_length = 128)]
     pub password: String,
 }
 

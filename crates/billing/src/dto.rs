@@ -94,6 +94,7 @@ pub struct PlanResponse {
 #[serde(rename_all = "camelCase")]
 pub struct PlanChoiceIn {
     #[serde(default)]
+    #[schema(required = true, min_length = 1, pattern = r"\S")]
     pub plan_id: String,
 }
 
@@ -163,6 +164,7 @@ pub struct InitializeResponse {
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 pub struct VerifyIn {
     #[serde(default)]
+    #[schema(required = true, min_length = 1, pattern = r"\S")]
     pub txnid: String,
 }
 

@@ -14,8 +14,14 @@ use crate::settings::CampaignSettings;
 #[serde(rename_all = "camelCase")]
 pub struct CampaignIn {
     #[serde(default)]
+    #[schema(required = true, min_length = 1, max_length = 120, pattern = r"\S")]
     pub name: String,
     #[serde(default)]
+    #[schema(
+        required = true,
+        max_length = 500,
+        pattern = r"^https?://(localhost|[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+)(/[A-Za-z0-9._~/-]*)?$"
+    )]
     pub website_url: String,
     /// Defaults to true on create; unchanged on update when absent.
     pub is_active: Option<bool>,

@@ -14,9 +14,14 @@ use crate::forms::CollectedData;
 pub struct UserContext {
     /// `desktop`, `mobile` or `tablet`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<ca_campaigns::settings::Device>, inline)]
     pub device_type: Option<String>,
-    /// The page the visitor was on (http or https, at most 1,000 characters).
+    /// The page the visitor was on (http or https, at most 500 characters).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(
+        max_length = 500,
+        pattern = r"^https?://(localhost|[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+)(/[A-Za-z0-9._~/-]*)?$"
+    )]
     pub current_url: Option<String>,
 }
 
@@ -25,12 +30,15 @@ pub struct UserContext {
 #[serde(rename_all = "camelCase")]
 pub struct StartIn {
     #[serde(default)]
+    #[schema(required = true, min_length = 1, pattern = r"\S")]
     pub campaign_id: String,
     /// The widget's first-party visitor id (8–64 letters, digits, `-` or `_`).
     #[serde(default)]
+    #[schema(required = true, pattern = r"^[A-Za-z0-9_\-]{8,64}$")]
     pub visitor_id: String,
     /// The widget's per-tab session id (same alphabet), optional.
     #[serde(default)]
+    #[schema(pattern = r"^[A-Za-z0-9_\-]{8,64}$")]
     pub session_id: Option<String>,
     #[serde(default)]
     pub user_context: UserContext,
@@ -157,6 +165,7 @@ pub struct StartOut {
 pub struct MessageIn {
     /// The visitor's message (1–1,000 characters).
     #[serde(default)]
+    #[schema(required = true, min_length = 1, pattern = r"\S")]
     pub message: String,
 }
 

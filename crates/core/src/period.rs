@@ -66,3 +66,27 @@ mod tests {
         );
     }
 }
+
+/// [`PERIODS`] as the API document lists them (a query parameter's values).
+#[derive(serde::Deserialize, utoipa::ToSchema)]
+#[allow(dead_code)]
+pub enum PeriodName {
+    #[serde(rename = "1d")]
+    D1,
+    #[serde(rename = "7d")]
+    D7,
+    #[serde(rename = "30d")]
+    D30,
+    #[serde(rename = "90d")]
+    D90,
+    #[serde(rename = "365d")]
+    D365,
+}
+
+/// The only export format, as the API document lists it.
+#[derive(serde::Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum ExportFormat {
+    Csv,
+}

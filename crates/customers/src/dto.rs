@@ -72,16 +72,21 @@ impl CustomerOut {
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// From 1 (default 1).
+    #[param(value_type = Option<u64>, minimum = 1, maximum = 1000000)]
     pub page: Option<String>,
     /// 1–100 (default 20).
+    #[param(value_type = Option<u64>, minimum = 1, maximum = 100)]
     pub limit: Option<String>,
     /// Part of the name, email, phone or company.
     pub search: Option<String>,
     /// `lead`, `prospect`, `customer`, `churned`, or empty / `all`.
+    #[param(value_type = Option<CustomerStatusFilter>, inline)]
     pub status: Option<String>,
     /// `lastConversationDate` (default), `leadScore`, `totalConversations` or `createdAt`.
+    #[param(value_type = Option<SortBy>, inline)]
     pub sort_by: Option<String>,
     /// `desc` (default) or `asc`.
+    #[param(value_type = Option<SortOrder>, inline)]
     pub sort_order: Option<String>,
 }
 
@@ -120,6 +125,7 @@ pub struct CustomerUpdate {
 #[into_params(parameter_in = Query)]
 pub struct PeriodQuery {
     /// `1d`, `7d`, `30d` (default), `90d` or `365d` (the same choices as the conversation analytics).
+    #[param(value_type = Option<ca_core::period::PeriodName>, inline)]
     pub period: Option<String>,
 }
 
@@ -184,5 +190,38 @@ pub struct OverviewResponse {
 #[into_params(parameter_in = Query)]
 pub struct ExportQuery {
     /// `csv` (the default and only format).
+    #[param(value_type = Option<ca_core::period::ExportFormat>, inline)]
     pub format: Option<String>,
+}
+
+/// Statuses the customer list can be narrowed to, for the API document.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum CustomerStatusFilter {
+    All,
+    Lead,
+    Prospect,
+    Customer,
+    Churned,
+}
+
+/// What the customer list can be sorted by, for the API document.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub enum SortBy {
+    LastConversationDate,
+    LeadScore,
+    TotalConversations,
+    CreatedAt,
+}
+
+/// Sort directions, for the API document.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum SortOrder {
+    Asc,
+    Desc,
 }

@@ -28,12 +28,21 @@ pub const PER_IP: Limit = Limit::new(30, 60);
 /// A `Lead` is accepted for an account this long after it signed up.
 pub const LEAD_WINDOW_HOURS: i64 = 24;
 
+/// The events `POST /api/meta/track` takes, for the API document.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub enum TrackEventName {
+    Lead,
+    Purchase,
+}
+
 /// `POST /api/meta/track`.
 #[derive(Debug, Clone, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TrackIn {
     /// `Lead` (sign-up) or `Purchase` (a verified payment).
     #[serde(default)]
+    #[schema(required = true, value_type = TrackEventName, inline)]
     pub event_name: String,
     /// Purchase: the payment's txnid.
     pub order_id: Option<String>,

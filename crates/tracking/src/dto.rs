@@ -35,16 +35,29 @@ pub struct PublicConfigOut {
     pub campaign: Option<PublicCampaign>,
 }
 
+/// The kinds of widget event (`EventIn.type`), for the API document.
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum EventKind {
+    Pageview,
+    Impression,
+    Engagement,
+}
+
 /// `POST /api/widget/events` (JSON, also sent as `text/plain` by `sendBeacon`).
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EventIn {
     #[serde(default)]
+    #[schema(required = true, min_length = 1, pattern = r"\S")]
     pub campaign_id: String,
     #[serde(default)]
+    #[schema(required = true, pattern = r"^[A-Za-z0-9_\-]{8,64}$")]
     pub visitor_id: String,
     /// `pageview`, `impression` or `engagement` (engaged time on a page).
     #[serde(default, rename = "type")]
+    #[schema(required = true, value_type = EventKind, inline)]
     pub event_type: String,
     /// `engagement` only: whole seconds of engaged time not reported before, 1–1800.
     #[serde(default)]
@@ -60,16 +73,20 @@ pub struct EventIn {
 #[serde(rename_all = "camelCase")]
 pub struct PurchaseIn {
     #[serde(default)]
+    #[schema(required = true, min_length = 1, pattern = r"\S")]
     pub campaign_id: String,
     #[serde(default)]
+    #[schema(required = true, pattern = r"^[A-Za-z0-9_\-]{8,64}$")]
     pub visitor_id: String,
     /// The order total in rupees (up to 2 decimals).
-    #[schema(value_type = f64)]
+    #[schema(value_type = f64, exclusive_minimum = 0)]
     pub value: Option<serde_json::Value>,
     /// `INR`.
     #[serde(default)]
+    #[schema(value_type = Option<Currency>, inline)]
     pub currency: Option<String>,
     #[serde(default)]
+    #[schema(required = true, min_length = 1, max_length = 100, pattern = r"\S")]
     pub order_id: String,
 }
 
@@ -95,4 +112,11 @@ pub struct AcceptedOut {
     /// False for events from the owner's Preview page (this server's own
     /// origin, not the campaign's website): accepted, never counted.
     pub counted: bool,
+}
+
+/// The one currency purchases are tracked in, for the API document.
+#[derive(ToSchema)]
+#[allow(dead_code, clippy::upper_case_acronyms)]
+pub enum Currency {
+    INR,
 }

@@ -180,3 +180,58 @@ async fn wrong_methods_queries_and_sizes_get_json_errors() {
             .error(413, "payload_too_large");
     }
 }
+
+/// JSON has one kind of number: a whole number written `5.0` or `5e0` is
+/// accepted where the API takes whole numbers; `5.5` is still refused.
+#[tokio::test]
+async fn whole_numbers_written_as_decimals_are_whole_numbers() {
+    let app = spawn_app().await;
+    let (token, _) = app.register("whole@example.in", "secret1").await;
+    let t = Some(token.as_str());
+    let created = app
+        .send(
+            "POST",
+            "/api/campaigns",
+            t,
+            json!({"name": "Kesar", "websiteUrl": "https://kesar.example.in",
+                   "settings": {"exitIntent": {"delay": 5.0, "cooldown": 3e1}}}),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let exit = &created.body["campaign"]["settings"]["exitIntent"];
+    assert_eq!(exit["delay"], 5, "{}", created.body);
+    assert_eq!(exit["cooldown"], 30, "{}", created.body);
+    let fraction = app
+        .send(
+            "POST",
+            "/api/campaigns",
+            t,
+            json!({"name": "Kesar 2", "websiteUrl": "https://kesar.example.in",
+                   "settings": {"exitIntent": {"delay": 5.5}}}),
+        )
+        .await;
+    assert_eq!(fraction.status, 400, "{}", fraction.body);
+}
+
+/// A phone number longer than its column (32 characters, punctuation
+/// included) is a 400 on sign-up and in the profile, not a 500 on PostgreSQL.
+#[tokio::test]
+async fn overlong_phone_numbers_are_refused() {
+    let app = spawn_app().await;
+    let long = "+91 98765 43210 - - - - - - - - - -";
+    let reply = app
+        .post(
+            "/api/auth/register",
+            json!({"name": "Asha", "email": "long-phone@example.in", "password": "secret1", "phone": long}),
+        )
+        .await;
+    assert_eq!(
+        reply.error(400, "validation_failed"),
+        "Please enter a valid phone number"
+    );
+    let (token, _) = app.register("phone@example.in", "secret1").await;
+    let reply = app
+        .send("PUT", "/api/auth/me", Some(&token), json!({"phone": long}))
+        .await;
+    assert_eq!(reply.status, 400, "{}", reply.body);
+}

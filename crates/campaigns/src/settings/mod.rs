@@ -51,6 +51,7 @@ pub struct CampaignSettings {
 pub struct RevenueSettings {
     /// The largest order, in rupees, counted as revenue (1 to 1,00,00,000).
     #[schema(minimum = 1, maximum = 10_000_000)]
+    #[schema(minimum = 1, maximum = 10000000)]
     pub max_order_value: i64,
 }
 
@@ -73,8 +74,10 @@ pub struct ExitIntentSettings {
     /// `low`, `medium` or `high`.
     pub sensitivity: String,
     /// Milliseconds after page load before exit intent is armed.
+    #[schema(minimum = 0, maximum = 600000)]
     pub delay: i64,
     /// Minutes between two displays to the same visitor.
+    #[schema(minimum = 1, maximum = 525600)]
     pub cooldown: i64,
 }
 
@@ -149,10 +152,13 @@ fn badge(icon: &str, text: &str) -> TrustBadge {
 #[serde(rename_all = "camelCase", default)]
 pub struct PopupDesign {
     /// Pixels.
+    #[schema(minimum = 280, maximum = 1200)]
     pub max_width: i64,
     /// Pixels.
+    #[schema(minimum = 0, maximum = 96)]
     pub padding: i64,
     /// Pixels, 0 to 32.
+    #[schema(minimum = 0, maximum = 32)]
     pub border_radius: i64,
     pub font_family: String,
     pub header_title: String,
@@ -198,10 +204,14 @@ impl Default for PopupDesign {
 #[serde(rename_all = "camelCase", default)]
 pub struct TargetingSettings {
     /// Any of `desktop`, `mobile`, `tablet`; at least one.
+    #[schema(value_type = Vec<Device>, min_items = 1)]
     pub devices: Vec<String>,
     /// Seconds on the page before the popup may open.
+    #[schema(minimum = 0, maximum = 3600)]
     pub min_time_on_page: i64,
+    #[schema(minimum = 1, maximum = 100)]
     pub max_displays_per_session: i64,
+    #[schema(minimum = 1, maximum = 525600)]
     pub cooldown_minutes: i64,
     /// URLs or patterns (`*` wildcard) where the popup never opens.
     pub exclude_pages: Vec<String>,
@@ -245,8 +255,11 @@ pub struct FormSettings {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct FormDisplayRules {
+    #[schema(minimum = 0, maximum = 50)]
     pub min_messages_before_form: i64,
+    #[schema(minimum = 1, maximum = 10)]
     pub max_forms_per_conversation: i64,
+    #[schema(minimum = 0, maximum = 50)]
     pub cooldown_between_forms: i64,
 }
 
@@ -385,4 +398,14 @@ mod tests {
         assert!(!is_page_rule("javascript:alert(1)"));
         assert!(!is_page_rule("not a url"));
     }
+}
+
+/// [`DEVICES`] as the API document lists them.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum Device {
+    Desktop,
+    Mobile,
+    Tablet,
 }

@@ -33,6 +33,7 @@ const QUESTION_KEY_MAX: usize = 200;
 #[serde(rename_all = "camelCase", default)]
 pub struct TryIn {
     /// The question, as a visitor would type it.
+    #[schema(required = true, min_length = 1, pattern = r"\S")]
     pub message: String,
     /// Answer from this knowledge base instead of the saved one (the
     /// editor's unsaved text).
@@ -85,8 +86,10 @@ pub struct TryOut {
 #[into_params(parameter_in = Query)]
 pub struct UnansweredQuery {
     /// From 1 (default 1).
+    #[param(value_type = Option<u64>, minimum = 1, maximum = 1000000)]
     pub page: Option<String>,
     /// 1–100 (default 20).
+    #[param(value_type = Option<u64>, minimum = 1, maximum = 100)]
     pub limit: Option<String>,
 }
 

@@ -14,12 +14,16 @@ use crate::dto::{CollectedDataOut, UserContext};
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// From 1 (default 1).
+    #[param(value_type = Option<u64>, minimum = 1, maximum = 1000000)]
     pub page: Option<String>,
     /// 1–100 (default 10).
+    #[param(value_type = Option<u64>, minimum = 1, maximum = 100)]
     pub limit: Option<String>,
     /// `active` or `completed`.
+    #[param(value_type = Option<StatusFilter>, inline)]
     pub status: Option<String>,
     /// `conversion`, `dismissal` or `none`.
+    #[param(value_type = Option<OutcomeFilter>, inline)]
     pub outcome: Option<String>,
     /// Part of the last message or of the collected name, email, phone or company.
     pub search: Option<String>,
@@ -109,8 +113,10 @@ pub struct ConversationResponse {
 #[into_params(parameter_in = Query)]
 pub struct MessagesQuery {
     /// Only messages older than this message id.
+    #[param(value_type = Option<u64>, minimum = 1)]
     pub before: Option<String>,
     /// 1–100 (default 20).
+    #[param(value_type = Option<u64>, minimum = 1, maximum = 100)]
     pub limit: Option<String>,
 }
 
@@ -119,6 +125,7 @@ pub struct MessagesQuery {
 #[into_params(parameter_in = Query)]
 pub struct PeriodQuery {
     /// `1d`, `7d` (default), `30d`, `90d` or `365d`.
+    #[param(value_type = Option<ca_core::period::PeriodName>, inline)]
     pub period: Option<String>,
 }
 
@@ -139,4 +146,25 @@ pub struct ConversationAnalyticsResponse {
     pub average_messages: f64,
     /// The assistant's reply timing (all time).
     pub assistant: ReplyStats,
+}
+
+/// Conversation statuses a list can be narrowed to, for the API document.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum StatusFilter {
+    All,
+    Active,
+    Completed,
+}
+
+/// Outcomes a list can be narrowed to, for the API document.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum OutcomeFilter {
+    All,
+    Conversion,
+    Dismissal,
+    None,
 }

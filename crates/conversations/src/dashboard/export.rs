@@ -16,6 +16,7 @@ use super::{names, owned_campaign, summary};
 #[into_params(parameter_in = Query)]
 pub struct ExportQuery {
     /// `csv` (the default and only format).
+    #[param(value_type = Option<ca_core::period::ExportFormat>, inline)]
     pub format: Option<String>,
 }
 

@@ -1448,10 +1448,10 @@ export interface components {
         CampaignIn: {
             /** @description Defaults to true on create; unchanged on update when absent. */
             isActive?: boolean | null;
-            name?: string;
+            name: string;
             /** @description Missing parts take the defaults. */
             settings?: components["schemas"]["CampaignSettings"];
-            websiteUrl?: string;
+            websiteUrl: string;
         };
         /** @description `GET /api/campaigns`. */
         CampaignListResponse: {
@@ -1586,8 +1586,8 @@ export interface components {
         };
         /** @description `POST /api/auth/change-password`. */
         ChangePasswordIn: {
-            currentPassword?: string;
-            newPassword?: string;
+            currentPassword: string;
+            newPassword: string;
         };
         /** @description `{success, message, token}`: a new token replaces the revoked ones. */
         ChangePasswordOut: {
@@ -1895,6 +1895,11 @@ export interface components {
             settings: components["schemas"]["CampaignSettings"];
             success: boolean;
         };
+        /**
+         * @description [`DEVICES`] as the API document lists them.
+         * @enum {string}
+         */
+        Device: "desktop" | "mobile" | "tablet";
         DiskHealth: {
             /** Format: int64 */
             freeBytes: number;
@@ -1917,7 +1922,7 @@ export interface components {
         };
         /** @description `POST /api/widget/events` (JSON, also sent as `text/plain` by `sendBeacon`). */
         EventIn: {
-            campaignId?: string;
+            campaignId: string;
             /** @description `engagement` only: this report begins a new browsing session. */
             newSession?: boolean | null;
             /**
@@ -1926,8 +1931,8 @@ export interface components {
              */
             seconds?: number | null;
             /** @description `pageview`, `impression` or `engagement` (engaged time on a page). */
-            type?: string;
-            visitorId?: string;
+            type: "pageview" | "impression" | "engagement";
+            visitorId: string;
         };
         /** @description When the popup may open. */
         ExitIntentSettings: {
@@ -1953,7 +1958,8 @@ export interface components {
         };
         /** @description `POST /api/auth/forgot-password`. */
         ForgotPasswordIn: {
-            email?: string;
+            /** Format: email */
+            email: string;
         };
         /** @description When forms are offered in a conversation. */
         FormDisplayRules: {
@@ -2144,7 +2150,7 @@ export interface components {
         };
         /** @description `POST /api/admin/login-as-user`. */
         LoginAsIn: {
-            userId?: string;
+            userId: string;
         };
         LoginAsResponse: {
             data: components["schemas"]["LoginAsData"];
@@ -2152,8 +2158,8 @@ export interface components {
         };
         /** @description `POST /api/auth/login`. */
         LoginIn: {
-            email?: string;
-            password?: string;
+            email: string;
+            password: string;
         };
         /** @description `{success, user}`. */
         MeResponse: {
@@ -2163,7 +2169,7 @@ export interface components {
         /** @description `POST /api/widget/conversations/{conversationId}/messages`. */
         MessageIn: {
             /** @description The visitor's message (1–1,000 characters). */
-            message?: string;
+            message: string;
         };
         /** @description `{success, message}`. */
         MessageOut: {
@@ -2336,7 +2342,7 @@ export interface components {
         };
         /** @description `POST /api/billing/checkout` and `POST /api/billing/mock-payment-success`. */
         PlanChoiceIn: {
-            planId?: string;
+            planId: string;
         };
         /** @description `{success, message, data: plan}`. */
         PlanDeactivatedResponse: {
@@ -2598,16 +2604,16 @@ export interface components {
         };
         /** @description `POST /api/widget/purchases`: what `caTrack('purchase', {value, currency, orderId})` sends. */
         PurchaseIn: {
-            campaignId?: string;
+            campaignId: string;
             /** @description `INR`. */
-            currency?: string | null;
-            orderId?: string;
+            currency?: null | "INR";
+            orderId: string;
             /**
              * Format: double
              * @description The order total in rupees (up to 2 decimals).
              */
             value: number;
-            visitorId?: string;
+            visitorId: string;
         };
         /** @description The answer to a purchase. */
         PurchaseOut: {
@@ -2627,11 +2633,12 @@ export interface components {
         };
         /** @description `POST /api/auth/register`. */
         RegisterIn: {
-            email?: string;
-            name?: string;
-            password?: string;
+            /** Format: email */
+            email: string;
+            name: string;
+            password: string;
             /** @description Country code and number, e.g. `+91 9876543210`. */
-            phone?: string;
+            phone: string;
         };
         /** @description The assistant's reply (the JSON answer, and the SSE `done` event's data). */
         ReplyOut: {
@@ -2667,8 +2674,8 @@ export interface components {
         };
         /** @description `POST /api/auth/reset-password`. */
         ResetPasswordIn: {
-            password?: string;
-            token?: string;
+            password: string;
+            token: string;
         };
         /** @description `{success, message, token, user}`: the reset worked and the user is signed in. */
         ResetPasswordOut: {
@@ -2765,12 +2772,12 @@ export interface components {
         };
         /** @description `POST /api/widget/conversations`. */
         StartIn: {
-            campaignId?: string;
+            campaignId: string;
             /** @description The widget's per-tab session id (same alphabet), optional. */
             sessionId?: string | null;
             userContext?: components["schemas"]["UserContext"];
             /** @description The widget's first-party visitor id (8–64 letters, digits, `-` or `_`). */
-            visitorId?: string;
+            visitorId: string;
         };
         /** @description `201` answer of a started conversation. */
         StartOut: {
@@ -2924,7 +2931,7 @@ export interface components {
              *       "tablet"
              *     ]
              */
-            devices: string[];
+            devices: components["schemas"]["Device"][];
             /**
              * @description URLs or patterns (`*` wildcard) where the popup never opens.
              * @default []
@@ -2979,7 +2986,7 @@ export interface components {
             } | null;
             email?: string | null;
             /** @description `Lead` (sign-up) or `Purchase` (a verified payment). */
-            eventName?: string;
+            eventName: "Lead" | "Purchase";
             /** @description The dashboard page the event happened on. */
             eventSourceUrl?: string | null;
             firstName?: string | null;
@@ -3194,10 +3201,10 @@ export interface components {
         };
         /** @description Where the visitor is: page, referrer, device (a conversation's `userContext`). */
         UserContext: {
-            /** @description The page the visitor was on (http or https, at most 1,000 characters). */
+            /** @description The page the visitor was on (http or https, at most 500 characters). */
             currentUrl?: string | null;
             /** @description `desktop`, `mobile` or `tablet`. */
-            deviceType?: string | null;
+            deviceType?: null | ("desktop" | "mobile" | "tablet");
         };
         /** @description `{user}`. */
         UserData: {
@@ -3352,7 +3359,7 @@ export interface components {
         };
         /** @description `POST /payment/verify`. */
         VerifyIn: {
-            txnid?: string;
+            txnid: string;
         };
         /** @description `{success, data, txnid, productinfo, firstname, email, phone}`. */
         VerifyResponse: {
@@ -3447,6 +3454,15 @@ export interface operations {
                     "application/json": components["schemas"]["LoginAsResponse"];
                 };
             };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No valid session */
             401: {
                 headers: {
@@ -3467,6 +3483,15 @@ export interface operations {
             };
             /** @description No such account */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3610,6 +3635,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     trial_settings: {
@@ -3692,6 +3726,15 @@ export interface operations {
             };
             /** @description Not a superuser */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3893,6 +3936,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     create_user: {
@@ -3962,6 +4014,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     user_detail: {
@@ -3983,6 +4044,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UserDetailResponse"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid session */
@@ -4084,6 +4154,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Demoting yourself or the last superuser */
             422: {
                 headers: {
@@ -4114,6 +4193,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid session */
@@ -4215,6 +4303,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     change_password: {
@@ -4257,6 +4354,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     forgot_password: {
@@ -4283,6 +4389,15 @@ export interface operations {
             };
             /** @description Email missing or malformed */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4334,6 +4449,15 @@ export interface operations {
             };
             /** @description Wrong email or password */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4450,6 +4574,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     register: {
@@ -4492,6 +4625,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many sign-ups from this address */
             429: {
                 headers: {
@@ -4527,6 +4669,15 @@ export interface operations {
             };
             /** @description Invalid, used or expired token, or weak password */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4650,6 +4801,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Free or contact-sales plan */
             422: {
                 headers: {
@@ -4721,6 +4881,15 @@ export interface operations {
             };
             /** @description Already on this plan */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4895,6 +5064,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     defaults: {
@@ -4945,6 +5123,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CampaignResponse"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid session */
@@ -5019,6 +5206,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     remove: {
@@ -5040,6 +5236,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid session */
@@ -5081,6 +5286,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CampaignAnalyticsResponse"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid session */
@@ -5155,6 +5369,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many tries in a minute; `Retry-After` says when to try again */
             429: {
                 headers: {
@@ -5170,9 +5393,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description From 1 (default 1). */
-                page?: string;
+                page?: number;
                 /** @description 1–100 (default 20). */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -5242,6 +5465,15 @@ export interface operations {
                     "application/json": components["schemas"]["ConversionScriptResponse"];
                 };
             };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No valid session */
             401: {
                 headers: {
@@ -5281,6 +5513,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CampaignResponse"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid session */
@@ -5324,6 +5565,15 @@ export interface operations {
                     "application/json": components["schemas"]["WidgetScriptResponse"];
                 };
             };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No valid session */
             401: {
                 headers: {
@@ -5348,7 +5598,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `1d`, `7d` (default), `30d`, `90d` or `365d`. */
-                period?: string;
+                period?: "1d" | "7d" | "30d" | "90d" | "365d";
             };
             header?: never;
             path?: never;
@@ -5389,7 +5639,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `1d`, `7d` (default), `30d`, `90d` or `365d`. */
-                period?: string;
+                period?: "1d" | "7d" | "30d" | "90d" | "365d";
             };
             header?: never;
             path: {
@@ -5442,13 +5692,13 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description From 1 (default 1). */
-                page?: string;
+                page?: number;
                 /** @description 1–100 (default 10). */
-                limit?: string;
+                limit?: number;
                 /** @description `active` or `completed`. */
-                status?: string;
+                status?: "all" | "active" | "completed";
                 /** @description `conversion`, `dismissal` or `none`. */
-                outcome?: string;
+                outcome?: "all" | "conversion" | "dismissal" | "none";
                 /** @description Part of the last message or of the collected name, email, phone or company. */
                 search?: string;
             };
@@ -5503,7 +5753,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `csv` (the default and only format). */
-                format?: string;
+                format?: "csv";
             };
             header?: never;
             path?: never;
@@ -5544,7 +5794,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `csv` (the default and only format). */
-                format?: string;
+                format?: "csv";
             };
             header?: never;
             path: {
@@ -5597,13 +5847,13 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description From 1 (default 1). */
-                page?: string;
+                page?: number;
                 /** @description 1–100 (default 10). */
-                limit?: string;
+                limit?: number;
                 /** @description `active` or `completed`. */
-                status?: string;
+                status?: "all" | "active" | "completed";
                 /** @description `conversion`, `dismissal` or `none`. */
-                outcome?: string;
+                outcome?: "all" | "conversion" | "dismissal" | "none";
                 /** @description Part of the last message or of the collected name, email, phone or company. */
                 search?: string;
             };
@@ -5646,9 +5896,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only messages older than this message id. */
-                before?: string;
+                before?: number;
                 /** @description 1–100 (default 20). */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -5718,6 +5968,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageOut"];
                 };
             };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No valid session */
             401: {
                 headers: {
@@ -5742,7 +6001,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `1d`, `7d`, `30d` (default), `90d` or `365d` (the same choices as the conversation analytics). */
-                period?: string;
+                period?: "1d" | "7d" | "30d" | "90d" | "365d";
             };
             header?: never;
             path?: never;
@@ -5783,7 +6042,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `csv` (the default and only format). */
-                format?: string;
+                format?: "csv";
             };
             header?: never;
             path?: never;
@@ -5824,17 +6083,17 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description From 1 (default 1). */
-                page?: string;
+                page?: number;
                 /** @description 1–100 (default 20). */
-                limit?: string;
+                limit?: number;
                 /** @description Part of the name, email, phone or company. */
                 search?: string;
                 /** @description `lead`, `prospect`, `customer`, `churned`, or empty / `all`. */
-                status?: string;
+                status?: "all" | "lead" | "prospect" | "customer" | "churned";
                 /** @description `lastConversationDate` (default), `leadScore`, `totalConversations` or `createdAt`. */
-                sortBy?: string;
+                sortBy?: "lastConversationDate" | "leadScore" | "totalConversations" | "createdAt";
                 /** @description `desc` (default) or `asc`. */
-                sortOrder?: string;
+                sortOrder?: "asc" | "desc";
             };
             header?: never;
             path?: never;
@@ -5890,6 +6149,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerResponse"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid session */
@@ -5964,6 +6232,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     customers_remove: {
@@ -5985,6 +6262,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid session */
@@ -6031,6 +6317,15 @@ export interface operations {
             };
             /** @description A field breaks a rule */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6154,6 +6449,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Free or contact-sales plan */
             422: {
                 headers: {
@@ -6184,6 +6488,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InvoiceResponse"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid session */
@@ -6227,6 +6540,24 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     payu_webhook: {
@@ -6252,6 +6583,15 @@ export interface operations {
             };
             /** @description Forged, tampered or unknown; nothing changed */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6289,6 +6629,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StatusResponse"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid session */
@@ -6333,6 +6682,15 @@ export interface operations {
                     "application/json": components["schemas"]["VerifyResponse"];
                 };
             };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No valid session */
             401: {
                 headers: {
@@ -6344,6 +6702,15 @@ export interface operations {
             };
             /** @description Absent or not yours */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6431,6 +6798,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     get_plan: {
@@ -6452,6 +6828,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlanResponse"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such plan */
@@ -6526,6 +6911,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The free plan must stay free and active */
             422: {
                 headers: {
@@ -6556,6 +6950,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PlanDeactivatedResponse"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid session */
@@ -6712,6 +7115,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     users_get: {
@@ -6733,6 +7145,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SimpleUserResponse"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid session */
@@ -6834,6 +7255,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Demoting yourself or the last superuser */
             422: {
                 headers: {
@@ -6864,6 +7294,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid session */
@@ -6932,6 +7371,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `campaign_not_found` */
             404: {
                 headers: {
@@ -6992,6 +7440,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many calls from this IP or for this campaign; see Retry-After */
             429: {
                 headers: {
@@ -7022,6 +7479,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OkOut"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description `conversation_not_found` */
@@ -7087,6 +7553,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many calls; see Retry-After */
             429: {
                 headers: {
@@ -7144,6 +7619,15 @@ export interface operations {
             };
             /** @description `conversation_ended`: start a new conversation */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7229,6 +7713,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many events; see Retry-After */
             429: {
                 headers: {
@@ -7298,6 +7791,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many calls; see Retry-After */
             429: {
                 headers: {
@@ -7351,6 +7853,15 @@ export interface operations {
                     "application/json": components["schemas"]["VerifyResponse"];
                 };
             };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No valid session */
             401: {
                 headers: {
@@ -7362,6 +7873,15 @@ export interface operations {
             };
             /** @description Absent or not yours */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -17,7 +17,7 @@ export function useUnansweredQuestions(id: string, page: number) {
   return $api.useQuery("get", "/api/campaigns/{id}/assistant/unanswered", {
     params: {
       path: { id },
-      query: { page: String(page), limit: String(UNANSWERED_PAGE_SIZE) },
+      query: { page, limit: UNANSWERED_PAGE_SIZE },
     },
   });
 }

@@ -58,16 +58,19 @@ export function ExitIntentFields({
   );
 }
 
+/** A device a campaign can target. */
+export type Device = "desktop" | "mobile" | "tablet";
+
 /** The Devices checkboxes. */
 export function DevicesField({
   value,
   onChange,
 }: {
-  value: string[];
-  onChange: (devices: string[]) => void;
+  value: Device[];
+  onChange: (devices: Device[]) => void;
 }) {
   return (
-    <Checkbox.Group label="Devices" value={value} onChange={onChange}>
+    <Checkbox.Group label="Devices" value={value} onChange={(v) => onChange(v as Device[])}>
       <Group mt="xs">
         <Checkbox value="desktop" label="Desktop" />
         <Checkbox value="mobile" label="Mobile" />

@@ -47,7 +47,7 @@ async function fetchPage(id: string, before?: number): Promise<Detail> {
   const { data, error, response } = await client.GET("/api/conversations/{id}", {
     params: {
       path: { id },
-      query: { limit: String(MESSAGE_PAGE), before: before ? String(before) : undefined },
+      query: { limit: MESSAGE_PAGE, before: before || undefined },
     },
   });
   if (error || !data) throw new DetailError(response.status === 404);

@@ -36,7 +36,7 @@ export function ConversationList({ selected }: { selected?: string }) {
     initialPageParam: 1,
     queryFn: async ({ pageParam }) => {
       const { data, error } = await client.GET("/api/conversations/user", {
-        params: { query: { page: String(pageParam), limit: String(LIST_LIMIT) } },
+        params: { query: { page: pageParam, limit: LIST_LIMIT } },
       });
       if (error || !data) throw new Error(messageOf(error, "Failed to load conversations"));
       return data;

@@ -358,10 +358,10 @@ function CustomerDatabase() {
   const list = $api.useQuery("get", "/api/customers/user", {
     params: {
       query: {
-        page: String(page),
-        limit: String(PAGE_SIZE),
+        page,
+        limit: PAGE_SIZE,
         search: debounced || undefined,
-        status: status === "all" ? undefined : status,
+        status: status === "all" ? undefined : (status as Status),
         sortBy: sort.by,
         sortOrder: sort.order,
       },
