@@ -622,6 +622,9 @@ test("a lead captured through the widget appears in Customers: search, filter, s
   await expect(cards).toHaveCount(20);
   await expect(p.locator("table").filter({ hasText: "Lead Score" })).toBeHidden();
   const first = cards.first();
+  // The page may still be scrolled to where the wide layout's controls were: bring the card
+  // up, then its status and View must be in sight (not cut off at the side).
+  await first.scrollIntoViewIfNeeded();
   await expect(first.getByRole("button", { name: /^View / })).toBeInViewport();
   await expect(first.getByText(/^(Lead|Prospect|Customer|Churned)$/)).toBeInViewport();
   await shot(p, "62-customers-375");
