@@ -1,10 +1,73 @@
 //! Pages of a list: the `page`/`limit` query numbers and the `pagination`
 //! object every list answer carries.
 
+use sea_orm::sea_query::{Alias, Expr, Query, SelectStatement};
+use sea_orm::{ConnectionTrait, DbErr};
 use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::FieldErrors;
+
+/// A search counts its matches up to this many and stops: past it the list
+/// says "10,000+" and the search is worth narrowing. Counting every one of a
+/// hundred thousand matches would make each keystroke wait for it.
+pub const COUNT_CAP: u64 = 10_000;
+
+/// How many items a list holds, counted up to [`COUNT_CAP`] for searches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counted {
+    /// The count, or [`COUNT_CAP`] when there are more.
+    pub total: u64,
+    /// Whether there are more than [`COUNT_CAP`].
+    pub capped: bool,
+}
+
+impl Counted {
+    /// An exact count.
+    pub fn exact(total: u64) -> Self {
+        Self {
+            total,
+            capped: false,
+        }
+    }
+
+    /// `found` rows counted with a limit of [`COUNT_CAP`] + 1.
+    pub fn from_limited(found: u64) -> Self {
+        if found > COUNT_CAP {
+            Self {
+                total: COUNT_CAP,
+                capped: true,
+            }
+        } else {
+            Self::exact(found)
+        }
+    }
+}
+
+/// Counts the rows `query` selects, stopping after [`COUNT_CAP`] + 1 so a
+/// search that matches very many rows costs no more than one that matches
+/// the cap. `query`'s own columns and order are ignored.
+pub async fn count_capped<C: ConnectionTrait>(
+    conn: &C,
+    mut query: SelectStatement,
+) -> Result<Counted, DbErr> {
+    query
+        .clear_selects()
+        .clear_order_by()
+        .expr(Expr::val(1))
+        .limit(COUNT_CAP + 1);
+    let outer = Query::select()
+        .expr_as(Expr::cust("COUNT(*)"), Alias::new("n"))
+        .from_subquery(query, Alias::new("matches"))
+        .to_owned();
+    let backend = conn.get_database_backend();
+    let row = conn.query_one_raw(backend.build(&outer)).await?;
+    let n: i64 = match row {
+        Some(r) => r.try_get("", "n")?,
+        None => 0,
+    };
+    Ok(Counted::from_limited(u64::try_from(n).unwrap_or(0)))
+}
 
 /// Page information of a list answer.
 #[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
@@ -17,6 +80,9 @@ pub struct Pagination {
     pub total: u64,
     /// Pages in the whole list (0 when it is empty).
     pub pages: u64,
+    /// True when a search matched more than it counts (10,000): `total` and
+    /// `pages` are then what was counted, and there are more.
+    pub capped: bool,
 }
 
 impl Pagination {
@@ -27,6 +93,15 @@ impl Pagination {
             limit,
             total,
             pages: total.div_ceil(limit.max(1)),
+            capped: false,
+        }
+    }
+
+    /// Page `page` of a list counted up to [`COUNT_CAP`].
+    pub fn counted(page: u64, limit: u64, counted: Counted) -> Self {
+        Self {
+            capped: counted.capped,
+            ..Self::new(page, limit, counted.total)
         }
     }
 
@@ -89,5 +164,15 @@ mod tests {
         assert_eq!(Pagination::new(1, 10, 10).pages, 1);
         assert_eq!(Pagination::new(2, 10, 11).pages, 2);
         assert_eq!(Pagination::new(3, 20, 100).offset(), 40);
+    }
+
+    #[test]
+    fn counts_past_the_cap_say_so() {
+        assert_eq!(Counted::from_limited(COUNT_CAP), Counted::exact(COUNT_CAP));
+        let over = Counted::from_limited(COUNT_CAP + 1);
+        assert_eq!((over.total, over.capped), (COUNT_CAP, true));
+        let p = Pagination::counted(1, 20, over);
+        assert_eq!((p.total, p.pages, p.capped), (10_000, 500, true));
+        assert!(!Pagination::new(1, 20, 5).capped);
     }
 }

@@ -4,11 +4,11 @@ use chrono::Utc;
 use sea_orm::sea_query::{Expr, ExprTrait, Func};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, DatabaseConnection, DbBackend,
-    EntityTrait, Order, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set,
+    EntityTrait, Order, QueryFilter, QueryOrder, QuerySelect, QueryTrait, Set,
 };
 
 use ca_core::FieldErrors;
-use ca_core::paging::{Pagination, whole_number};
+use ca_core::paging::{COUNT_CAP, Counted, Pagination, count_capped, whole_number};
 use ca_core::search::{contains, contains_pattern, fts_phrase};
 
 use crate::dto::{CustomerListResponse, CustomerOut, CustomerUpdate, ListQuery, STATUSES};
@@ -145,32 +145,38 @@ fn search_row_condition(backend: DbBackend, owner_id: &str, term: &str) -> Condi
     }
 }
 
-/// How many of the owner's customers (with `status`, when given) hold `term`.
+/// How many of the owner's customers (with `status`, when given) hold
+/// `term`, counted up to [`COUNT_CAP`].
 async fn search_count<C: ConnectionTrait>(
     conn: &C,
     owner_id: &str,
     term: &str,
     status: Option<&str>,
-) -> Result<u64, CustomerError> {
+) -> Result<Counted, CustomerError> {
     let backend = conn.get_database_backend();
     if backend == DbBackend::Sqlite && status.is_none() && indexed(backend, term) {
-        // The search keys carry the owner: no customer row is read.
+        // The search keys carry the owner: no customer row is read, and the
+        // matches stream from the index until the cap.
         let row = conn
             .query_one_raw(sea_orm::Statement::from_sql_and_values(
                 backend,
-                "SELECT COUNT(*) AS n FROM customer_search_keys k WHERE k.owner_id = ? \
-                 AND k.rid IN (SELECT rowid FROM customers_search WHERE customers_search MATCH ?)",
-                [owner_id.into(), fts_phrase(term).into()],
+                format!(
+                    "SELECT COUNT(*) AS n FROM (SELECT 1 FROM customers_search \
+                     CROSS JOIN customer_search_keys k ON k.rid = customers_search.rowid \
+                     WHERE customers_search MATCH ? AND k.owner_id = ? LIMIT {})",
+                    COUNT_CAP + 1
+                ),
+                [fts_phrase(term).into(), owner_id.into()],
             ))
             .await?;
         let n: i64 = row.map_or(Ok(0), |r| r.try_get("", "n"))?;
-        return Ok(u64::try_from(n).unwrap_or(0));
+        return Ok(Counted::from_limited(u64::try_from(n).unwrap_or(0)));
     }
     let mut q = customer::Entity::find().filter(search_condition(backend, owner_id, term));
     if let Some(status) = status {
         q = q.filter(customer::Column::ConversionStatus.eq(status));
     }
-    Ok(q.count(conn).await?)
+    Ok(count_capped(conn, q.into_query()).await?)
 }
 
 /// The owner's customers whose name, email, phone or company holds `term`
@@ -282,22 +288,24 @@ impl CustomerService {
     ) -> Result<CustomerListResponse, CustomerError> {
         let backend = self.db.get_database_backend();
         let scope = count(&self.db, owner_id, l.status.as_deref()).await?;
-        let total = match &l.search {
+        let counted = match &l.search {
             Some(term) => search_count(&self.db, owner_id, term, l.status.as_deref()).await?,
-            None => scope,
+            None => Counted::exact(scope),
         };
+        let total = counted.total;
         let offset = (l.page - 1) * l.limit;
+        // Rows walked to fill the page, about (offset + limit) × scope /
+        // matches, each tested, against sorting all the matches. Past the
+        // cap the matches are at least the cap, so walking costs at most
+        // what that bound gives and sorting at least the cap.
+        let walk =
+            u128::from(offset + l.limit) * u128::from(scope) * if counted.capped { 1 } else { 4 }
+                < u128::from(total) * u128::from(total);
         let mut rows = Vec::new();
-        if offset < total {
+        if offset < total || counted.capped {
             let condition = match &l.search {
                 None => Condition::all().add(customer::Column::OwnerId.eq(owner_id)),
-                // Rows walked to fill the page, about (offset + limit) × scope
-                // / total, each tested, against sorting all `total` matches.
-                Some(term)
-                    if indexed(backend, term)
-                        && u128::from(offset + l.limit) * u128::from(scope) * 4
-                            < u128::from(total) * u128::from(total) =>
-                {
+                Some(term) if indexed(backend, term) && walk => {
                     search_row_condition(backend, owner_id, term)
                 }
                 Some(term) => search_condition(backend, owner_id, term),
@@ -339,7 +347,7 @@ impl CustomerService {
         Ok(CustomerListResponse {
             success: true,
             customers: rows.iter().map(CustomerOut::of).collect(),
-            pagination: Pagination::new(l.page, l.limit, total),
+            pagination: Pagination::counted(l.page, l.limit, counted),
         })
     }
 

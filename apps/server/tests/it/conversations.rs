@@ -97,7 +97,7 @@ async fn lists_filter_page_and_stay_with_their_owner() {
     );
     assert_eq!(
         all.body["pagination"],
-        json!({"page": 1, "limit": 10, "total": 3, "pages": 1})
+        json!({"page": 1, "limit": 10, "total": 3, "pages": 1, "capped": false})
     );
     let c = &all.body["conversations"][2];
     assert_eq!(c["status"], "active");
@@ -746,4 +746,96 @@ async fn a_common_search_pages_newest_first() {
     }
     let (all, total) = searched(&app, &token, "search=cash%20on&limit=100").await;
     assert_eq!((all, total), (newest_first, 20));
+}
+
+/// A search that matches more conversations than it counts (10,000) says
+/// "capped" with the cap as its total and pages newest first past the last
+/// counted page; with a filter it counts the same way; fewer are exact.
+#[tokio::test]
+async fn a_search_past_ten_thousand_matches_stops_counting_and_still_pages() {
+    use ca_campaigns::entities::campaign as campaign_entity;
+    use ca_conversations::entities::conversation;
+    use sea_orm::EntityTrait;
+    let app = spawn_app().await;
+    let (token, campaign) = owner_campaign(&app, "conv-many@example.in", "Busy shop").await;
+    let owner_id = campaign_entity::Entity::find_by_id(campaign.clone())
+        .one(&app.db.conn)
+        .await
+        .expect("campaign")
+        .expect("stored")
+        .owner_id;
+    let start = chrono::Utc::now() - chrono::Duration::days(1);
+    let rows: Vec<conversation::ActiveModel> = (0..10_040)
+        .map(|k| {
+            let at = start + chrono::Duration::milliseconds(k);
+            conversation::Model {
+                id: uuid::Uuid::now_v7().to_string(),
+                conversation_id: format!("conv_many_{k:05}"),
+                campaign_id: campaign.clone(),
+                owner_id: owner_id.clone(),
+                visitor_id: format!("v_many_{k:05}"),
+                session_id: None,
+                status: if k % 2 == 0 { "active" } else { "completed" }.into(),
+                outcome: "none".into(),
+                ai_enabled: true,
+                total_messages: 1,
+                visitor_messages: 1,
+                forms_offered: "[]".into(),
+                last_form_at: None,
+                collected_data: "{}".into(),
+                collected_text: String::new(),
+                user_context: "{}".into(),
+                last_message: if k < 10_020 {
+                    "Do you have cash on delivery?".into()
+                } else {
+                    "What about returns?".into()
+                },
+                created_at: at,
+                last_activity_at: at,
+                completed_at: None,
+            }
+            .into()
+        })
+        .collect();
+    for chunk in rows.chunks(500) {
+        conversation::Entity::insert_many(chunk.to_vec())
+            .exec_without_returning(&app.db.conn)
+            .await
+            .expect("seed");
+    }
+    let newest_first: Vec<String> = (0..10_020)
+        .rev()
+        .map(|k| format!("conv_many_{k:05}"))
+        .collect();
+    let r = app
+        .get(
+            "/api/conversations/user?search=cash%20on&limit=10",
+            Some(&token),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        r.body["pagination"],
+        json!({"page": 1, "limit": 10, "total": 10_000, "pages": 1000, "capped": true})
+    );
+    assert_eq!(ids(&r.body), newest_first[..10]);
+    // Page 101 of 100 is past the counted pages: the last 20 matches.
+    let (found, total) = searched(&app, &token, "search=cash%20on&limit=100&page=101").await;
+    assert_eq!(total, 10_000);
+    assert_eq!(found, newest_first[10_000..]);
+    // With a status the count goes through the filtered query, same cap.
+    let (found, total) = searched(&app, &token, "search=cash%20on&status=active&limit=5").await;
+    assert_eq!(total, 5010);
+    let active: Vec<String> = (0..10_020)
+        .rev()
+        .filter(|k| k % 2 == 0)
+        .take(5)
+        .map(|k| format!("conv_many_{k:05}"))
+        .collect();
+    assert_eq!(found, active);
+    let r = app
+        .get("/api/conversations/user?search=returns", Some(&token))
+        .await;
+    assert_eq!(r.body["pagination"]["total"], 20);
+    assert_eq!(r.body["pagination"]["capped"], false);
 }

@@ -153,7 +153,7 @@ async fn list_pages_sorts_filters_and_searches() {
     assert_eq!(first.status, 200, "{}", first.body);
     assert_eq!(
         first.body["pagination"],
-        json!({"page": 1, "limit": 20, "total": 48, "pages": 3})
+        json!({"page": 1, "limit": 20, "total": 48, "pages": 3, "capped": false})
     );
     let e = emails(&first.body);
     assert_eq!(e.len(), 20);
@@ -229,7 +229,7 @@ async fn list_pages_sorts_filters_and_searches() {
         .await;
     assert_eq!(
         leads.body["pagination"],
-        json!({"page": 1, "limit": 100, "total": 45, "pages": 1})
+        json!({"page": 1, "limit": 100, "total": 45, "pages": 1, "capped": false})
     );
 
     let bad = app
@@ -1178,4 +1178,59 @@ async fn the_export_writes_every_customer_once_across_pages() {
         text == expected,
         "the export differs from the rows as stored"
     );
+}
+
+/// A search that matches more customers than it counts (10,000) says
+/// "capped" with the cap as its total, and still pages in the sort order,
+/// past the last counted page too; a search under the cap counts exactly.
+#[tokio::test]
+async fn a_search_past_ten_thousand_matches_stops_counting_and_still_pages() {
+    let app = spawn_app().await;
+    let (token, a) = owner(&app, "many-mehtas@example.in").await;
+    let now = Utc::now();
+    let all = seed_models(&app, &a, 10_060, |k| customer::Model {
+        email: format!("buyer{k:05}@example.in"),
+        name: Some(if k < 10_030 {
+            format!("Asha Mehta {k}")
+        } else {
+            format!("Ravi Iyer {k}")
+        }),
+        lead_score: (k % 97) as i32,
+        company: None,
+        ..crowd(k, now)
+    })
+    .await;
+    let t = Some(token.as_str());
+    let list = |q: &str| {
+        let path = format!("/api/customers/user?{q}");
+        let app = &app;
+        async move { app.get(&path, t).await }
+    };
+    let got = list("search=mehta&sortBy=leadScore&sortOrder=desc").await;
+    assert_eq!(got.status, 200, "{}", got.body);
+    assert_eq!(
+        got.body["pagination"],
+        json!({"page": 1, "limit": 20, "total": 10_000, "pages": 500, "capped": true})
+    );
+    let (_, page) = by_hand(&all, Some("mehta"), None, "leadScore", false, 1, 20);
+    assert_eq!(emails(&got.body), page);
+    // Page 502 is past the counted pages; the last 30 matches are still there.
+    let got = list("search=mehta&sortBy=leadScore&sortOrder=desc&page=502").await;
+    let (total, page) = by_hand(&all, Some("mehta"), None, "leadScore", false, 502, 20);
+    assert_eq!(total, 10_030);
+    assert_eq!(page.len(), 10);
+    assert_eq!(emails(&got.body), page);
+    assert_eq!(got.body["pagination"]["capped"], true);
+    // With a status, through the other counting path, the same cap.
+    let (total, _) = by_hand(&all, Some("mehta"), Some("lead"), "", false, 1, 1);
+    let got = list("search=mehta&status=lead").await;
+    assert_eq!(got.body["pagination"]["total"], total.min(10_000));
+    assert_eq!(got.body["pagination"]["capped"], total > 10_000);
+    // Under the cap: exact, and not capped.
+    let got = list("search=iyer").await;
+    assert_eq!(got.body["pagination"]["total"], 30);
+    assert_eq!(got.body["pagination"]["capped"], false);
+    let got = list("").await;
+    assert_eq!(got.body["pagination"]["total"], 10_060);
+    assert_eq!(got.body["pagination"]["capped"], false);
 }

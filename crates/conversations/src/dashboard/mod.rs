@@ -8,13 +8,13 @@ pub mod export;
 use ca_campaigns::entities::campaign;
 use ca_core::FieldErrors;
 use ca_core::figures::{percent, round};
-use ca_core::paging::{Pagination, whole_number};
+use ca_core::paging::{COUNT_CAP, Counted, Pagination, count_capped, whole_number};
 use ca_core::search::{contains, contains_pattern, fts_phrase};
 use chrono::{DateTime, Duration, Utc};
 use sea_orm::sea_query::{Expr, ExprTrait, Func};
 use sea_orm::{
     ColumnTrait, Condition, ConnectionTrait, DbBackend, EntityTrait, Order, PaginatorTrait,
-    QueryFilter, QueryOrder, QuerySelect,
+    QueryFilter, QueryOrder, QuerySelect, QueryTrait,
 };
 
 use crate::entities::{conversation, message};
@@ -155,23 +155,28 @@ fn search_row_condition(owner_id: &str, term: &str) -> Condition {
 }
 
 /// SQLite: how many of the owner's conversations hold `term`, from the
-/// search index alone.
+/// search index alone, counted up to [`COUNT_CAP`] (the matches stream from
+/// the index until then).
 async fn search_count<C: ConnectionTrait>(
     conn: &C,
     owner_id: &str,
     term: &str,
-) -> Result<u64, ConversationError> {
+) -> Result<Counted, ConversationError> {
     let backend = conn.get_database_backend();
     let row = conn
         .query_one_raw(sea_orm::Statement::from_sql_and_values(
             backend,
-            "SELECT COUNT(*) AS n FROM conversation_search_keys k WHERE k.owner_id = ? \
-             AND k.rid IN (SELECT rowid FROM conversations_search WHERE conversations_search MATCH ?)",
-            [owner_id.into(), fts_phrase(term).into()],
+            format!(
+                "SELECT COUNT(*) AS n FROM (SELECT 1 FROM conversations_search \
+                 CROSS JOIN conversation_search_keys k ON k.rid = conversations_search.rowid \
+                 WHERE conversations_search MATCH ? AND k.owner_id = ? LIMIT {})",
+                COUNT_CAP + 1
+            ),
+            [fts_phrase(term).into(), owner_id.into()],
         ))
         .await?;
     let n: i64 = row.map_or(Ok(0), |r| r.try_get("", "n"))?;
-    Ok(u64::try_from(n).unwrap_or(0))
+    Ok(Counted::from_limited(u64::try_from(n).unwrap_or(0)))
 }
 
 impl ConversationService {
@@ -248,15 +253,17 @@ impl ConversationService {
             Some(term) => search_condition(backend, owner_id, term),
             None => Condition::all().add(conversation::Column::OwnerId.eq(owner_id)),
         });
-        let total = match &search {
+        let counted = match &search {
             // The search keys carry the owner: no conversation row is read.
             Some(term)
                 if indexed && campaign_id.is_none() && status.is_none() && outcome.is_none() =>
             {
                 search_count(&self.db, owner_id, term).await?
             }
-            _ => query.clone().count(&self.db).await?,
+            Some(_) => count_capped(&self.db, query.clone().into_query()).await?,
+            None => Counted::exact(query.clone().count(&self.db).await?),
         };
+        let total = counted.total;
         let offset = (page - 1) * limit;
         // When many conversations match, walking the newest first and testing
         // each finds the page after a few rows, instead of sorting every match.
@@ -280,7 +287,7 @@ impl ConversationService {
                 .iter()
                 .map(|c| summary(c, names.get(&c.campaign_id).map_or("", String::as_str)))
                 .collect(),
-            pagination: Pagination::new(page, limit, total),
+            pagination: Pagination::counted(page, limit, counted),
         })
     }
 

@@ -2272,6 +2272,11 @@ export interface components {
         /** @description Page information of a list answer. */
         Pagination: {
             /**
+             * @description True when a search matched more than it counts (10,000): `total` and
+             *     `pages` are then what was counted, and there are more.
+             */
+            capped: boolean;
+            /**
              * Format: int64
              * @description Items per page.
              */

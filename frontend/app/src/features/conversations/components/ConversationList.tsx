@@ -41,8 +41,12 @@ export function ConversationList({ selected }: { selected?: string }) {
       if (error || !data) throw new Error(messageOf(error, "Failed to load conversations"));
       return data;
     },
+    // A capped count (a search past 10,000 matches) has more after its last counted page.
     getNextPageParam: (last) =>
-      last.pagination.page < last.pagination.pages ? last.pagination.page + 1 : undefined,
+      last.pagination.page < last.pagination.pages ||
+      (last.pagination.capped && last.conversations.length === LIST_LIMIT)
+        ? last.pagination.page + 1
+        : undefined,
   });
 
   const all: Conversation[] = list.data?.pages.flatMap((p) => p.conversations) ?? [];

@@ -15,7 +15,10 @@ const OVERVIEW = {
   previous: { totalCustomers: 18, newCustomers: 5 },
   topCampaigns: [],
 };
-const EMPTY_LIST = { customers: [], pagination: { page: 1, limit: 20, total: 0, pages: 0 } };
+const EMPTY_LIST = {
+  customers: [],
+  pagination: { page: 1, limit: 20, total: 0, pages: 0, capped: false },
+};
 
 function renderPage() {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -75,5 +78,41 @@ describe("CustomersPage overview", () => {
     );
     expect(screen.getByRole("button", { name: "Try Again" })).toBeEnabled();
     expect(screen.queryByText("Failed to fetch")).not.toBeInTheDocument();
+  });
+});
+
+describe("CustomersPage list", () => {
+  it("a search past 10,000 matches reads 10,000+ customers; an exact count reads as counted", async () => {
+    const customers = Array.from({ length: 20 }, (_, k) => ({
+      _id: `c${k}`,
+      email: `buyer${k}@example.in`,
+      name: `Asha Mehta ${k}`,
+      conversionStatus: "lead",
+      leadScore: 10,
+      totalConversations: 1,
+      totalPageViews: 3,
+      totalPurchases: 0,
+      totalRevenue: 0,
+      averageSessionDuration: 0,
+      createdAt: "2026-11-20T10:00:00Z",
+      updatedAt: "2026-11-20T10:00:00Z",
+    }));
+    let capped = true;
+    fetchMock.mockImplementation(async (request) => {
+      if (new URL(request.url).pathname === "/api/customers/analytics/overview")
+        return json(200, OVERVIEW);
+      return json(200, {
+        customers,
+        pagination: capped
+          ? { page: 1, limit: 20, total: 10000, pages: 500, capped: true }
+          : { page: 1, limit: 20, total: 4321, pages: 217, capped: false },
+      });
+    });
+    const first = renderPage();
+    expect(await screen.findByText("10,000+ customers")).toBeInTheDocument();
+    first.unmount();
+    capped = false;
+    renderPage();
+    expect(await screen.findByText("4,321 customers")).toBeInTheDocument();
   });
 });

@@ -407,6 +407,8 @@ function CustomerDatabase() {
   }
   const pages = list.data?.pagination.pages ?? 0;
   const total = list.data?.pagination.total ?? 0;
+  // Past 10,000 matches a search stops counting: "10,000+ customers".
+  const more = list.data?.pagination.capped ? "+" : "";
 
   return (
     <Card withBorder radius="md" p="lg">
@@ -469,7 +471,8 @@ function CustomerDatabase() {
         {pages > 1 && (
           <Group justify="space-between">
             <Text fz="sm" c="dimmed">
-              {total.toLocaleString("en-IN")} customers
+              {total.toLocaleString("en-IN")}
+              {more} customers
             </Text>
             <Pagination
               getControlProps={paginationControlLabel}
