@@ -23,21 +23,24 @@ pub struct UserFilter {
     pub status: Option<String>,
 }
 
-fn filtered(f: &UserFilter, now: DateTime<Utc>, cancelled: &[String]) -> Condition {
+fn filtered(
+    backend: sea_orm::DbBackend,
+    f: &UserFilter,
+    now: DateTime<Utc>,
+    cancelled: &[String],
+) -> Condition {
     let mut c = Condition::all();
     if let Some(term) = f.search.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
-        let like = ca_core::search::contains(&term.to_lowercase());
-        c = c.add(
-            Condition::any()
-                .add(
-                    Expr::expr(sea_orm::sea_query::Func::lower(Expr::col(
-                        user::Column::Name,
-                    )))
-                    .like(like.clone()),
-                )
-                .add(Expr::col(user::Column::Email).like(like.clone()))
-                .add(Expr::col(user::Column::Phone).like(like)),
-        );
+        // Whatever the case, non-ASCII letters too, on both databases.
+        let mut any = Condition::any();
+        for col in [user::Column::Name, user::Column::Email, user::Column::Phone] {
+            any = any.add(ca_core::search::contains_any_case(
+                backend,
+                Expr::col(col),
+                term,
+            ));
+        }
+        c = c.add(any);
     }
     if let Some(role) = &f.role {
         c = c.add(user::Column::Role.eq(role));
@@ -95,7 +98,12 @@ pub async fn list<C: ConnectionTrait>(
     limit: u64,
     now: DateTime<Utc>,
 ) -> Result<(Vec<user::Model>, u64), AuthError> {
-    let q = user::Entity::find().filter(filtered(filter, now, cancelled));
+    let q = user::Entity::find().filter(filtered(
+        conn.get_database_backend(),
+        filter,
+        now,
+        cancelled,
+    ));
     let total = q.clone().count(conn).await?;
     let rows = q
         .order_by_desc(user::Column::CreatedAt)

@@ -1,6 +1,7 @@
 //! Substring search in text columns.
 
-use sea_orm::sea_query::LikeExpr;
+use sea_orm::DbBackend;
+use sea_orm::sea_query::{Condition, Expr, ExprTrait, Func, LikeExpr, SimpleExpr};
 
 /// `%term%` with the LIKE wildcards in `term` escaped by a backslash, so a
 /// visitor's `%` or `_` is looked for as typed.
@@ -18,6 +19,47 @@ pub fn contains_pattern(term: &str) -> String {
 /// A LIKE that matches text containing `term` (see [`contains_pattern`]).
 pub fn contains(term: &str) -> LikeExpr {
     LikeExpr::new(contains_pattern(term)).escape('\\')
+}
+
+/// The most non-ASCII letters of a term whose other case is tried on
+/// SQLite (2^6 = 64 spellings); letters past them are looked for lower-cased.
+const VARIED_LETTERS: usize = 6;
+
+/// The spellings of `term` (lower-cased) that differ only in the case of its
+/// non-ASCII letters: SQLite's `LIKE` ignores the case of ASCII letters only,
+/// so "é" must also be looked for as "É".
+pub fn case_variants(term: &str) -> Vec<String> {
+    let mut variants = vec![String::new()];
+    let mut varied = 0;
+    for c in term.to_lowercase().chars() {
+        let upper: String = c.to_uppercase().collect();
+        let forms: Vec<String> =
+            if c.is_ascii() || upper == c.to_string() || varied == VARIED_LETTERS {
+                vec![c.to_string()]
+            } else {
+                varied += 1;
+                vec![c.to_string(), upper]
+            };
+        variants = variants
+            .iter()
+            .flat_map(|v| forms.iter().map(move |f| format!("{v}{f}")))
+            .collect();
+    }
+    variants
+}
+
+/// `column` holds `term`, whatever the case of either, with Unicode rules on
+/// both databases: PostgreSQL lower-cases both sides; on SQLite, whose
+/// `lower()` and `LIKE` fold ASCII letters only, each spelling of the term's
+/// non-ASCII letters is tried ([`case_variants`]).
+pub fn contains_any_case(backend: DbBackend, column: SimpleExpr, term: &str) -> Condition {
+    match backend {
+        DbBackend::Sqlite => case_variants(term).iter().fold(Condition::any(), |any, v| {
+            any.add(column.clone().like(contains(v)))
+        }),
+        _ => Condition::any()
+            .add(Expr::expr(Func::lower(column)).like(contains(&term.to_lowercase()))),
+    }
 }
 
 /// `term` as a quoted SQLite FTS5 phrase: with the `trigram` tokenizer it
@@ -58,6 +100,18 @@ mod tests {
     fn fts_phrases_quote_quotes() {
         assert_eq!(fts_phrase("mehta"), "\"mehta\"");
         assert_eq!(fts_phrase("a\"b"), "\"a\"\"b\"");
+    }
+
+    #[test]
+    fn case_variants_vary_non_ascii_letters_only() {
+        assert_eq!(case_variants("Ab"), vec!["ab"]);
+        assert_eq!(case_variants("É"), vec!["é", "É"]);
+        assert_eq!(case_variants("zoë"), vec!["zoë", "zoË"]);
+        assert_eq!(case_variants("ñé"), vec!["ñé", "ñÉ", "Ñé", "ÑÉ"]);
+        // Scripts without case have one spelling.
+        assert_eq!(case_variants("नम"), vec!["नम"]);
+        // Past six varied letters the rest are looked for lower-cased.
+        assert_eq!(case_variants("ελένηελένη").len(), 64);
     }
 
     #[test]

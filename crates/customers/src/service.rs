@@ -1,7 +1,7 @@
 //! The owner's customer calls. Every query filters by the owner in SQL.
 
 use chrono::Utc;
-use sea_orm::sea_query::{Expr, ExprTrait, Func};
+use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, DatabaseConnection, DbBackend,
     EntityTrait, Order, QueryFilter, QueryOrder, QuerySelect, QueryTrait, Set,
@@ -9,7 +9,7 @@ use sea_orm::{
 
 use ca_core::FieldErrors;
 use ca_core::paging::{COUNT_CAP, Counted, Pagination, count_capped, whole_number};
-use ca_core::search::{contains, contains_pattern, fts_phrase};
+use ca_core::search::{contains_any_case, contains_pattern, fts_phrase};
 
 use crate::dto::{CustomerListResponse, CustomerOut, CustomerUpdate, ListQuery, STATUSES};
 use crate::entities::{customer, customer_count};
@@ -217,7 +217,7 @@ pub fn search_condition(backend: DbBackend, owner_id: &str, term: &str) -> Condi
         customer::Column::Phone,
         customer::Column::Company,
     ] {
-        any = any.add(Expr::expr(Func::lower(Expr::col(col))).like(contains(term)));
+        any = any.add(contains_any_case(backend, Expr::col(col), term));
     }
     mine.add(any)
 }

@@ -709,3 +709,37 @@ async fn figures_are_counted_from_the_rows() {
     assert_eq!(h["eventWriter"]["queueCapacity"], 50000);
     assert!(h["disk"]["totalBytes"].as_u64().expect("disk") > 0);
 }
+
+/// Staff find an account by part of a name in any script, whatever its case,
+/// on both databases.
+#[tokio::test]
+async fn the_user_search_ignores_the_case_of_non_ascii_letters() {
+    let app = spawn_app().await;
+    let (admin, _) = account(&app, "admin@example.in", "admin").await;
+    for (name, email) in [
+        ("ÉLODIE Ñúñez", "elodie@example.in"),
+        ("Zoë Das", "zoe@example.in"),
+    ] {
+        let r = app
+            .post(
+                "/api/auth/register",
+                json!({"name": name, "email": email, "password": "secret1", "phone": "+91 9876543210"}),
+            )
+            .await;
+        assert_eq!(r.status, 201, "{}", r.body);
+    }
+    for (term, email) in [
+        ("%C3%A9lodie", "elodie@example.in"),
+        ("%C3%B1%C3%9A", "elodie@example.in"),
+        ("%C3%A9", "elodie@example.in"),
+        ("ZO%C3%8B", "zoe@example.in"),
+    ] {
+        let found = app
+            .get(&format!("/api/admin/users?search={term}"), Some(&admin))
+            .await;
+        assert_eq!(found.status, 200, "{}", found.body);
+        let users = found.body["data"]["users"].as_array().expect("users");
+        assert_eq!(users.len(), 1, "{term}: {}", found.body);
+        assert_eq!(users[0]["email"], email, "{term}");
+    }
+}

@@ -607,7 +607,16 @@ async fn the_search_index_follows_messages_forms_and_deletes() {
         .exec(&app.db.conn)
         .await
         .expect("update");
-    for term in ["%C3%89LODIE", "%C3%A9lodie", "%C5%9Br%C4%AB"] {
+    // Short terms too (SQLite looks those up without the trigram index).
+    for term in [
+        "%C3%89LODIE",
+        "%C3%A9lodie",
+        "%C5%9Br%C4%AB",
+        "%C3%A9L",
+        "%C3%89",
+        "%C5%9A",
+        "%C4%AB",
+    ] {
         assert_eq!(
             searched(&app, t, &format!("search={term}")).await,
             (vec![c.clone()], 1),

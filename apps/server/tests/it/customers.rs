@@ -1234,3 +1234,56 @@ async fn a_search_past_ten_thousand_matches_stops_counting_and_still_pages() {
     assert_eq!(got.body["pagination"]["total"], 10_060);
     assert_eq!(got.body["pagination"]["capped"], false);
 }
+
+/// Names in any script are found whatever the case the owner types, with
+/// one or two letters as with more (SQLite folds only ASCII by itself).
+#[tokio::test]
+async fn a_search_ignores_the_case_of_non_ascii_letters_at_any_length() {
+    let app = spawn_app().await;
+    let (token, a) = owner(&app, "unicode-shop@example.in").await;
+    let t = Some(token.as_str());
+    seed(
+        &app,
+        &a,
+        &[
+            Seed {
+                name: Some("ÉLODIE Ñúñez"),
+                ..s("elodie@example.in", "lead", 10, 1, 1)
+            },
+            Seed {
+                name: Some("zoë"),
+                ..s("zoe1@example.in", "lead", 10, 1, 2)
+            },
+            Seed {
+                name: Some("ZOË Das"),
+                ..s("zoe2@example.in", "lead", 10, 1, 3)
+            },
+            Seed {
+                name: Some("Ravi"),
+                company: Some("Ωmega Ωil"),
+                ..s("ravi@example.in", "lead", 10, 1, 4)
+            },
+        ],
+    )
+    .await;
+    for (term, expected) in [
+        ("%C3%A9", vec!["elodie@example.in"]),
+        ("%C3%89L", vec!["elodie@example.in"]),
+        ("%C3%91%C3%BA", vec!["elodie@example.in"]),
+        ("%C3%8B", vec!["zoe1@example.in", "zoe2@example.in"]),
+        ("zo%C3%AB", vec!["zoe1@example.in", "zoe2@example.in"]),
+        ("%CF%89", vec!["ravi@example.in"]),
+        ("%CF%89M", vec!["ravi@example.in"]),
+    ] {
+        let got = app
+            .get(
+                &format!("/api/customers/user?search={term}&sortBy=createdAt&sortOrder=asc"),
+                t,
+            )
+            .await;
+        assert_eq!(got.status, 200, "{term}: {}", got.body);
+        let mut found = emails(&got.body);
+        found.sort();
+        assert_eq!(found, expected, "{term}");
+    }
+}

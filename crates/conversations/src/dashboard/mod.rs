@@ -9,7 +9,7 @@ use ca_campaigns::entities::campaign;
 use ca_core::FieldErrors;
 use ca_core::figures::{percent, round};
 use ca_core::paging::{COUNT_CAP, Counted, Pagination, count_capped, whole_number};
-use ca_core::search::{contains, contains_pattern, fts_phrase};
+use ca_core::search::{contains, contains_any_case, contains_pattern, fts_phrase};
 use chrono::{DateTime, Duration, Utc};
 use sea_orm::sea_query::{Expr, ExprTrait, Func};
 use sea_orm::{
@@ -132,10 +132,11 @@ fn search_condition(backend: DbBackend, owner_id: &str, term: &str) -> Condition
         }
         _ => mine.add(
             Condition::any()
-                .add(
-                    Expr::expr(Func::lower(Expr::col(conversation::Column::LastMessage)))
-                        .like(contains(term)),
-                )
+                .add(contains_any_case(
+                    backend,
+                    Expr::col(conversation::Column::LastMessage),
+                    term,
+                ))
                 .add(Expr::col(conversation::Column::CollectedText).like(contains(term))),
         ),
     }
