@@ -130,7 +130,24 @@ fn search_condition(backend: DbBackend, owner_id: &str, term: &str) -> Condition
                     [owner_id.to_string(), fts_phrase(term)],
                 ))
         }
-        _ => mine.add(
+        _ => like_condition(backend, owner_id, term),
+    }
+}
+
+/// SQLite: the same conversations as [`search_condition`], tested on each
+/// row's own columns, for walking the list's order when many match (probing
+/// the full-text index once per row costs far more than reading the row).
+fn search_row_condition(owner_id: &str, term: &str) -> Condition {
+    like_condition(DbBackend::Sqlite, owner_id, term)
+}
+
+/// The owner's conversations whose last message or collected values hold
+/// `term`, tested on each row's columns (whatever the case, non-ASCII
+/// letters too; collected values are stored lower-cased).
+fn like_condition(backend: DbBackend, owner_id: &str, term: &str) -> Condition {
+    Condition::all()
+        .add(conversation::Column::OwnerId.eq(owner_id))
+        .add(
             Condition::any()
                 .add(contains_any_case(
                     backend,
@@ -138,21 +155,7 @@ fn search_condition(backend: DbBackend, owner_id: &str, term: &str) -> Condition
                     term,
                 ))
                 .add(Expr::col(conversation::Column::CollectedText).like(contains(term))),
-        ),
-    }
-}
-
-/// SQLite: the same conversations as [`search_condition`], tested one row at
-/// a time, for walking the list's order when many match.
-fn search_row_condition(owner_id: &str, term: &str) -> Condition {
-    Condition::all()
-        .add(conversation::Column::OwnerId.eq(owner_id))
-        .add(Expr::cust_with_values(
-            "EXISTS (SELECT 1 FROM conversation_search_keys k \
-             JOIN conversations_search ON conversations_search.rowid = k.rid \
-             WHERE k.conversation_id = \"conversations\".\"id\" AND conversations_search MATCH ?)",
-            [fts_phrase(term)],
-        ))
+        )
 }
 
 /// SQLite: how many of the owner's conversations hold `term`, from the
