@@ -121,14 +121,22 @@ pub const CSV_HEADER: [&str; 15] = [
 /// Customers per page of the export.
 pub const EXPORT_ROWS: u64 = 5000;
 
-/// One page of the CSV export.
-pub struct ExportChunk {
-    /// CSV lines (the header first on the first page).
-    pub bytes: Vec<u8>,
-    /// The id the next page starts after.
-    pub next: Option<String>,
-    /// No page follows.
-    pub last: bool,
+/// One page of the export's rows, as read: [`encode_export`] writes them
+/// as CSV, which can run while the next page is read.
+pub struct ExportRows {
+    rows: Vec<sea_orm::QueryResult>,
+}
+
+impl ExportRows {
+    /// The id the next page starts after, when a page may follow.
+    pub fn next(&self) -> Option<String> {
+        if (self.rows.len() as u64) < EXPORT_ROWS {
+            return None;
+        }
+        self.rows
+            .last()
+            .and_then(|r| r.try_get_by_index::<String>(16).ok())
+    }
 }
 
 /// The export's columns, in the order of [`CSV_HEADER`], then the id.
@@ -198,14 +206,13 @@ impl CustomerService {
     }
 
     /// The next page of the CSV export: the owner's customers after `after`
-    /// (by id), [`EXPORT_ROWS`] at most, read as plain columns and written
-    /// straight into the CSV.
-    pub async fn export_chunk(
+    /// (by id), [`EXPORT_ROWS`] at most, read as plain columns for
+    /// [`encode_export`].
+    pub async fn export_rows(
         &self,
         owner_id: &str,
         after: Option<&str>,
-        header: bool,
-    ) -> Result<ExportChunk, CustomerError> {
+    ) -> Result<ExportRows, CustomerError> {
         let backend = self.db.get_database_backend();
         let (sql, values): (String, Vec<sea_orm::Value>) = match (backend, after) {
             (DbBackend::Postgres, Some(after)) => (
@@ -241,58 +248,56 @@ impl CustomerService {
             .db
             .query_all_raw(Statement::from_sql_and_values(backend, sql, values))
             .await?;
-        let mut w = csv::WriterBuilder::new()
-            .buffer_capacity(1 << 16)
-            .from_writer(Vec::with_capacity(rows.len() * 160 + 256));
-        if header {
-            w.write_record(CSV_HEADER).map_err(fail)?;
-        }
-        let mut number = String::with_capacity(32);
-        let mut next = None;
-        let count = rows.len();
-        for r in rows {
-            let text = |i: usize| r.try_get_by_index::<Option<String>>(i);
-            let int = |i: usize| r.try_get_by_index::<i64>(i);
-            let mut put_number = |w: &mut csv::Writer<Vec<u8>>,
-                                  args: std::fmt::Arguments<'_>|
-             -> Result<(), CustomerError> {
-                use std::fmt::Write as _;
-                number.clear();
-                let _ = number.write_fmt(args);
-                w.write_field(number.as_bytes()).map_err(fail)
-            };
-            cell(&mut w, text(0)?.as_deref().unwrap_or(""))?;
-            cell(&mut w, &r.try_get_by_index::<String>(1)?)?;
-            cell(&mut w, text(2)?.as_deref().unwrap_or(""))?;
-            cell(&mut w, text(3)?.as_deref().unwrap_or(""))?;
-            w.write_field(r.try_get_by_index::<String>(4)?)
-                .map_err(fail)?;
-            put_number(&mut w, format_args!("{}", r.try_get_by_index::<i32>(5)?))?;
-            for i in [6, 7] {
-                put_number(&mut w, format_args!("{}", int(i)?))?;
-            }
-            let (seconds, sessions) = (int(8)?, int(9)?);
-            let average = if sessions > 0 { seconds / sessions } else { 0 };
-            put_number(&mut w, format_args!("{average}"))?;
-            put_number(&mut w, format_args!("{}", int(10)?))?;
-            put_number(&mut w, format_args!("{:.2}", int(11)? as f64 / 100.0))?;
-            cell(&mut w, text(12)?.as_deref().unwrap_or(""))?;
-            let last: Option<DateTime<Utc>> = r.try_get_by_index(13)?;
-            w.write_field(last.map(|d| d.to_rfc3339()).unwrap_or_default())
-                .map_err(fail)?;
-            let since: DateTime<Utc> = r.try_get_by_index(14)?;
-            w.write_field(since.to_rfc3339()).map_err(fail)?;
-            cell(&mut w, text(15)?.as_deref().unwrap_or(""))?;
-            w.write_record(None::<&[u8]>).map_err(fail)?;
-            next = Some(r.try_get_by_index::<String>(16)?);
-        }
-        let bytes = w
-            .into_inner()
-            .map_err(|e| CustomerError::Infra(ca_core::error::InfraError::Other(e.to_string())))?;
-        Ok(ExportChunk {
-            bytes,
-            next,
-            last: (count as u64) < EXPORT_ROWS,
-        })
+        Ok(ExportRows { rows })
     }
+}
+
+/// One page of the export as CSV lines (the header first when `header`),
+/// plain columns written straight into the CSV.
+pub fn encode_export(page: ExportRows, header: bool) -> Result<Vec<u8>, CustomerError> {
+    let rows = page.rows;
+    let mut w = csv::WriterBuilder::new()
+        .buffer_capacity(1 << 16)
+        .from_writer(Vec::with_capacity(rows.len() * 160 + 256));
+    if header {
+        w.write_record(CSV_HEADER).map_err(fail)?;
+    }
+    let mut number = String::with_capacity(32);
+    for r in rows {
+        let text = |i: usize| r.try_get_by_index::<Option<String>>(i);
+        let int = |i: usize| r.try_get_by_index::<i64>(i);
+        let mut put_number = |w: &mut csv::Writer<Vec<u8>>,
+                              args: std::fmt::Arguments<'_>|
+         -> Result<(), CustomerError> {
+            use std::fmt::Write as _;
+            number.clear();
+            let _ = number.write_fmt(args);
+            w.write_field(number.as_bytes()).map_err(fail)
+        };
+        cell(&mut w, text(0)?.as_deref().unwrap_or(""))?;
+        cell(&mut w, &r.try_get_by_index::<String>(1)?)?;
+        cell(&mut w, text(2)?.as_deref().unwrap_or(""))?;
+        cell(&mut w, text(3)?.as_deref().unwrap_or(""))?;
+        w.write_field(r.try_get_by_index::<String>(4)?)
+            .map_err(fail)?;
+        put_number(&mut w, format_args!("{}", r.try_get_by_index::<i32>(5)?))?;
+        for i in [6, 7] {
+            put_number(&mut w, format_args!("{}", int(i)?))?;
+        }
+        let (seconds, sessions) = (int(8)?, int(9)?);
+        let average = if sessions > 0 { seconds / sessions } else { 0 };
+        put_number(&mut w, format_args!("{average}"))?;
+        put_number(&mut w, format_args!("{}", int(10)?))?;
+        put_number(&mut w, format_args!("{:.2}", int(11)? as f64 / 100.0))?;
+        cell(&mut w, text(12)?.as_deref().unwrap_or(""))?;
+        let last: Option<DateTime<Utc>> = r.try_get_by_index(13)?;
+        w.write_field(last.map(|d| d.to_rfc3339()).unwrap_or_default())
+            .map_err(fail)?;
+        let since: DateTime<Utc> = r.try_get_by_index(14)?;
+        w.write_field(since.to_rfc3339()).map_err(fail)?;
+        cell(&mut w, text(15)?.as_deref().unwrap_or(""))?;
+        w.write_record(None::<&[u8]>).map_err(fail)?;
+    }
+    w.into_inner()
+        .map_err(|e| CustomerError::Infra(ca_core::error::InfraError::Other(e.to_string())))
 }

@@ -62,7 +62,6 @@ where
     Fut: std::future::Future<Output = Result<CsvPage, E>> + 'static,
     E: std::fmt::Display,
 {
-    use actix_web::http::header;
     let page = std::rc::Rc::new(page);
     // State: (cursor, header written, finished).
     let body = futures_util::stream::unfold(
@@ -89,6 +88,15 @@ where
             }
         },
     );
+    csv_response(filename, body)
+}
+
+/// A CSV file download of `body`'s chunks.
+pub fn csv_response<S>(filename: &str, body: S) -> actix_web::HttpResponse
+where
+    S: futures_util::Stream<Item = Result<actix_web::web::Bytes, actix_web::Error>> + 'static,
+{
+    use actix_web::http::header;
     actix_web::HttpResponse::Ok()
         .content_type("text/csv; charset=utf-8")
         .insert_header((
