@@ -124,20 +124,142 @@ pub const EXPORT_ROWS: u64 = 5000;
 /// One page of the export's rows, as read: [`encode_export`] writes them
 /// as CSV, which can run while the next page is read.
 pub struct ExportRows {
-    rows: Vec<sea_orm::QueryResult>,
+    page: Page,
+}
+
+enum Page {
+    /// PostgreSQL: the rows as they come.
+    Rows(Vec<sea_orm::QueryResult>),
+    /// SQLite: the page as one JSON array of rows built by SQLite itself
+    /// (`json_group_array`), with its row count and last id: one value per
+    /// page instead of one per cell, which is what made the export slow.
+    Json {
+        text: String,
+        rows: u64,
+        last: Option<String>,
+    },
 }
 
 impl ExportRows {
     /// The id the next page starts after, when a page may follow.
     pub fn next(&self) -> Option<String> {
-        if (self.rows.len() as u64) < EXPORT_ROWS {
-            return None;
+        match &self.page {
+            Page::Rows(rows) if rows.len() as u64 == EXPORT_ROWS => rows
+                .last()
+                .and_then(|r| r.try_get_by_index::<String>(16).ok()),
+            Page::Json { rows, last, .. } if *rows == EXPORT_ROWS => last.clone(),
+            _ => None,
         }
-        self.rows
-            .last()
-            .and_then(|r| r.try_get_by_index::<String>(16).ok())
     }
 }
+
+/// One customer's cells, in the order of [`CSV_HEADER`].
+struct Line<'a> {
+    name: Option<&'a str>,
+    email: &'a str,
+    phone: Option<&'a str>,
+    company: Option<&'a str>,
+    status: &'a str,
+    lead_score: i64,
+    conversations: i64,
+    page_views: i64,
+    session_seconds: i64,
+    sessions: i64,
+    purchases: i64,
+    revenue_paise: i64,
+    source_campaign: Option<&'a str>,
+    last_active: Option<DateTime<Utc>>,
+    since: DateTime<Utc>,
+    notes: Option<&'a str>,
+}
+
+/// A date as SQLite stores it: text in one of the forms SQLite's date
+/// functions know, or seconds since 1970, or a Julian day number (the same
+/// forms the database driver reads).
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum StoredDate<'a> {
+    Text(#[serde(borrow)] std::borrow::Cow<'a, str>),
+    Seconds(i64),
+    Julian(f64),
+}
+
+impl StoredDate<'_> {
+    fn read(&self) -> Result<DateTime<Utc>, CustomerError> {
+        use chrono::{NaiveDateTime, TimeZone};
+        let parsed = match self {
+            Self::Text(t) => DateTime::parse_from_rfc3339(t)
+                .map(|d| d.with_timezone(&Utc))
+                .ok()
+                .or_else(|| {
+                    [
+                        "%F %T%.f",
+                        "%F %R",
+                        "%F %RZ",
+                        "%F %R%:z",
+                        "%F %T%.fZ",
+                        "%F %T%.f%:z",
+                        "%FT%R",
+                        "%FT%RZ",
+                        "%FT%R%:z",
+                        "%FT%T%.f",
+                        "%FT%T%.fZ",
+                        "%FT%T%.f%:z",
+                    ]
+                    .iter()
+                    .find_map(|f| {
+                        DateTime::parse_from_str(t, f)
+                            .map(|d| d.with_timezone(&Utc))
+                            .ok()
+                            .or_else(|| {
+                                NaiveDateTime::parse_from_str(t, f)
+                                    .ok()
+                                    .map(|n| n.and_utc())
+                            })
+                    })
+                }),
+            Self::Seconds(s) => Utc.timestamp_opt(*s, 0).single(),
+            Self::Julian(days) => {
+                let seconds = (days - 2_440_587.5) * 86_400.0;
+                seconds.is_finite().then_some(()).and_then(|()| {
+                    let nanos = (seconds.fract() * 1e9).abs() as u32;
+                    Utc.timestamp_opt(seconds.trunc() as i64, nanos).single()
+                })
+            }
+        };
+        parsed.ok_or_else(|| {
+            CustomerError::Infra(ca_core::error::InfraError::Other(
+                "a stored date could not be read".into(),
+            ))
+        })
+    }
+}
+
+/// One row of the SQLite page, as `json_array` wrote it.
+#[derive(serde::Deserialize)]
+struct JsonRow<'a>(
+    #[serde(borrow)] Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow)] std::borrow::Cow<'a, str>,
+    #[serde(borrow)] Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow)] Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow)] std::borrow::Cow<'a, str>,
+    i64,
+    i64,
+    i64,
+    i64,
+    i64,
+    i64,
+    i64,
+    #[serde(borrow)] Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow)] Option<StoredDate<'a>>,
+    #[serde(borrow)] StoredDate<'a>,
+    #[serde(borrow)] Option<std::borrow::Cow<'a, str>>,
+);
+
+/// The export's columns for SQLite's `json_array`, in the same order, without the id.
+const EXPORT_JSON_COLUMNS: &str = "name, email, phone, company, conversion_status, lead_score, \
+     total_conversations, total_page_views, total_session_seconds, sessions, total_purchases, \
+     revenue_paise, source_campaign, last_conversation_date, created_at, notes";
 
 /// The export's columns, in the order of [`CSV_HEADER`], then the id.
 const EXPORT_COLUMNS: &str = "name, email, phone, company, conversion_status, lead_score, \
@@ -229,75 +351,194 @@ impl CustomerService {
                 ),
                 vec![owner_id.into()],
             ),
-            (_, Some(after)) => (
-                format!(
-                    "SELECT {EXPORT_COLUMNS} FROM customers WHERE owner_id = ? AND id > ? \
-                     ORDER BY id LIMIT {EXPORT_ROWS}"
-                ),
-                vec![owner_id.into(), after.into()],
-            ),
-            (_, None) => (
-                format!(
-                    "SELECT {EXPORT_COLUMNS} FROM customers WHERE owner_id = ? \
-                     ORDER BY id LIMIT {EXPORT_ROWS}"
-                ),
-                vec![owner_id.into()],
-            ),
+            (_, after) => {
+                // SQLite builds the page as one JSON value, in id order.
+                let sql = format!(
+                    "SELECT json_group_array(json_array({EXPORT_JSON_COLUMNS}) ORDER BY id) AS page, \
+                     COUNT(*) AS n, MAX(id) AS last FROM (SELECT * FROM customers \
+                     WHERE owner_id = ?{} ORDER BY id LIMIT {EXPORT_ROWS})",
+                    if after.is_some() { " AND id > ?" } else { "" }
+                );
+                let mut values: Vec<sea_orm::Value> = vec![owner_id.into()];
+                values.extend(after.map(sea_orm::Value::from));
+                let row = self
+                    .db
+                    .query_one_raw(Statement::from_sql_and_values(backend, sql, values))
+                    .await?;
+                let (text, rows, last) = match row {
+                    Some(r) => (
+                        r.try_get::<Option<String>>("", "page")?.unwrap_or_default(),
+                        r.try_get::<i64>("", "n")?,
+                        r.try_get::<Option<String>>("", "last")?,
+                    ),
+                    None => (String::new(), 0, None),
+                };
+                return Ok(ExportRows {
+                    page: Page::Json {
+                        text,
+                        rows: u64::try_from(rows).unwrap_or(0),
+                        last,
+                    },
+                });
+            }
         };
         let rows = self
             .db
             .query_all_raw(Statement::from_sql_and_values(backend, sql, values))
             .await?;
-        Ok(ExportRows { rows })
+        Ok(ExportRows {
+            page: Page::Rows(rows),
+        })
     }
 }
 
-/// One page of the export as CSV lines (the header first when `header`),
-/// plain columns written straight into the CSV.
+/// One page of the export as CSV lines (the header first when `header`).
 pub fn encode_export(page: ExportRows, header: bool) -> Result<Vec<u8>, CustomerError> {
-    let rows = page.rows;
     let mut w = csv::WriterBuilder::new()
         .buffer_capacity(1 << 16)
-        .from_writer(Vec::with_capacity(rows.len() * 160 + 256));
+        .from_writer(Vec::with_capacity(EXPORT_ROWS as usize * 160 + 256));
     if header {
         w.write_record(CSV_HEADER).map_err(fail)?;
     }
     let mut number = String::with_capacity(32);
-    for r in rows {
-        let text = |i: usize| r.try_get_by_index::<Option<String>>(i);
-        let int = |i: usize| r.try_get_by_index::<i64>(i);
-        let mut put_number = |w: &mut csv::Writer<Vec<u8>>,
-                              args: std::fmt::Arguments<'_>|
-         -> Result<(), CustomerError> {
-            use std::fmt::Write as _;
-            number.clear();
-            let _ = number.write_fmt(args);
-            w.write_field(number.as_bytes()).map_err(fail)
-        };
-        cell(&mut w, text(0)?.as_deref().unwrap_or(""))?;
-        cell(&mut w, &r.try_get_by_index::<String>(1)?)?;
-        cell(&mut w, text(2)?.as_deref().unwrap_or(""))?;
-        cell(&mut w, text(3)?.as_deref().unwrap_or(""))?;
-        w.write_field(r.try_get_by_index::<String>(4)?)
-            .map_err(fail)?;
-        put_number(&mut w, format_args!("{}", r.try_get_by_index::<i32>(5)?))?;
-        for i in [6, 7] {
-            put_number(&mut w, format_args!("{}", int(i)?))?;
+    match page.page {
+        Page::Rows(rows) => {
+            for r in rows {
+                let text = |i: usize| r.try_get_by_index::<Option<String>>(i);
+                let int = |i: usize| r.try_get_by_index::<i64>(i);
+                let (name, email, phone, company) = (
+                    text(0)?,
+                    r.try_get_by_index::<String>(1)?,
+                    text(2)?,
+                    text(3)?,
+                );
+                let (status, source, notes) =
+                    (r.try_get_by_index::<String>(4)?, text(12)?, text(15)?);
+                let line = Line {
+                    name: name.as_deref(),
+                    email: &email,
+                    phone: phone.as_deref(),
+                    company: company.as_deref(),
+                    status: &status,
+                    lead_score: i64::from(r.try_get_by_index::<i32>(5)?),
+                    conversations: int(6)?,
+                    page_views: int(7)?,
+                    session_seconds: int(8)?,
+                    sessions: int(9)?,
+                    purchases: int(10)?,
+                    revenue_paise: int(11)?,
+                    source_campaign: source.as_deref(),
+                    last_active: r.try_get_by_index(13)?,
+                    since: r.try_get_by_index(14)?,
+                    notes: notes.as_deref(),
+                };
+                write_line(&mut w, &mut number, &line)?;
+            }
         }
-        let (seconds, sessions) = (int(8)?, int(9)?);
-        let average = if sessions > 0 { seconds / sessions } else { 0 };
-        put_number(&mut w, format_args!("{average}"))?;
-        put_number(&mut w, format_args!("{}", int(10)?))?;
-        put_number(&mut w, format_args!("{:.2}", int(11)? as f64 / 100.0))?;
-        cell(&mut w, text(12)?.as_deref().unwrap_or(""))?;
-        let last: Option<DateTime<Utc>> = r.try_get_by_index(13)?;
-        w.write_field(last.map(|d| d.to_rfc3339()).unwrap_or_default())
-            .map_err(fail)?;
-        let since: DateTime<Utc> = r.try_get_by_index(14)?;
-        w.write_field(since.to_rfc3339()).map_err(fail)?;
-        cell(&mut w, text(15)?.as_deref().unwrap_or(""))?;
-        w.write_record(None::<&[u8]>).map_err(fail)?;
+        Page::Json { text, rows, .. } => {
+            if rows > 0 {
+                let parsed: Vec<JsonRow<'_>> = serde_json::from_str(&text).map_err(|e| {
+                    CustomerError::Infra(ca_core::error::InfraError::Other(e.to_string()))
+                })?;
+                for r in &parsed {
+                    let line = Line {
+                        name: r.0.as_deref(),
+                        email: &r.1,
+                        phone: r.2.as_deref(),
+                        company: r.3.as_deref(),
+                        status: &r.4,
+                        lead_score: r.5,
+                        conversations: r.6,
+                        page_views: r.7,
+                        session_seconds: r.8,
+                        sessions: r.9,
+                        purchases: r.10,
+                        revenue_paise: r.11,
+                        source_campaign: r.12.as_deref(),
+                        last_active: r.13.as_ref().map(StoredDate::read).transpose()?,
+                        since: r.14.read()?,
+                        notes: r.15.as_deref(),
+                    };
+                    write_line(&mut w, &mut number, &line)?;
+                }
+            }
+        }
     }
     w.into_inner()
         .map_err(|e| CustomerError::Infra(ca_core::error::InfraError::Other(e.to_string())))
+}
+
+/// One customer as a CSV line.
+fn write_line(
+    w: &mut csv::Writer<Vec<u8>>,
+    number: &mut String,
+    l: &Line<'_>,
+) -> Result<(), CustomerError> {
+    let mut put_number = |w: &mut csv::Writer<Vec<u8>>,
+                          args: std::fmt::Arguments<'_>|
+     -> Result<(), CustomerError> {
+        use std::fmt::Write as _;
+        number.clear();
+        let _ = number.write_fmt(args);
+        w.write_field(number.as_bytes()).map_err(fail)
+    };
+    cell(w, l.name.unwrap_or(""))?;
+    cell(w, l.email)?;
+    cell(w, l.phone.unwrap_or(""))?;
+    cell(w, l.company.unwrap_or(""))?;
+    w.write_field(l.status).map_err(fail)?;
+    put_number(w, format_args!("{}", l.lead_score))?;
+    put_number(w, format_args!("{}", l.conversations))?;
+    put_number(w, format_args!("{}", l.page_views))?;
+    let average = if l.sessions > 0 {
+        l.session_seconds / l.sessions
+    } else {
+        0
+    };
+    put_number(w, format_args!("{average}"))?;
+    put_number(w, format_args!("{}", l.purchases))?;
+    put_number(w, format_args!("{:.2}", l.revenue_paise as f64 / 100.0))?;
+    cell(w, l.source_campaign.unwrap_or(""))?;
+    w.write_field(l.last_active.map(|d| d.to_rfc3339()).unwrap_or_default())
+        .map_err(fail)?;
+    w.write_field(l.since.to_rfc3339()).map_err(fail)?;
+    cell(w, l.notes.unwrap_or(""))?;
+    w.write_record(None::<&[u8]>).map_err(fail)
+}
+
+#[cfg(test)]
+mod export_tests {
+    use super::*;
+
+    /// Dates written by other tools than this server read as the database
+    /// driver reads them.
+    #[test]
+    fn stored_dates_read_in_every_form_sqlite_knows() {
+        let at = |s: &str| {
+            serde_json::from_str::<StoredDate<'_>>(s)
+                .expect("json")
+                .read()
+                .expect("date")
+                .to_rfc3339()
+        };
+        assert_eq!(
+            at(r#""2026-11-25T10:00:00.123456+00:00""#),
+            "2026-11-25T10:00:00.123456+00:00"
+        );
+        assert_eq!(at(r#""2026-11-25 10:00:00""#), "2026-11-25T10:00:00+00:00");
+        assert_eq!(
+            at(r#""2026-11-25 15:30:00+05:30""#),
+            "2026-11-25T10:00:00+00:00"
+        );
+        assert_eq!(at(r#""2026-11-25T10:00Z""#), "2026-11-25T10:00:00+00:00");
+        assert_eq!(at("1795600800"), "2026-11-25T10:00:00+00:00");
+        // A Julian day number: 10:00 on 25 November 2026, to the float's precision.
+        assert!(at("2461369.9166666665").starts_with("2026-11-25T09:59:59.99"));
+        assert!(
+            serde_json::from_str::<StoredDate<'_>>(r#""yesterday""#)
+                .expect("json")
+                .read()
+                .is_err()
+        );
+    }
 }
