@@ -67,28 +67,27 @@ async fn headline<C: ConnectionTrait>(
     to: DateTime<Utc>,
 ) -> Result<Headline, CustomerError> {
     let mine = || customer::Entity::find().filter(customer::Column::OwnerId.eq(owner_id));
-    let later = mine()
-        .filter(customer::Column::CreatedAt.gte(to))
-        .count(conn)
-        .await?;
-    let later_buyers = mine()
-        .filter(customer::Column::ConversionStatus.eq("customer"))
-        .filter(customer::Column::CreatedAt.gte(to))
-        .count(conn)
-        .await?;
+    // Four independent counts, run side by side on the pool.
+    let (later, later_buyers, new, active) = tokio::try_join!(
+        mine()
+            .filter(customer::Column::CreatedAt.gte(to))
+            .count(conn),
+        mine()
+            .filter(customer::Column::ConversionStatus.eq("customer"))
+            .filter(customer::Column::CreatedAt.gte(to))
+            .count(conn),
+        mine()
+            .filter(customer::Column::CreatedAt.gte(from))
+            .filter(customer::Column::CreatedAt.lt(to))
+            .count(conn),
+        mine()
+            .filter(customer::Column::ConversionStatus.eq("lead"))
+            .filter(customer::Column::LastConversationDate.gte(from))
+            .filter(customer::Column::LastConversationDate.lt(to))
+            .count(conn),
+    )?;
     let total = totals.all.saturating_sub(later);
     let buyers = totals.stats.customer.saturating_sub(later_buyers);
-    let new = mine()
-        .filter(customer::Column::CreatedAt.gte(from))
-        .filter(customer::Column::CreatedAt.lt(to))
-        .count(conn)
-        .await?;
-    let active = mine()
-        .filter(customer::Column::ConversionStatus.eq("lead"))
-        .filter(customer::Column::LastConversationDate.gte(from))
-        .filter(customer::Column::LastConversationDate.lt(to))
-        .count(conn)
-        .await?;
     Ok(Headline {
         total_customers: total,
         new_customers: new,
@@ -291,15 +290,16 @@ impl CustomerService {
     ) -> Result<OverviewResponse, CustomerError> {
         let end = now + Duration::seconds(1);
         let totals = totals(&self.db, owner_id).await?;
-        let current = headline(&self.db, owner_id, &totals, now - length, end).await?;
-        let previous = headline(
-            &self.db,
-            owner_id,
-            &totals,
-            now - length - length,
-            now - length,
-        )
-        .await?;
+        let (current, previous) = tokio::try_join!(
+            headline(&self.db, owner_id, &totals, now - length, end),
+            headline(
+                &self.db,
+                owner_id,
+                &totals,
+                now - length - length,
+                now - length
+            ),
+        )?;
         let Totals {
             stats,
             campaigns: mut top,
