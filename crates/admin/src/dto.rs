@@ -257,17 +257,27 @@ pub struct CreateAdminIn {
 #[serde(rename_all = "camelCase")]
 pub struct CreateUserIn {
     #[serde(default)]
+    #[schema(required = true, min_length = 1, max_length = 100, pattern = r"\S")]
     pub name: String,
     #[serde(default)]
+    #[schema(required = true, format = "email", max_length = 254)]
     pub email: String,
     #[serde(default)]
+    #[schema(required = true, min_length = 6, max_length = 128)]
     pub password: String,
+    /// Country code and number, e.g. `+91 9876543210`; empty for none.
     #[serde(default)]
+    #[schema(
+        max_length = 32,
+        pattern = r"^(?: *\+?[ ()\-]*(?:[0-9][ ()\-]*){6,15})?$"
+    )]
     pub phone: String,
     /// Default `free`.
     pub plan_id: Option<String>,
     /// `free`, `trial` or `active` (default: the trial settings decide).
     pub subscription_status: Option<String>,
+    /// When an active subscription ends; empty or left out for none.
+    #[serde(default, deserialize_with = "ca_core::validation::optional_datetime")]
     pub subscription_ends_at: Option<DateTime<Utc>>,
 }
 
@@ -280,7 +290,8 @@ pub struct ChangePlanIn {
     /// `free`, `trial` or `active`.
     #[serde(default)]
     pub subscription_status: String,
-    /// Required when active; in the future.
+    /// Required when active; in the future. Empty is the same as left out.
+    #[serde(default, deserialize_with = "ca_core::validation::optional_datetime")]
     pub subscription_ends_at: Option<DateTime<Utc>>,
 }
 

@@ -289,10 +289,11 @@ impl BillingService {
         input: InitializeIn,
     ) -> Result<InitializeData, BillingError> {
         let now = Utc::now();
-        let plan_id = input
-            .udf2
-            .or(input.plan_id)
-            .or(input.subscription_id)
+        // The first of the three that is not blank names the plan.
+        let plan_id = [input.udf2, input.plan_id, input.subscription_id]
+            .into_iter()
+            .flatten()
+            .find(|id| !id.trim().is_empty())
             .unwrap_or_default();
         let cycle = match input.udf4.as_deref().map(str::trim).unwrap_or("monthly") {
             "" | "monthly" => "monthly",

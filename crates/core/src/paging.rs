@@ -111,6 +111,49 @@ impl Pagination {
     }
 }
 
+/// The API document's schema of a whole-number query parameter that may also
+/// be sent empty (meaning the default), as [`whole_number`] reads it.
+fn blank_or_whole(min: u64, max: Option<u64>) -> utoipa::openapi::schema::Schema {
+    use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type};
+    let number = ObjectBuilder::new()
+        .schema_type(SchemaType::new(Type::Integer))
+        .minimum(Some(min as f64))
+        .maximum(max.map(|m| m as f64));
+    let blank = ObjectBuilder::new()
+        .schema_type(SchemaType::new(Type::String))
+        .enum_values(Some([""]));
+    Schema::OneOf(OneOfBuilder::new().item(number).item(blank).build())
+}
+
+/// The API document's schema of a query parameter that takes one of
+/// `values`, or empty (the same as leaving it out).
+pub fn blank_or_one_of(values: &[&str]) -> utoipa::openapi::schema::Schema {
+    use utoipa::openapi::schema::{ObjectBuilder, Schema, SchemaType, Type};
+    let mut all = vec![""];
+    all.extend_from_slice(values);
+    Schema::Object(
+        ObjectBuilder::new()
+            .schema_type(SchemaType::new(Type::String))
+            .enum_values(Some(all))
+            .build(),
+    )
+}
+
+/// `page`: from 1 to 1,000,000, or empty for the first page.
+pub fn page_schema() -> utoipa::openapi::schema::Schema {
+    blank_or_whole(1, Some(1_000_000))
+}
+
+/// `limit`: from 1 to 100, or empty for the list's default.
+pub fn limit_schema() -> utoipa::openapi::schema::Schema {
+    blank_or_whole(1, Some(100))
+}
+
+/// A count from 1 up, or empty for the default.
+pub fn count_schema() -> utoipa::openapi::schema::Schema {
+    blank_or_whole(1, None)
+}
+
 /// A whole number from a query string: `default` when absent or blank; out of
 /// `min..=max` or not a number records an error under `field` and gives `default`.
 pub fn whole_number(

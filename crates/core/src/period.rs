@@ -45,6 +45,16 @@ pub fn parse(
     }
 }
 
+/// The API document's `period` parameter: one of [`PERIODS`]'s names, or empty.
+pub fn period_schema() -> utoipa::openapi::schema::Schema {
+    crate::paging::blank_or_one_of(&["1d", "7d", "30d", "90d", "365d"])
+}
+
+/// The API document's `format` parameter of exports: `csv`, or empty.
+pub fn export_format_schema() -> utoipa::openapi::schema::Schema {
+    crate::paging::blank_or_one_of(&["csv"])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -65,28 +75,4 @@ mod tests {
             Some(vec!["Period must be 1d, 7d, 30d, 90d or 365d".to_string()])
         );
     }
-}
-
-/// [`PERIODS`] as the API document lists them (a query parameter's values).
-#[derive(serde::Deserialize, utoipa::ToSchema)]
-#[allow(dead_code)]
-pub enum PeriodName {
-    #[serde(rename = "1d")]
-    D1,
-    #[serde(rename = "7d")]
-    D7,
-    #[serde(rename = "30d")]
-    D30,
-    #[serde(rename = "90d")]
-    D90,
-    #[serde(rename = "365d")]
-    D365,
-}
-
-/// The only export format, as the API document lists it.
-#[derive(serde::Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "lowercase")]
-#[allow(dead_code)]
-pub enum ExportFormat {
-    Csv,
 }

@@ -70,6 +70,25 @@ pub fn client_token(value: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
+/// Reads an optional date and time: null, left out or an empty string (a
+/// cleared form field) are none; anything else must be RFC 3339, such as
+/// `2026-12-31T23:59:59Z`.
+pub fn optional_datetime<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<chrono::DateTime<chrono::Utc>>, D::Error> {
+    use serde::Deserialize as _;
+    use serde::de::Error as _;
+    let raw: Option<String> = Option::deserialize(d)?;
+    match raw.as_deref().map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(v) => chrono::DateTime::parse_from_rfc3339(v)
+            .map(|at| Some(at.with_timezone(&chrono::Utc)))
+            .map_err(|_| {
+                D::Error::custom("a date and time such as 2026-12-31T23:59:59Z was expected")
+            }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,5 +116,32 @@ mod tests {
         assert!(!client_token("short"));
         assert!(!client_token("has space here"));
         assert!(!client_token(&"a".repeat(65)));
+    }
+}
+
+#[cfg(test)]
+mod datetime_tests {
+    #[derive(serde::Deserialize)]
+    struct In {
+        #[serde(default, deserialize_with = "super::optional_datetime")]
+        at: Option<chrono::DateTime<chrono::Utc>>,
+    }
+
+    #[test]
+    fn empty_dates_are_none_and_bad_ones_say_what_was_expected() {
+        let read = |j: &str| serde_json::from_str::<In>(j).map(|i| i.at.map(|a| a.to_rfc3339()));
+        assert_eq!(read(r#"{}"#).expect("absent"), None);
+        assert_eq!(read(r#"{"at": null}"#).expect("null"), None);
+        assert_eq!(read(r#"{"at": " "}"#).expect("blank"), None);
+        assert_eq!(
+            read(r#"{"at": "2026-12-31T23:59:59+05:30"}"#).expect("date"),
+            Some("2026-12-31T18:29:59+00:00".into())
+        );
+        let err = read(r#"{"at": "tomorrow"}"#).expect_err("not a date");
+        assert!(
+            err.to_string()
+                .contains("a date and time such as 2026-12-31T23:59:59Z was expected"),
+            "{err}"
+        );
     }
 }

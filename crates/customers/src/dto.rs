@@ -72,21 +72,21 @@ impl CustomerOut {
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// From 1 (default 1).
-    #[param(value_type = Option<u64>, minimum = 1, maximum = 1000000)]
+    #[param(schema_with = ca_core::paging::page_schema)]
     pub page: Option<String>,
     /// 1–100 (default 20).
-    #[param(value_type = Option<u64>, minimum = 1, maximum = 100)]
+    #[param(schema_with = ca_core::paging::limit_schema)]
     pub limit: Option<String>,
     /// Part of the name, email, phone or company.
     pub search: Option<String>,
     /// `lead`, `prospect`, `customer`, `churned`, or empty / `all`.
-    #[param(value_type = Option<CustomerStatusFilter>, inline)]
+    #[param(schema_with = status_schema)]
     pub status: Option<String>,
     /// `lastConversationDate` (default), `leadScore`, `totalConversations` or `createdAt`.
-    #[param(value_type = Option<SortBy>, inline)]
+    #[param(schema_with = sort_by_schema)]
     pub sort_by: Option<String>,
     /// `desc` (default) or `asc`.
-    #[param(value_type = Option<SortOrder>, inline)]
+    #[param(schema_with = sort_order_schema)]
     pub sort_order: Option<String>,
 }
 
@@ -125,7 +125,7 @@ pub struct CustomerUpdate {
 #[into_params(parameter_in = Query)]
 pub struct PeriodQuery {
     /// `1d`, `7d`, `30d` (default), `90d` or `365d` (the same choices as the conversation analytics).
-    #[param(value_type = Option<ca_core::period::PeriodName>, inline)]
+    #[param(schema_with = ca_core::period::period_schema)]
     pub period: Option<String>,
 }
 
@@ -190,38 +190,26 @@ pub struct OverviewResponse {
 #[into_params(parameter_in = Query)]
 pub struct ExportQuery {
     /// `csv` (the default and only format).
-    #[param(value_type = Option<ca_core::period::ExportFormat>, inline)]
+    #[param(schema_with = ca_core::period::export_format_schema)]
     pub format: Option<String>,
 }
 
-/// Statuses the customer list can be narrowed to, for the API document.
-#[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-#[allow(dead_code)]
-pub enum CustomerStatusFilter {
-    All,
-    Lead,
-    Prospect,
-    Customer,
-    Churned,
+/// The API document's customer `status` filter (empty or `all`: every one).
+fn status_schema() -> utoipa::openapi::schema::Schema {
+    ca_core::paging::blank_or_one_of(&["all", "lead", "prospect", "customer", "churned"])
 }
 
-/// What the customer list can be sorted by, for the API document.
-#[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub enum SortBy {
-    LastConversationDate,
-    LeadScore,
-    TotalConversations,
-    CreatedAt,
+/// The API document's `sortBy` (empty: `lastConversationDate`).
+fn sort_by_schema() -> utoipa::openapi::schema::Schema {
+    ca_core::paging::blank_or_one_of(&[
+        "lastConversationDate",
+        "leadScore",
+        "totalConversations",
+        "createdAt",
+    ])
 }
 
-/// Sort directions, for the API document.
-#[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-#[allow(dead_code)]
-pub enum SortOrder {
-    Asc,
-    Desc,
+/// The API document's `sortOrder` (empty: `desc`).
+fn sort_order_schema() -> utoipa::openapi::schema::Schema {
+    ca_core::paging::blank_or_one_of(&["asc", "desc"])
 }

@@ -191,7 +191,7 @@ fn query(pairs: &[(&str, &str)]) -> String {
 /// or unknown callback changes nothing.
 #[utoipa::path(
     tag = "payments",
-    request_body(content = String, content_type = "application/x-www-form-urlencoded", description = "PayU's result fields"),
+    request_body(content = Option<String>, content_type = "application/x-www-form-urlencoded", description = "PayU's result fields; a browser that arrives without them is sent to the failure page"),
     responses(
         (status = 303, description = "To /payment/success, /payment/failure or /payment/status"),
     )
@@ -249,7 +249,7 @@ pub async fn payu_return(state: web::Data<AppState>, body: web::Bytes) -> HttpRe
 /// hash as the return. Resends are answered 200 and change nothing.
 #[utoipa::path(
     tag = "payments",
-    request_body(content = String, content_type = "application/x-www-form-urlencoded", description = "PayU's result fields"),
+    request_body(content = Option<String>, content_type = "application/x-www-form-urlencoded", description = "PayU's result fields; a browser that arrives without them is sent to the failure page"),
     responses(
         (status = 200, description = "Applied, or already applied"),
         (status = 400, description = "Forged, tampered or unknown; nothing changed", body = ErrorBody),

@@ -228,6 +228,11 @@ async fn initialize_computes_the_amount_and_refuses_what_cannot_be_bought() {
         ("pending", 99_900)
     );
 
+    // A blank udf2 (a form's empty field) does not hide the plan named by planId.
+    let named = initialize(&app, &token, json!({"udf2": " ", "planId": "basic"})).await;
+    assert_eq!(named.status, 200, "{}", named.body);
+    assert_eq!(field(&params_of(&named), "udf2"), "basic");
+
     let annual = initialize(&app, &token, json!({"udf2": "basic", "udf4": "annual"})).await;
     assert_eq!(annual.body["data"]["amount"], 9990.0);
     assert_eq!(

@@ -277,13 +277,27 @@ impl Default for FormDisplayRules {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct FormField {
+    /// Unique within its form.
+    #[schema(required = true, min_length = 1, pattern = r"\S")]
     pub name: String,
+    #[schema(max_length = 100)]
     pub label: String,
-    /// `email`, `text` or `phone`.
     #[serde(rename = "type")]
+    #[schema(required = true, value_type = FieldType, inline)]
     pub field_type: String,
     pub required: bool,
+    #[schema(max_length = 100)]
     pub placeholder: String,
+}
+
+/// The kinds of form field, for the API document.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum FieldType {
+    Email,
+    Text,
+    Phone,
 }
 
 /// A form the assistant can offer (coupon, lead magnet, giveaway, demo, …).
@@ -292,18 +306,26 @@ pub struct FormField {
 #[serde(rename_all = "camelCase", default)]
 pub struct ConversionForm {
     pub id: String,
+    #[schema(min_length = 1, max_length = 100, pattern = r"\S")]
     pub name: String,
     #[serde(rename = "type")]
     pub form_type: String,
+    #[schema(max_length = 200)]
     pub title: String,
+    #[schema(max_length = 300)]
     pub subtitle: String,
+    #[schema(max_length = 60)]
     pub button_text: String,
+    #[schema(max_length = 500)]
     pub success_message: String,
+    #[schema(max_length = 500)]
     pub follow_up_message: String,
+    /// One to ten fields.
+    #[schema(min_items = 1, max_items = 10)]
     pub fields: Vec<FormField>,
-    /// Also accepted as one comma-separated string.
+    /// Also accepted as one comma-separated string; at most 50.
     #[serde(deserialize_with = "keywords")]
-    #[schema(value_type = Vec<String>)]
+    #[schema(value_type = Vec<String>, max_items = 50)]
     pub trigger_keywords: Vec<String>,
     pub is_default: bool,
     pub active: bool,

@@ -86,10 +86,10 @@ pub struct TryOut {
 #[into_params(parameter_in = Query)]
 pub struct UnansweredQuery {
     /// From 1 (default 1).
-    #[param(value_type = Option<u64>, minimum = 1, maximum = 1000000)]
+    #[param(schema_with = ca_core::paging::page_schema)]
     pub page: Option<String>,
     /// 1–100 (default 20).
-    #[param(value_type = Option<u64>, minimum = 1, maximum = 100)]
+    #[param(schema_with = ca_core::paging::limit_schema)]
     pub limit: Option<String>,
 }
 

@@ -14,16 +14,16 @@ use crate::dto::{CollectedDataOut, UserContext};
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// From 1 (default 1).
-    #[param(value_type = Option<u64>, minimum = 1, maximum = 1000000)]
+    #[param(schema_with = ca_core::paging::page_schema)]
     pub page: Option<String>,
     /// 1–100 (default 10).
-    #[param(value_type = Option<u64>, minimum = 1, maximum = 100)]
+    #[param(schema_with = ca_core::paging::limit_schema)]
     pub limit: Option<String>,
     /// `active` or `completed`.
-    #[param(value_type = Option<StatusFilter>, inline)]
+    #[param(schema_with = status_schema)]
     pub status: Option<String>,
     /// `conversion`, `dismissal` or `none`.
-    #[param(value_type = Option<OutcomeFilter>, inline)]
+    #[param(schema_with = outcome_schema)]
     pub outcome: Option<String>,
     /// Part of the last message or of the collected name, email, phone or company.
     pub search: Option<String>,
@@ -113,10 +113,10 @@ pub struct ConversationResponse {
 #[into_params(parameter_in = Query)]
 pub struct MessagesQuery {
     /// Only messages older than this message id.
-    #[param(value_type = Option<u64>, minimum = 1)]
+    #[param(schema_with = ca_core::paging::count_schema)]
     pub before: Option<String>,
     /// 1–100 (default 20).
-    #[param(value_type = Option<u64>, minimum = 1, maximum = 100)]
+    #[param(schema_with = ca_core::paging::limit_schema)]
     pub limit: Option<String>,
 }
 
@@ -125,7 +125,7 @@ pub struct MessagesQuery {
 #[into_params(parameter_in = Query)]
 pub struct PeriodQuery {
     /// `1d`, `7d` (default), `30d`, `90d` or `365d`.
-    #[param(value_type = Option<ca_core::period::PeriodName>, inline)]
+    #[param(schema_with = ca_core::period::period_schema)]
     pub period: Option<String>,
 }
 
@@ -148,23 +148,12 @@ pub struct ConversationAnalyticsResponse {
     pub assistant: ReplyStats,
 }
 
-/// Conversation statuses a list can be narrowed to, for the API document.
-#[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-#[allow(dead_code)]
-pub enum StatusFilter {
-    All,
-    Active,
-    Completed,
+/// The API document's conversation `status` filter (empty or `all`: every one).
+fn status_schema() -> utoipa::openapi::schema::Schema {
+    ca_core::paging::blank_or_one_of(&["all", "active", "completed"])
 }
 
-/// Outcomes a list can be narrowed to, for the API document.
-#[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-#[allow(dead_code)]
-pub enum OutcomeFilter {
-    All,
-    Conversion,
-    Dismissal,
-    None,
+/// The API document's conversation `outcome` filter (empty or `all`: every one).
+fn outcome_schema() -> utoipa::openapi::schema::Schema {
+    ca_core::paging::blank_or_one_of(&["all", "conversion", "dismissal", "none"])
 }

@@ -16,7 +16,7 @@ use super::{names, owned_campaign, summary};
 #[into_params(parameter_in = Query)]
 pub struct ExportQuery {
     /// `csv` (the default and only format).
-    #[param(value_type = Option<ca_core::period::ExportFormat>, inline)]
+    #[param(schema_with = ca_core::period::export_format_schema)]
     pub format: Option<String>,
 }
 

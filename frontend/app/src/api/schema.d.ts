@@ -1600,7 +1600,7 @@ export interface components {
             planId?: string;
             /**
              * Format: date-time
-             * @description Required when active; in the future.
+             * @description Required when active; in the future. Empty is the same as left out.
              */
             subscriptionEndsAt?: string | null;
             /** @description `free`, `trial` or `active`. */
@@ -1716,7 +1716,10 @@ export interface components {
             active: boolean;
             /** @default  */
             buttonText: string;
-            /** @default [] */
+            /**
+             * @description One to ten fields.
+             * @default []
+             */
             fields: components["schemas"]["FormField"][];
             /** @default  */
             followUpMessage: string;
@@ -1733,7 +1736,7 @@ export interface components {
             /** @default  */
             title: string;
             /**
-             * @description Also accepted as one comma-separated string.
+             * @description Also accepted as one comma-separated string; at most 50.
              * @default []
              */
             triggerKeywords: string[];
@@ -1767,13 +1770,18 @@ export interface components {
         };
         /** @description `POST /api/admin/users/create-user`. */
         CreateUserIn: {
-            email?: string;
-            name?: string;
-            password?: string;
+            /** Format: email */
+            email: string;
+            name: string;
+            password: string;
+            /** @description Country code and number, e.g. `+91 9876543210`; empty for none. */
             phone?: string;
             /** @description Default `free`. */
             planId?: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When an active subscription ends; empty or left out for none.
+             */
             subscriptionEndsAt?: string | null;
             /** @description `free`, `trial` or `active` (default: the trial settings decide). */
             subscriptionStatus?: string | null;
@@ -1983,17 +1991,17 @@ export interface components {
         FormField: {
             /** @default  */
             label: string;
-            /** @default  */
+            /**
+             * @description Unique within its form.
+             * @default
+             */
             name: string;
             /** @default  */
             placeholder: string;
             /** @default false */
             required: boolean;
-            /**
-             * @description `email`, `text` or `phone`.
-             * @default
-             */
-            type: string;
+            /** @default  */
+            type: "email" | "text" | "phone";
         };
         /** @description Conversion forms and when the assistant offers them. */
         FormSettings: {
@@ -5397,10 +5405,8 @@ export interface operations {
     assistant_unanswered: {
         parameters: {
             query?: {
-                /** @description From 1 (default 1). */
-                page?: number;
-                /** @description 1–100 (default 20). */
-                limit?: number;
+                page?: number | "";
+                limit?: number | "";
             };
             header?: never;
             path: {
@@ -5602,8 +5608,7 @@ export interface operations {
     conversations_analytics: {
         parameters: {
             query?: {
-                /** @description `1d`, `7d` (default), `30d`, `90d` or `365d`. */
-                period?: "1d" | "7d" | "30d" | "90d" | "365d";
+                period?: "" | "1d" | "7d" | "30d" | "90d" | "365d";
             };
             header?: never;
             path?: never;
@@ -5643,8 +5648,7 @@ export interface operations {
     conversations_campaign_analytics: {
         parameters: {
             query?: {
-                /** @description `1d`, `7d` (default), `30d`, `90d` or `365d`. */
-                period?: "1d" | "7d" | "30d" | "90d" | "365d";
+                period?: "" | "1d" | "7d" | "30d" | "90d" | "365d";
             };
             header?: never;
             path: {
@@ -5696,14 +5700,10 @@ export interface operations {
     conversations_by_campaign: {
         parameters: {
             query?: {
-                /** @description From 1 (default 1). */
-                page?: number;
-                /** @description 1–100 (default 10). */
-                limit?: number;
-                /** @description `active` or `completed`. */
-                status?: "all" | "active" | "completed";
-                /** @description `conversion`, `dismissal` or `none`. */
-                outcome?: "all" | "conversion" | "dismissal" | "none";
+                page?: number | "";
+                limit?: number | "";
+                status?: "" | "all" | "active" | "completed";
+                outcome?: "" | "all" | "conversion" | "dismissal" | "none";
                 /** @description Part of the last message or of the collected name, email, phone or company. */
                 search?: string;
             };
@@ -5757,8 +5757,7 @@ export interface operations {
     conversations_export: {
         parameters: {
             query?: {
-                /** @description `csv` (the default and only format). */
-                format?: "csv";
+                format?: "" | "csv";
             };
             header?: never;
             path?: never;
@@ -5798,8 +5797,7 @@ export interface operations {
     conversations_export_campaign: {
         parameters: {
             query?: {
-                /** @description `csv` (the default and only format). */
-                format?: "csv";
+                format?: "" | "csv";
             };
             header?: never;
             path: {
@@ -5851,14 +5849,10 @@ export interface operations {
     conversations_list: {
         parameters: {
             query?: {
-                /** @description From 1 (default 1). */
-                page?: number;
-                /** @description 1–100 (default 10). */
-                limit?: number;
-                /** @description `active` or `completed`. */
-                status?: "all" | "active" | "completed";
-                /** @description `conversion`, `dismissal` or `none`. */
-                outcome?: "all" | "conversion" | "dismissal" | "none";
+                page?: number | "";
+                limit?: number | "";
+                status?: "" | "all" | "active" | "completed";
+                outcome?: "" | "all" | "conversion" | "dismissal" | "none";
                 /** @description Part of the last message or of the collected name, email, phone or company. */
                 search?: string;
             };
@@ -5900,10 +5894,8 @@ export interface operations {
     conversations_get_one: {
         parameters: {
             query?: {
-                /** @description Only messages older than this message id. */
-                before?: number;
-                /** @description 1–100 (default 20). */
-                limit?: number;
+                before?: number | "";
+                limit?: number | "";
             };
             header?: never;
             path: {
@@ -6005,8 +5997,7 @@ export interface operations {
     customers_overview: {
         parameters: {
             query?: {
-                /** @description `1d`, `7d`, `30d` (default), `90d` or `365d` (the same choices as the conversation analytics). */
-                period?: "1d" | "7d" | "30d" | "90d" | "365d";
+                period?: "" | "1d" | "7d" | "30d" | "90d" | "365d";
             };
             header?: never;
             path?: never;
@@ -6046,8 +6037,7 @@ export interface operations {
     customers_export: {
         parameters: {
             query?: {
-                /** @description `csv` (the default and only format). */
-                format?: "csv";
+                format?: "" | "csv";
             };
             header?: never;
             path?: never;
@@ -6087,18 +6077,13 @@ export interface operations {
     customers_list: {
         parameters: {
             query?: {
-                /** @description From 1 (default 1). */
-                page?: number;
-                /** @description 1–100 (default 20). */
-                limit?: number;
+                page?: number | "";
+                limit?: number | "";
                 /** @description Part of the name, email, phone or company. */
                 search?: string;
-                /** @description `lead`, `prospect`, `customer`, `churned`, or empty / `all`. */
-                status?: "all" | "lead" | "prospect" | "customer" | "churned";
-                /** @description `lastConversationDate` (default), `leadScore`, `totalConversations` or `createdAt`. */
-                sortBy?: "lastConversationDate" | "leadScore" | "totalConversations" | "createdAt";
-                /** @description `desc` (default) or `asc`. */
-                sortOrder?: "asc" | "desc";
+                status?: "" | "all" | "lead" | "prospect" | "customer" | "churned";
+                sortBy?: "" | "lastConversationDate" | "leadScore" | "totalConversations" | "createdAt";
+                sortOrder?: "" | "asc" | "desc";
             };
             header?: never;
             path?: never;
@@ -6531,10 +6516,10 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description PayU's result fields */
-        requestBody: {
+        /** @description PayU's result fields; a browser that arrives without them is sent to the failure page */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": string;
+                "application/x-www-form-urlencoded": string | null;
             };
         };
         responses: {
@@ -6572,10 +6557,10 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description PayU's result fields */
-        requestBody: {
+        /** @description PayU's result fields; a browser that arrives without them is sent to the failure page */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": string;
+                "application/x-www-form-urlencoded": string | null;
             };
         };
         responses: {

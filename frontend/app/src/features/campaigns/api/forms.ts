@@ -7,7 +7,7 @@ export type FormField = components["schemas"]["FormField"];
 const field = (
   name: string,
   label: string,
-  type: string,
+  type: FormField["type"],
   required: boolean,
   placeholder = "",
 ): FormField => ({

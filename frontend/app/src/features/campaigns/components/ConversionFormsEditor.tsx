@@ -251,7 +251,7 @@ function FieldsEditor({
             value={f.type}
             allowDeselect={false}
             style={{ flex: "0 0 112px" }}
-            onChange={(v) => set(i, { type: v ?? "text" })}
+            onChange={(v) => set(i, { type: (v ?? "text") as FormField["type"] })}
           />
           <TextInput
             aria-label={`${formName} field ${i + 1} placeholder`}
