@@ -79,7 +79,7 @@ pub struct PurchaseIn {
     #[schema(required = true, pattern = r"^[A-Za-z0-9_\-]{8,64}$")]
     pub visitor_id: String,
     /// The order total in rupees (up to 2 decimals).
-    #[schema(value_type = f64, exclusive_minimum = 0)]
+    #[schema(value_type = f64, minimum = 0.01, multiple_of = 0.01)]
     pub value: Option<serde_json::Value>,
     /// `INR`.
     #[serde(default)]

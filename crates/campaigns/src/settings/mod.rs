@@ -306,7 +306,7 @@ pub enum FieldType {
 #[serde(rename_all = "camelCase", default)]
 pub struct ConversionForm {
     pub id: String,
-    #[schema(min_length = 1, max_length = 100, pattern = r"\S")]
+    #[schema(required = true, min_length = 1, max_length = 100, pattern = r"\S")]
     pub name: String,
     #[serde(rename = "type")]
     pub form_type: String,
@@ -323,9 +323,9 @@ pub struct ConversionForm {
     /// One to ten fields.
     #[schema(min_items = 1, max_items = 10)]
     pub fields: Vec<FormField>,
-    /// Also accepted as one comma-separated string; at most 50.
+    /// At most 50; also accepted as one comma-separated string.
     #[serde(deserialize_with = "keywords")]
-    #[schema(value_type = Vec<String>, max_items = 50)]
+    #[schema(schema_with = keywords_schema)]
     pub trigger_keywords: Vec<String>,
     pub is_default: bool,
     pub active: bool,
@@ -348,6 +348,21 @@ impl Default for ConversionForm {
             active: true,
         }
     }
+}
+
+/// The API document's trigger keywords: a list of at most 50, or one
+/// comma-separated string.
+fn keywords_schema() -> utoipa::openapi::schema::Schema {
+    use utoipa::openapi::schema::{
+        ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type,
+    };
+    let text = || ObjectBuilder::new().schema_type(SchemaType::new(Type::String));
+    Schema::OneOf(
+        OneOfBuilder::new()
+            .item(ArrayBuilder::new().items(text()).max_items(Some(50)))
+            .item(text())
+            .build(),
+    )
 }
 
 fn keywords<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {

@@ -1735,11 +1735,7 @@ export interface components {
             successMessage: string;
             /** @default  */
             title: string;
-            /**
-             * @description Also accepted as one comma-separated string; at most 50.
-             * @default []
-             */
-            triggerKeywords: string[];
+            triggerKeywords?: string[] | string;
             /** @default  */
             type: string;
         };

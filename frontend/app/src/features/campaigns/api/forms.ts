@@ -120,7 +120,9 @@ export function remove(forms: ConversionForm[], id: string): ConversionForm[] {
 
 /** Keywords as the editor shows them: one comma-separated line. */
 export function keywordsText(form: ConversionForm): string {
-  return form.triggerKeywords.join(", ");
+  // The server always answers a list; a comma-separated string is what it also accepts.
+  const keywords = form.triggerKeywords ?? [];
+  return typeof keywords === "string" ? keywords : keywords.join(", ");
 }
 
 export function parseKeywords(text: string): string[] {
