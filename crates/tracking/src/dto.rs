@@ -78,8 +78,13 @@ pub struct PurchaseIn {
     #[serde(default)]
     #[schema(required = true, pattern = r"^[A-Za-z0-9_\-]{8,64}$")]
     pub visitor_id: String,
-    /// The order total in rupees (up to 2 decimals).
-    #[schema(value_type = f64, minimum = 0.01, multiple_of = 0.01)]
+    /// The order total in rupees (up to 2 decimals, at most 10,000,000,000).
+    #[schema(
+        value_type = f64,
+        minimum = 0.01,
+        maximum = 10_000_000_000.0,
+        multiple_of = 0.01
+    )]
     pub value: Option<serde_json::Value>,
     /// `INR`.
     #[serde(default)]

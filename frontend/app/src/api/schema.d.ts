@@ -2619,7 +2619,7 @@ export interface components {
             orderId: string;
             /**
              * Format: double
-             * @description The order total in rupees (up to 2 decimals).
+             * @description The order total in rupees (up to 2 decimals, at most 10,000,000,000).
              */
             value: number;
             visitorId: string;
