@@ -149,9 +149,10 @@ pub fn limit_schema() -> utoipa::openapi::schema::Schema {
     blank_or_whole(1, Some(100))
 }
 
-/// A count from 1 up, or empty for the default.
-pub fn count_schema() -> utoipa::openapi::schema::Schema {
-    blank_or_whole(1, None)
+/// A row id from 1 up (within the integers a JSON number holds exactly),
+/// or empty for none.
+pub fn id_schema() -> utoipa::openapi::schema::Schema {
+    blank_or_whole(1, Some((1 << 53) - 1))
 }
 
 /// A whole number from a query string: `default` when absent or blank; out of

@@ -113,7 +113,7 @@ pub struct ConversationResponse {
 #[into_params(parameter_in = Query)]
 pub struct MessagesQuery {
     /// Only messages older than this message id.
-    #[param(schema_with = ca_core::paging::count_schema)]
+    #[param(schema_with = ca_core::paging::id_schema)]
     pub before: Option<String>,
     /// 1–100 (default 20).
     #[param(schema_with = ca_core::paging::limit_schema)]
