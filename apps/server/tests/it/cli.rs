@@ -14,7 +14,10 @@ fn ca_server(db_url: &str, data_dir: &std::path::Path) -> Command {
     cmd
 }
 
-#[tokio::test]
+// The commands run as blocking child processes: the server under test keeps
+// running on worker threads meanwhile, so none of its transactions is left
+// holding the write lock while the test thread waits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn create_superuser_demo_outbox_and_openapi() {
     let app = spawn_app().await;
     let data = std::env::temp_dir().join(format!("ca-cli-{}", uuid::Uuid::now_v7()));
