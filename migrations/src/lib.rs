@@ -26,6 +26,7 @@ mod m20261123_000019_conversation_collected_text;
 mod m20261123_000020_monthly_visitor_counts;
 mod m20261123_000021_list_order_indexes;
 mod m20261124_000022_conversation_search;
+mod m20261125_000023_event_journal;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -59,6 +60,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000020_monthly_visitor_counts::Migration),
             Box::new(m20261123_000021_list_order_indexes::Migration),
             Box::new(m20261124_000022_conversation_search::Migration),
+            Box::new(m20261125_000023_event_journal::Migration),
         ]
     }
 }

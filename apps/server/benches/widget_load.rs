@@ -22,8 +22,8 @@ use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, Set};
 use serde_json::{Value, json};
 
 /// Concurrent clients: `CA_BENCH_CLIENTS`, default 32. Events are answered
-/// once their batch is committed, so more concurrent visitors make bigger
-/// batches.
+/// once journalled (SQLite) or once their batch is committed (PostgreSQL,
+/// where more concurrent visitors make bigger batches).
 fn clients() -> usize {
     std::env::var("CA_BENCH_CLIENTS")
         .ok()

@@ -103,7 +103,7 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
     let tracking = TrackingService::new(
         db.clone(),
         limiter,
-        EventWriter::start(db.clone(), WriterConfig::default()),
+        event_writer(&db, &config.database_url).await?,
         conversations.clone(),
         TrackingConfig {
             public_url: config.public_url(),
@@ -119,7 +119,7 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
         db.clone(),
         auth.clone(),
         config.data_dir.clone(),
-        Arc::new(move || writer.queue()),
+        Arc::new(move || writer.unstored()),
     );
     if matches!(billing.gateway(), ca_billing::Gateway::Simulator) {
         tracing::info!(
@@ -246,6 +246,33 @@ fn spawn_notifications(db: sea_orm::DatabaseConnection, mailer: Mailer, public_u
             }
         }
     });
+}
+
+/// The widget events' writer: on an SQLite file, journalled (answered once
+/// appended to the journal beside the database, stored behind the answers on
+/// a connection of its own) unless another process holds the journal;
+/// otherwise group commit on the shared pool.
+async fn event_writer(db: &sea_orm::DatabaseConnection, url: &str) -> anyhow::Result<EventWriter> {
+    let (Some(file), Some(own)) = (
+        ca_core::db::sqlite_file(url),
+        ca_core::db::connect_event_writer(url).await?,
+    ) else {
+        return Ok(EventWriter::start(db.clone(), WriterConfig::default()));
+    };
+    let folder = ca_tracking::journal::folder_for(&file);
+    match EventWriter::start_journaled(own, &folder, WriterConfig::default()).await {
+        Ok(writer) => Ok(writer),
+        // Another server (or a command such as create-superuser run beside
+        // one) on the same database file: it stores the journal; this
+        // process answers its events once they are committed.
+        Err(ca_tracking::writer::JournalError::InUse(why)) => {
+            tracing::info!("{why}; this process stores widget events before answering them");
+            Ok(EventWriter::start(db.clone(), WriterConfig::default()))
+        }
+        Err(err) => {
+            Err(err).with_context(|| format!("opening the event journal {}", folder.display()))
+        }
+    }
 }
 
 /// Queues the server's purchases and sends due Meta events every few seconds.

@@ -38,6 +38,7 @@ struct ServerFigures {
     not_stored: IntCounter,
     config_builds: IntCounter,
     queued: IntGauge,
+    journalled: IntGauge,
     retrying: IntGauge,
     resident: IntGauge,
     wal: IntGauge,
@@ -76,7 +77,7 @@ impl ServerFigures {
             )?,
             not_stored: counter(
                 "widget_events_not_stored_total",
-                "Widget events answered 503 because their batch could not be stored in time",
+                "Widget events answered 503 because their batch could not be stored in time (or, on SQLite, journalled)",
             )?,
             config_builds: counter(
                 "widget_config_builds_total",
@@ -85,6 +86,10 @@ impl ServerFigures {
             queued: gauge(
                 "widget_events_queued",
                 "Widget events waiting for the writer, plus the batch being written",
+            )?,
+            journalled: gauge(
+                "widget_events_journalled",
+                "Widget events answered and kept in the event journal (SQLite) but not yet stored in the database",
             )?,
             retrying: gauge(
                 "widget_event_writer_retrying",
@@ -112,8 +117,14 @@ impl ServerFigures {
         ]
     }
 
-    fn gauges(&self) -> [&IntGauge; 4] {
-        [&self.queued, &self.retrying, &self.resident, &self.wal]
+    fn gauges(&self) -> [&IntGauge; 5] {
+        [
+            &self.queued,
+            &self.journalled,
+            &self.retrying,
+            &self.resident,
+            &self.wal,
+        ]
     }
 }
 
@@ -161,6 +172,8 @@ impl Collector for ServerFigures {
         let writing = stats.writing.load(Ordering::Relaxed);
         self.queued
             .set(i64::try_from(waiting + writing).unwrap_or(i64::MAX));
+        self.journalled
+            .set(i64::try_from(stats.journalled.load(Ordering::Relaxed)).unwrap_or(i64::MAX));
         self.retrying
             .set(i64::from(stats.retrying.load(Ordering::Relaxed)));
         self.resident

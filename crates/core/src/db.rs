@@ -10,13 +10,29 @@ use sea_orm::{
 
 /// Opens a pool on `url`, creating the SQLite file's folder when needed.
 pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
+    open(url, if url.starts_with("sqlite:") { 8 } else { 20 }).await
+}
+
+/// On SQLite with a database file, a connection of its own for the one task
+/// that stores widget events: it never waits for a pooled connection, and
+/// its page cache stays warm because nothing else writes as often. `None` on
+/// PostgreSQL (the shared pool serves it) or an in-memory database (a second
+/// connection would open another database).
+pub async fn connect_event_writer(url: &str) -> anyhow::Result<Option<DatabaseConnection>> {
+    if sqlite_file(url).is_none() {
+        return Ok(None);
+    }
+    open(url, 1).await.map(Some)
+}
+
+async fn open(url: &str, connections: u32) -> anyhow::Result<DatabaseConnection> {
     let is_sqlite = url.starts_with("sqlite:");
     if is_sqlite {
         ensure_sqlite_dir(url)?;
     }
     let mut options = ConnectOptions::new(url.to_string());
     options
-        .max_connections(if is_sqlite { 8 } else { 20 })
+        .max_connections(connections)
         .min_connections(1)
         .connect_timeout(Duration::from_secs(10))
         .acquire_timeout(Duration::from_secs(10))

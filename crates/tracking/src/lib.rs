@@ -11,6 +11,7 @@ pub mod dto;
 pub mod entities;
 pub mod error;
 mod events;
+pub mod journal;
 mod leads;
 mod purchases;
 pub mod retention;

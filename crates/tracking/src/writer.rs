@@ -1,10 +1,18 @@
 //! The batched writer for page views, impressions and engaged time. An event
-//! is acknowledged only once it is stored (group commit): the writer takes
-//! every event waiting, writes them in one transaction, and then answers each
-//! caller, so a crash right after a 202 loses nothing, and under load one
-//! commit carries thousands of events.
+//! is acknowledged only once it is safe from a crash of the server:
+//!
+//! - On PostgreSQL (and an in-memory SQLite database), once it is stored
+//!   (group commit): the writer takes every event waiting, writes them in
+//!   one transaction, and then answers each caller, so under load one commit
+//!   carries thousands of events.
+//! - On an SQLite file, once it is appended to the event journal beside the
+//!   database ([`crate::journal`]); a second thread stores journalled events
+//!   in large batches behind the answers, and the next start stores whatever
+//!   a crash left in the journal. A single SQLite writer answers many more
+//!   events per second this way than by waiting for its commits.
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -19,6 +27,7 @@ use ca_campaigns::service::period_of;
 use ca_customers::EngagedTime;
 
 use crate::entities::campaign_touch;
+use crate::journal::{self, Journal};
 
 /// What happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,6 +86,9 @@ pub struct WriterStats {
     pub writing: AtomicU64,
     /// Whether the writer is retrying a failed batch right now.
     pub retrying: AtomicBool,
+    /// Events answered and journalled but not yet stored in the database
+    /// (always 0 without a journal).
+    pub journalled: AtomicU64,
 }
 
 /// Handle to the writer task.
@@ -85,6 +97,8 @@ pub struct EventWriter {
     tx: mpsc::Sender<Msg>,
     stats: Arc<WriterStats>,
     hand_over: Duration,
+    /// The most events kept journalled and not yet stored (0 without a journal).
+    journal_backlog: u64,
 }
 
 /// Batch size, queue length and how long to keep trying.
@@ -99,7 +113,13 @@ pub struct WriterConfig {
     pub hand_over: Duration,
     /// How long the writer keeps retrying a batch the database refuses
     /// (with growing pauses) before telling its senders it was not stored.
+    /// Journalled events were answered already: they are retried for as
+    /// long as it takes.
     pub keep_trying: Duration,
+    /// With a journal, the most events answered and not yet stored; past
+    /// it, new events wait in the queue (and a full queue answers busy)
+    /// until the database catches up.
+    pub journal_backlog: u64,
 }
 
 impl Default for WriterConfig {
@@ -109,6 +129,7 @@ impl Default for WriterConfig {
             queue: 50_000,
             hand_over: Duration::from_secs(1),
             keep_trying: Duration::from_secs(30),
+            journal_backlog: 200_000,
         }
     }
 }
@@ -123,10 +144,83 @@ impl EventWriter {
             tx,
             stats,
             hand_over: config.hand_over,
+            journal_backlog: 0,
         }
     }
 
-    /// Stores an event: `Ok` once it is committed; otherwise why not (it was
+    /// Starts the writer with the event journal in `folder` (an SQLite file
+    /// database): first stores whatever the journal holds that the database
+    /// does not (events answered before a crash), then appends and answers
+    /// new events on one thread while another stores them.
+    pub async fn start_journaled(
+        db: DatabaseConnection,
+        folder: &Path,
+        config: WriterConfig,
+    ) -> Result<Self, JournalError> {
+        let stored = journal::stored_through(&db).await?;
+        let (journal, backlog) = {
+            let folder = folder.to_path_buf();
+            tokio::task::spawn_blocking(move || Journal::open(&folder, stored))
+                .await
+                .map_err(|e| JournalError::Io(std::io::Error::other(e.to_string())))?
+                .map_err(|e| {
+                    if e.kind() == std::io::ErrorKind::WouldBlock {
+                        JournalError::InUse(e.to_string())
+                    } else {
+                        JournalError::Io(e)
+                    }
+                })?
+        };
+        if backlog.skipped > 0 {
+            tracing::warn!(
+                lines = backlog.skipped,
+                "event journal lines cut short by a crash were skipped (they were never answered)"
+            );
+        }
+        if !backlog.events.is_empty() {
+            tracing::info!(
+                events = backlog.events.len(),
+                "storing widget events journalled before the last stop"
+            );
+        }
+        for chunk in backlog.events.chunks(config.max_batch.max(1)) {
+            let events: Vec<Event> = chunk.iter().map(|(_, e)| e.clone()).collect();
+            let through = chunk.last().map_or(stored, |(seq, _)| *seq);
+            store(&db, &events, Some(through)).await?;
+        }
+        for segment in &backlog.segments {
+            if segment != journal.current_segment() {
+                std::fs::remove_file(segment)?;
+            }
+        }
+        let (tx, rx) = mpsc::channel(config.queue);
+        let (to_store, stored_rx) = mpsc::unbounded_channel();
+        let stats = Arc::new(WriterStats::default());
+        let store_stats = stats.clone();
+        std::thread::Builder::new()
+            .name("ca-event-store".into())
+            .spawn(move || {
+                match tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                {
+                    Ok(rt) => rt.block_on(store_journalled(db, stored_rx, config, store_stats)),
+                    Err(err) => tracing::error!(%err, "the event store thread could not start"),
+                }
+            })?;
+        let append_stats = stats.clone();
+        std::thread::Builder::new()
+            .name("ca-event-journal".into())
+            .spawn(move || append_loop(journal, rx, to_store, config, append_stats))?;
+        Ok(Self {
+            tx,
+            stats,
+            hand_over: config.hand_over,
+            journal_backlog: config.journal_backlog,
+        })
+    }
+
+    /// Stores an event: `Ok` once it is committed (or journalled); otherwise why not (it was
     /// not counted, and the sender may send it again).
     pub async fn push(&self, event: Event) -> Result<(), NotStored> {
         let (done, stored) = oneshot::channel();
@@ -154,6 +248,16 @@ impl EventWriter {
         (capacity.saturating_sub(self.tx.capacity() as u64), capacity)
     }
 
+    /// Events accepted and not yet stored in the database (queued, or
+    /// journalled and waiting for the store thread), and how many may be.
+    pub fn unstored(&self) -> (u64, u64) {
+        let (queued, capacity) = self.queue();
+        (
+            queued + self.stats.journalled.load(Ordering::Relaxed),
+            capacity + self.journal_backlog,
+        )
+    }
+
     /// The running totals.
     pub fn stats(&self) -> &WriterStats {
         &self.stats
@@ -164,6 +268,191 @@ impl EventWriter {
         let (done, wait) = oneshot::channel();
         if self.tx.send(Msg::Flush(done)).await.is_ok() {
             let _ = wait.await;
+        }
+    }
+}
+
+/// Why the journalled writer could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum JournalError {
+    /// Another process (a second server on the same database) holds it.
+    #[error("{0}")]
+    InUse(String),
+    #[error("event journal: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("storing the event journal's backlog: {0}")]
+    Db(#[from] DbErr),
+}
+
+/// What the journal thread hands the store thread, in order.
+enum ToStore {
+    /// Journalled events, the last numbered `through`.
+    Events(Vec<Event>, u64),
+    /// A full segment, to delete once everything up to `through` is stored.
+    Segment(PathBuf, u64),
+    /// Answer once everything before it is stored.
+    Flush(oneshot::Sender<()>),
+}
+
+/// The journal thread: takes every event waiting, appends them in one
+/// write, answers their senders and hands them to the store thread.
+fn append_loop(
+    mut journal: Journal,
+    mut rx: mpsc::Receiver<Msg>,
+    to_store: mpsc::UnboundedSender<ToStore>,
+    config: WriterConfig,
+    stats: Arc<WriterStats>,
+) {
+    let mut events: Vec<Event> = Vec::with_capacity(config.max_batch);
+    let mut acks: Vec<oneshot::Sender<bool>> = Vec::with_capacity(config.max_batch);
+    let mut flushes: Vec<oneshot::Sender<()>> = Vec::new();
+    loop {
+        // Far behind: let the queue fill (its senders are then told the
+        // server is busy) until the database catches up.
+        while stats.journalled.load(Ordering::Relaxed) >= config.journal_backlog {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let Some(first) = rx.blocking_recv() else {
+            break;
+        };
+        let mut next = Some(first);
+        while let Some(msg) = next {
+            match msg {
+                Msg::Event(e, done) => {
+                    events.push(e);
+                    acks.push(done);
+                }
+                Msg::Flush(done) => flushes.push(done),
+            }
+            next = if events.len() < config.max_batch {
+                rx.try_recv().ok()
+            } else {
+                None
+            };
+        }
+        if !events.is_empty() {
+            let refs: Vec<&Event> = events.iter().collect();
+            match journal.append(&refs) {
+                Ok(through) => {
+                    let n = events.len() as u64;
+                    stats.journalled.fetch_add(n, Ordering::Relaxed);
+                    for ack in acks.drain(..) {
+                        let _ = ack.send(true);
+                    }
+                    let batch =
+                        std::mem::replace(&mut events, Vec::with_capacity(config.max_batch));
+                    let _ = to_store.send(ToStore::Events(batch, through));
+                }
+                Err(err) => {
+                    tracing::error!(%err, events = events.len(), "widget events could not be journalled (their senders were answered 503 and nothing was counted)");
+                    stats
+                        .not_stored
+                        .fetch_add(events.len() as u64, Ordering::Relaxed);
+                    events.clear();
+                    for ack in acks.drain(..) {
+                        let _ = ack.send(false);
+                    }
+                }
+            }
+            match journal.rotate_if_full() {
+                Ok(Some((full, through))) => {
+                    let _ = to_store.send(ToStore::Segment(full, through));
+                }
+                Ok(None) => {}
+                Err(err) => tracing::warn!(%err, "starting a new event journal segment failed"),
+            }
+        }
+        for done in flushes.drain(..) {
+            let _ = to_store.send(ToStore::Flush(done));
+        }
+    }
+}
+
+/// The store thread: stores journalled events in batches of up to
+/// `max_batch`, each with the journal position it reaches, retrying a
+/// refused batch for as long as it takes (its events were answered).
+async fn store_journalled(
+    db: DatabaseConnection,
+    mut rx: mpsc::UnboundedReceiver<ToStore>,
+    config: WriterConfig,
+    stats: Arc<WriterStats>,
+) {
+    let mut batch: Vec<Event> = Vec::with_capacity(config.max_batch);
+    let mut through = 0u64;
+    let mut stored_through = 0u64;
+    let mut full: Vec<(PathBuf, u64)> = Vec::new();
+    let mut waiters: Vec<oneshot::Sender<()>> = Vec::new();
+    while let Some(first) = rx.recv().await {
+        let mut next = Some(first);
+        while let Some(msg) = next {
+            match msg {
+                ToStore::Events(events, last) => {
+                    if batch.is_empty() {
+                        batch = events;
+                    } else {
+                        batch.extend(events);
+                    }
+                    through = last;
+                }
+                ToStore::Segment(path, last) => full.push((path, last)),
+                ToStore::Flush(done) => waiters.push(done),
+            }
+            next = if batch.len() < config.max_batch {
+                rx.try_recv().ok()
+            } else {
+                None
+            };
+        }
+        if !batch.is_empty() {
+            stats.writing.store(batch.len() as u64, Ordering::Relaxed);
+            let started = Instant::now();
+            let mut pause = Duration::from_millis(50);
+            for attempt in 1u32.. {
+                match store(&db, &batch, Some(through)).await {
+                    Ok(()) => {
+                        if attempt > 1 {
+                            tracing::warn!(
+                                attempt,
+                                events = batch.len(),
+                                "journalled widget events stored after retrying"
+                            );
+                        }
+                        break;
+                    }
+                    Err(err) => {
+                        stats.write_failures.fetch_add(1, Ordering::Relaxed);
+                        stats.retrying.store(true, Ordering::Relaxed);
+                        let level_error = started.elapsed() > config.keep_trying;
+                        if level_error {
+                            tracing::error!(%err, attempt, events = batch.len(), "storing journalled widget events keeps failing; they stay in the journal and are retried");
+                        } else {
+                            tracing::warn!(%err, attempt, events = batch.len(), "storing journalled widget events failed; retrying");
+                        }
+                        tokio::time::sleep(pause).await;
+                        pause = (pause * 2).min(Duration::from_secs(2));
+                    }
+                }
+            }
+            stats.retrying.store(false, Ordering::Relaxed);
+            stats.writing.store(0, Ordering::Relaxed);
+            let n = batch.len() as u64;
+            stats.batches.fetch_add(1, Ordering::Relaxed);
+            stats.stored.fetch_add(n, Ordering::Relaxed);
+            stats.journalled.fetch_sub(n, Ordering::Relaxed);
+            stored_through = through;
+            batch.clear();
+        }
+        full.retain(|(path, last)| {
+            if *last > stored_through {
+                return true;
+            }
+            if let Err(err) = std::fs::remove_file(path) {
+                tracing::warn!(%err, path = %path.display(), "removing a stored event journal segment failed");
+            }
+            false
+        });
+        for w in waiters.drain(..) {
+            let _ = w.send(());
         }
     }
 }
@@ -269,6 +558,16 @@ async fn write_with_retry(
 
 /// Writes one batch in one transaction.
 pub async fn write(db: &DatabaseConnection, events: &[Event]) -> Result<(), DbErr> {
+    store(db, events, None).await
+}
+
+/// Writes one batch in one transaction; with `journal_through`, records in
+/// the same transaction that the journal is stored up to that number.
+async fn store(
+    db: &DatabaseConnection,
+    events: &[Event],
+    journal_through: Option<u64>,
+) -> Result<(), DbErr> {
     let mut visitors: HashMap<(String, String, String), DateTime<Utc>> = HashMap::new();
     let mut page_views: HashMap<String, HashMap<String, i64>> = HashMap::new();
     let mut impressions: HashMap<String, i64> = HashMap::new();
@@ -310,7 +609,11 @@ pub async fn write(db: &DatabaseConnection, events: &[Event]) -> Result<(), DbEr
             }
         }
     }
-    if visitors.is_empty() && impressions.is_empty() && engaged.is_empty() {
+    if visitors.is_empty()
+        && impressions.is_empty()
+        && engaged.is_empty()
+        && journal_through.is_none()
+    {
         return Ok(());
     }
     let txn = ca_core::db::begin_write(db).await?;
@@ -379,6 +682,9 @@ pub async fn write(db: &DatabaseConnection, events: &[Event]) -> Result<(), DbEr
                 .exec_without_returning(&txn)
                 .await?;
         }
+    }
+    if let Some(seq) = journal_through {
+        journal::mark_stored(&txn, seq).await?;
     }
     txn.commit().await
 }

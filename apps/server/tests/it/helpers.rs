@@ -11,6 +11,10 @@ pub struct TestApp {
     pub base: String,
     pub client: Client,
     pub db: TestDb,
+    /// The server's widget event writer: on SQLite an event is answered once
+    /// journalled and stored just after, so a test that reads counts waits
+    /// for it with `events.flush()`.
+    pub events: ca_tracking::writer::EventWriter,
     _data: DataDir,
 }
 
@@ -46,6 +50,7 @@ pub async fn spawn_app_with(change: impl FnOnce(&mut Config)) -> TestApp {
     };
     change(&mut config);
     let state = ca_server::prepare(config).await.expect("prepare");
+    let events = state.tracking.writer().clone();
     let server = ca_server::serve(state, listener).expect("serve");
     tokio::spawn(server);
     TestApp {
@@ -55,6 +60,7 @@ pub async fn spawn_app_with(change: impl FnOnce(&mut Config)) -> TestApp {
             .build()
             .expect("client"),
         db,
+        events,
         _data: DataDir(data),
     }
 }

@@ -32,6 +32,7 @@ async fn probes_metrics_and_docs() {
         "convertassist_widget_events_not_stored_total",
         "convertassist_widget_event_write_failures_total",
         "convertassist_widget_events_queued",
+        "convertassist_widget_events_journalled",
         "convertassist_process_resident_memory_bytes",
         "convertassist_sqlite_wal_bytes",
     ] {

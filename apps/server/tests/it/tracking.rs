@@ -80,14 +80,17 @@ async fn post_from(app: &TestApp, path: &str, origin: Option<&str>, body: Value)
     Reply::from(req.send().await.expect("send")).await
 }
 
+/// Sends a widget event and waits until what it was answered is stored.
 async fn event(app: &TestApp, campaign: &str, visitor: &str, kind: &str) -> Reply {
-    post_from(
+    let reply = post_from(
         app,
         "/api/widget/events",
         Some("https://kesar.example.in"),
         json!({"campaignId": campaign, "visitorId": visitor, "type": kind}),
     )
-    .await
+    .await;
+    app.events.flush().await;
+    reply
 }
 
 /// Waits until `check` holds (the batched writer flushes within a second).
@@ -873,13 +876,15 @@ async fn engaged(
     seconds: Value,
     new_session: bool,
 ) -> Reply {
-    post_from(
+    let reply = post_from(
         app,
         "/api/widget/events",
         Some("https://kesar.example.in"),
         json!({"campaignId": campaign, "visitorId": visitor, "type": "engagement", "seconds": seconds, "newSession": new_session}),
     )
-    .await
+    .await;
+    app.events.flush().await;
+    reply
 }
 
 async fn customer_of(app: &TestApp, email: &str) -> customer::Model {
@@ -1010,8 +1015,40 @@ async fn a_switched_off_campaign_counts_nothing() {
     assert_eq!(impressions(&app, &id).await, 1);
 }
 
+/// Starts the server binary on `db_url`, listening on `port`, and waits
+/// until it answers.
+async fn start_server(db_url: &str, data: &std::path::Path, port: u16) -> std::process::Child {
+    let base = format!("http://127.0.0.1:{port}");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ca-server"))
+        .env("CA_DATABASE_URL", db_url)
+        .env("CA_DATA_DIR", data)
+        .env("CA_BIND", format!("127.0.0.1:{port}"))
+        .env("CA_PUBLIC_URL", &base)
+        .env("CA_JWT_SECRET", crate::helpers::SECRET)
+        .env("CA_STATIC_DIR", data.join("none"))
+        .env("CA_WIDGET_EVENTS_IP_PER_MINUTE", "10000000")
+        .env("CA_WIDGET_EVENTS_CAMPAIGN_PER_MINUTE", "10000000")
+        .env("CA_LOG", "error")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start the server");
+    let client = reqwest::Client::new();
+    for _ in 0..400 {
+        if client.get(format!("{base}/healthz")).send().await.is_ok() {
+            return child;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    panic!("the server did not start");
+}
+
 /// A server killed (SIGKILL) while the widget's events pour in keeps every
-/// event it answered 202: the answer comes only after the commit.
+/// event it answered 202: on PostgreSQL the answer comes only after the
+/// commit; on SQLite after the event is in the journal, and the next start
+/// stores what the database does not have yet, each event once.
 #[tokio::test]
 async fn a_killed_server_keeps_every_event_it_accepted() {
     use std::sync::Arc;
@@ -1025,30 +1062,8 @@ async fn a_killed_server_keeps_every_event_it_accepted() {
         .port();
     let base = format!("http://127.0.0.1:{port}");
     let data = std::env::temp_dir().join(format!("ca-it-kill-{}", uuid::Uuid::now_v7()));
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ca-server"))
-        .env("CA_DATABASE_URL", &db.url)
-        .env("CA_DATA_DIR", &data)
-        .env("CA_BIND", format!("127.0.0.1:{port}"))
-        .env("CA_PUBLIC_URL", &base)
-        .env("CA_JWT_SECRET", crate::helpers::SECRET)
-        .env("CA_STATIC_DIR", data.join("none"))
-        .env("CA_WIDGET_EVENTS_IP_PER_MINUTE", "10000000")
-        .env("CA_WIDGET_EVENTS_CAMPAIGN_PER_MINUTE", "10000000")
-        .env("CA_LOG", "error")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("start the server");
+    let mut child = start_server(&db.url, &data, port).await;
     let client = reqwest::Client::new();
-    let mut up = false;
-    for _ in 0..200 {
-        if client.get(format!("{base}/healthz")).send().await.is_ok() {
-            up = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert!(up, "the server did not start");
     let id = load_campaign(&client, &base, "kill@example.in").await;
 
     let accepted = Arc::new(AtomicUsize::new(0));
@@ -1100,17 +1115,40 @@ async fn a_killed_server_keeps_every_event_it_accepted() {
         accepted >= 100,
         "only {accepted} events accepted before the kill"
     );
-    let stored = campaign::Entity::find_by_id(id)
-        .one(&db.conn)
+    let stored = || async {
+        campaign::Entity::find_by_id(id.clone())
+            .one(&db.conn)
+            .await
+            .expect("q")
+            .expect("c")
+            .impressions
+    };
+    // The next start stores what the crash left in the journal before it
+    // answers anything; a second start finds nothing more to store.
+    for start in 1..=2 {
+        let mut again = start_server(&db.url, &data, port).await;
+        let n = stored().await;
+        assert!(
+            n >= accepted,
+            "start {start}: {accepted} events were answered 202 but only {n} are stored"
+        );
+        assert!(
+            n <= attempted,
+            "start {start}: {n} stored of {attempted} sent"
+        );
+        again.kill().expect("SIGKILL");
+        let _ = again.wait();
+    }
+    let touches = campaign_touch::Entity::find()
+        .filter(campaign_touch::Column::CampaignId.eq(id.as_str()))
+        .count(&db.conn)
         .await
-        .expect("q")
-        .expect("c")
-        .impressions;
-    assert!(
-        stored >= accepted,
-        "{accepted} events were answered 202 but only {stored} are stored"
+        .expect("count");
+    assert_eq!(
+        touches as i64,
+        stored().await,
+        "each stored impression came from its own visitor: nothing was stored twice"
     );
-    assert!(stored <= attempted, "{stored} stored of {attempted} sent");
     let _ = std::fs::remove_dir_all(data);
 }
 
@@ -1299,8 +1337,9 @@ async fn a_batch_counts_each_visitors_engaged_time() {
 
 /// Another connection holds the database's write lock for longer than the
 /// busy timeout (SQLite: "database is locked"; PostgreSQL: the counters'
-/// table is locked): the writer keeps retrying, every sender waits for its
-/// answer, and every event answered 202 is stored once the lock is gone.
+/// table is locked): the writer keeps retrying, every sender gets its answer
+/// (on PostgreSQL once stored, on SQLite once journalled), and every event
+/// answered 202 is stored once the lock is gone.
 /// The failed attempts show in `/metrics`.
 #[tokio::test]
 async fn a_locked_database_delays_events_but_loses_none() {
@@ -1322,6 +1361,7 @@ async fn a_locked_database_delays_events_but_loses_none() {
     for s in sent {
         *answers.entry(s.await.expect("join")).or_default() += 1;
     }
+    app.events.flush().await;
     let stored = impressions(&app, &id).await;
     assert_eq!(
         answers,
@@ -1364,6 +1404,7 @@ async fn a_full_writer_queue_turns_events_away_as_busy() {
             queue: 5,
             hand_over: Duration::from_millis(200),
             keep_trying: Duration::from_secs(120),
+            ..WriterConfig::default()
         },
     );
     let pushes: Vec<_> = (0..50)
@@ -1518,4 +1559,89 @@ async fn old_visitor_rows_are_forgotten_and_recent_ones_kept() {
             .expect("q"),
         1
     );
+}
+
+/// The journal's next start stores exactly the events the database does not
+/// have: not those at or below the stored position, not a line a crash cut
+/// short (it was never answered); it then removes the stored segments and
+/// numbers new events after everything it saw.
+#[tokio::test]
+async fn a_journal_is_stored_once_from_where_the_database_left_off() {
+    use ca_tracking::journal;
+    use ca_tracking::writer::{EventWriter, WriterConfig};
+    let app = spawn_app_with(|_| {}).await;
+    let (_, id) = owner_and_campaign(&app, "journal@example.in").await;
+    let owner = owner_of(&app, &id).await;
+    let folder = std::env::temp_dir().join(format!("ca-journal-{}", uuid::Uuid::now_v7()));
+    std::fs::create_dir_all(&folder).expect("folder");
+    let impression = |visitor: &str| Event {
+        kind: Kind::Impression,
+        owner_id: owner.clone(),
+        campaign_id: id.clone(),
+        visitor_id: visitor.into(),
+        at: Utc::now(),
+    };
+    // Two segments: events 1–3 and 4–5, then a line cut short.
+    let mut first = Vec::new();
+    for (seq, v) in [(1, "v_jr_0001"), (2, "v_jr_0002"), (3, "v_jr_0003")] {
+        first.extend(journal::encode(seq, &impression(v)));
+    }
+    std::fs::write(folder.join(format!("{:020}.log", 1)), first).expect("write");
+    let mut second = Vec::new();
+    for (seq, v) in [(4, "v_jr_0004"), (5, "v_jr_0005")] {
+        second.extend(journal::encode(seq, &impression(v)));
+    }
+    let torn = journal::encode(6, &impression("v_jr_0006"));
+    second.extend(&torn[..torn.len() / 2]);
+    std::fs::write(folder.join(format!("{:020}.log", 4)), second).expect("write");
+    // Event 1 is stored already.
+    ca_campaigns::counters::add_impressions(&app.db.conn, &id, 1)
+        .await
+        .expect("one stored");
+    journal::mark_stored(&app.db.conn, 1).await.expect("mark");
+
+    let writer =
+        EventWriter::start_journaled(app.db.conn.clone(), &folder, WriterConfig::default())
+            .await
+            .expect("start");
+    assert_eq!(
+        impressions(&app, &id).await,
+        5,
+        "events 2–5 stored, once each"
+    );
+    assert_eq!(
+        journal::stored_through(&app.db.conn).await.expect("read"),
+        5
+    );
+    let left: Vec<_> = std::fs::read_dir(&folder)
+        .expect("list")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".log"))
+        .collect();
+    assert_eq!(
+        left,
+        vec![format!("{:020}.log", 6)],
+        "stored segments are gone"
+    );
+    // A second server on the same journal is refused while this one runs.
+    let second =
+        EventWriter::start_journaled(app.db.conn.clone(), &folder, WriterConfig::default()).await;
+    assert!(
+        matches!(second, Err(ca_tracking::writer::JournalError::InUse(_))),
+        "the journal is locked"
+    );
+    writer
+        .push(impression("v_jr_0007"))
+        .await
+        .expect("journalled");
+    writer.flush().await;
+    assert_eq!(impressions(&app, &id).await, 6);
+    assert_eq!(
+        journal::stored_through(&app.db.conn).await.expect("read"),
+        6,
+        "new events are numbered after everything seen"
+    );
+    drop(writer);
+    let _ = std::fs::remove_dir_all(folder);
 }

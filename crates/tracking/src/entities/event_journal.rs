@@ -1,0 +1,19 @@
+//! `event_journal`: how far the event journal is stored in the database (one
+//! row); see [`crate::journal`].
+
+use sea_orm::entity::prelude::*;
+
+#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+#[sea_orm(table_name = "event_journal")]
+pub struct Model {
+    /// Always 1.
+    #[sea_orm(primary_key, auto_increment = false)]
+    pub id: i32,
+    /// The highest journal sequence number whose event is stored.
+    pub stored_through: i64,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}
