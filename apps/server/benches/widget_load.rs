@@ -31,7 +31,19 @@ fn clients() -> usize {
         .filter(|n| *n > 0)
         .unwrap_or(32)
 }
-const RUN: Duration = Duration::from_secs(4);
+/// Seconds per call: `CA_BENCH_SECONDS`, default 4. A longer run shows
+/// whether events are stored as fast as they are answered (with a journal,
+/// a backlog the store thread cannot clear shows as a long drain at the end,
+/// and past its limit as busy answers).
+fn run_for() -> Duration {
+    Duration::from_secs(
+        std::env::var("CA_BENCH_SECONDS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|n| *n > 0)
+            .unwrap_or(4),
+    )
+}
 
 fn visitors() -> usize {
     std::env::var("CA_BENCH_VISITORS")
@@ -54,6 +66,7 @@ async fn run(base: &str, campaign: &str, etag: &str, call: Call) -> (f64, Vec<Du
         .build()
         .expect("client");
     let counter = Arc::new(AtomicUsize::new(0));
+    let limit = run_for();
     let started = Instant::now();
     let mut tasks = Vec::new();
     for worker in 0..clients() {
@@ -65,7 +78,7 @@ async fn run(base: &str, campaign: &str, etag: &str, call: Call) -> (f64, Vec<Du
         tasks.push(tokio::spawn(async move {
             let mut samples = Vec::new();
             let mut errors = 0usize;
-            while started.elapsed() < RUN {
+            while started.elapsed() < limit {
                 let n = counter.fetch_add(1, Ordering::Relaxed);
                 let t = Instant::now();
                 let req = match call {
@@ -234,7 +247,7 @@ async fn main() {
     println!(
         "backend: {backend}; {} concurrent clients, {} s per call, server and load generator on one machine; the used-up owner has {limit} visitors this month",
         clients(),
-        RUN.as_secs()
+        run_for().as_secs()
     );
     println!(
         "{:<44} {:>10} {:>9} {:>9} {:>9} {:>7}",
