@@ -263,8 +263,9 @@ async fn main() -> anyhow::Result<()> {
     }
     let db = Database::connect(&database_url).await?;
     let stored_at_stop = stored(&db, &campaign).await?;
-    // A graceful stop writes whatever is still queued (nothing should be:
-    // events are answered only once stored).
+    // A graceful stop writes whatever is still queued or, on SQLite,
+    // journalled and not yet stored (on PostgreSQL nothing should be: events
+    // are answered only once stored there).
     for instance in &mut instances {
         let _ = Command::new("kill")
             .args(["-TERM", &instance.child.id().to_string()])

@@ -1645,3 +1645,79 @@ async fn a_journal_is_stored_once_from_where_the_database_left_off() {
     drop(writer);
     let _ = std::fs::remove_dir_all(folder);
 }
+
+/// With a journal, events are answered before they are stored, so a
+/// database that stays locked must not let the journal grow without end:
+/// past its backlog limit the writer stops taking events, its queue fills,
+/// and new events are turned away as busy; everything answered is stored
+/// once the database is free.
+#[tokio::test]
+async fn a_journal_that_cannot_be_stored_turns_events_away_as_busy() {
+    use ca_tracking::writer::{EventWriter, NotStored, WriterConfig};
+    use std::sync::atomic::Ordering;
+    let db = ca_migrations::testing::TestDb::new().await.expect("db");
+    let folder = std::env::temp_dir().join(format!("ca-journal-{}", uuid::Uuid::now_v7()));
+    let writer = EventWriter::start_journaled(
+        db.conn.clone(),
+        &folder,
+        WriterConfig {
+            max_batch: 10,
+            queue: 5,
+            hand_over: Duration::from_millis(200),
+            journal_backlog: 10,
+            ..WriterConfig::default()
+        },
+    )
+    .await
+    .expect("start");
+    let (holder, lock) = hold_write_lock(&db.url, "ACCESS EXCLUSIVE").await;
+    let pushes: Vec<_> = (0..50)
+        .map(|i| {
+            let writer = writer.clone();
+            tokio::spawn(async move {
+                writer
+                    .push(Event {
+                        kind: Kind::Impression,
+                        owner_id: "owner".into(),
+                        campaign_id: "campaign".into(),
+                        visitor_id: format!("v_jbusy_{i:04}"),
+                        at: Utc::now(),
+                    })
+                    .await
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let journalled = writer.stats().journalled.load(Ordering::Relaxed);
+    let turned_away = writer.stats().refused_busy.load(Ordering::Relaxed);
+    assert!(
+        (10..20).contains(&journalled),
+        "{journalled} journalled while the database is locked"
+    );
+    assert!(
+        turned_away >= 25,
+        "{turned_away} of 50 turned away while the journal is full"
+    );
+    lock.rollback().await.expect("release");
+    let mut busy = 0u64;
+    let mut answered = 0u64;
+    for p in pushes {
+        match p.await.expect("join") {
+            Ok(()) => answered += 1,
+            Err(NotStored::Busy) => busy += 1,
+            Err(NotStored::Failed) => panic!("an event was refused as not stored"),
+        }
+    }
+    writer.flush().await;
+    assert_eq!(busy, turned_away, "every turned-away sender was told");
+    assert_eq!(answered + busy, 50);
+    assert_eq!(
+        writer.stats().stored.load(Ordering::Relaxed),
+        answered,
+        "every answered event is stored"
+    );
+    assert_eq!(writer.stats().journalled.load(Ordering::Relaxed), 0);
+    drop(holder);
+    drop(writer);
+    let _ = std::fs::remove_dir_all(folder);
+}
