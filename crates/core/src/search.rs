@@ -68,6 +68,37 @@ pub fn fts_phrase(term: &str) -> String {
     format!("\"{}\"", term.replace('"', "\"\""))
 }
 
+/// On SQLite, how many of an owner's rows an FTS5 `index` matches for `term`,
+/// counted up to [`crate::paging::COUNT_CAP`] (and one more, to tell the
+/// count was capped). `keys` maps each index row (`rid`) to its owner
+/// (`owner_id`), so no searched row is read and the matches stream from the
+/// index until the cap. Both names come from the owning crate, never from
+/// input.
+pub async fn fts_count_capped<C: sea_orm::ConnectionTrait>(
+    conn: &C,
+    index: &'static str,
+    keys: &'static str,
+    owner_id: &str,
+    term: &str,
+) -> Result<crate::paging::Counted, sea_orm::DbErr> {
+    let row = conn
+        .query_one_raw(sea_orm::Statement::from_sql_and_values(
+            conn.get_database_backend(),
+            format!(
+                "SELECT COUNT(*) AS n FROM (SELECT 1 FROM {index} \
+                 CROSS JOIN {keys} k ON k.rid = {index}.rowid \
+                 WHERE {index} MATCH ? AND k.owner_id = ? LIMIT {})",
+                crate::paging::COUNT_CAP + 1
+            ),
+            [fts_phrase(term).into(), owner_id.into()],
+        ))
+        .await?;
+    let n: i64 = row.map_or(Ok(0), |r| r.try_get("", "n"))?;
+    Ok(crate::paging::Counted::from_limited(
+        u64::try_from(n).unwrap_or(0),
+    ))
+}
+
 /// The searchable text of a JSON object of collected values: the string
 /// values only (no keys or JSON punctuation), lower-cased with Unicode
 /// rules, one per line so a term never matches across two values.

@@ -8,7 +8,7 @@ use sea_orm::{
 };
 
 use ca_core::FieldErrors;
-use ca_core::paging::{COUNT_CAP, Counted, Pagination, count_capped, whole_number};
+use ca_core::paging::{Counted, Pagination, count_capped, whole_number};
 use ca_core::search::{contains_any_case, contains_pattern, fts_phrase};
 
 use crate::dto::{CustomerListResponse, CustomerOut, CustomerUpdate, ListQuery, STATUSES};
@@ -152,22 +152,14 @@ async fn search_count<C: ConnectionTrait>(
 ) -> Result<Counted, CustomerError> {
     let backend = conn.get_database_backend();
     if backend == DbBackend::Sqlite && status.is_none() && indexed(backend, term) {
-        // The search keys carry the owner: no customer row is read, and the
-        // matches stream from the index until the cap.
-        let row = conn
-            .query_one_raw(sea_orm::Statement::from_sql_and_values(
-                backend,
-                format!(
-                    "SELECT COUNT(*) AS n FROM (SELECT 1 FROM customers_search \
-                     CROSS JOIN customer_search_keys k ON k.rid = customers_search.rowid \
-                     WHERE customers_search MATCH ? AND k.owner_id = ? LIMIT {})",
-                    COUNT_CAP + 1
-                ),
-                [fts_phrase(term).into(), owner_id.into()],
-            ))
-            .await?;
-        let n: i64 = row.map_or(Ok(0), |r| r.try_get("", "n"))?;
-        return Ok(Counted::from_limited(u64::try_from(n).unwrap_or(0)));
+        return Ok(ca_core::search::fts_count_capped(
+            conn,
+            "customers_search",
+            "customer_search_keys",
+            owner_id,
+            term,
+        )
+        .await?);
     }
     let mut q = customer::Entity::find().filter(search_condition(backend, owner_id, term));
     if let Some(status) = status {

@@ -8,7 +8,7 @@ pub mod export;
 use ca_campaigns::entities::campaign;
 use ca_core::FieldErrors;
 use ca_core::figures::{percent, round};
-use ca_core::paging::{COUNT_CAP, Counted, Pagination, count_capped, whole_number};
+use ca_core::paging::{Counted, Pagination, count_capped, whole_number};
 use ca_core::search::{contains, contains_any_case, contains_pattern, fts_phrase};
 use chrono::{DateTime, Duration, Utc};
 use sea_orm::sea_query::{Expr, ExprTrait, Func};
@@ -166,21 +166,14 @@ async fn search_count<C: ConnectionTrait>(
     owner_id: &str,
     term: &str,
 ) -> Result<Counted, ConversationError> {
-    let backend = conn.get_database_backend();
-    let row = conn
-        .query_one_raw(sea_orm::Statement::from_sql_and_values(
-            backend,
-            format!(
-                "SELECT COUNT(*) AS n FROM (SELECT 1 FROM conversations_search \
-                 CROSS JOIN conversation_search_keys k ON k.rid = conversations_search.rowid \
-                 WHERE conversations_search MATCH ? AND k.owner_id = ? LIMIT {})",
-                COUNT_CAP + 1
-            ),
-            [fts_phrase(term).into(), owner_id.into()],
-        ))
-        .await?;
-    let n: i64 = row.map_or(Ok(0), |r| r.try_get("", "n"))?;
-    Ok(Counted::from_limited(u64::try_from(n).unwrap_or(0)))
+    Ok(ca_core::search::fts_count_capped(
+        conn,
+        "conversations_search",
+        "conversation_search_keys",
+        owner_id,
+        term,
+    )
+    .await?)
 }
 
 impl ConversationService {
