@@ -5,13 +5,12 @@ use ca_customers::dto::{
     CustomerListResponse, CustomerResponse, CustomerUpdate, ExportQuery, ListQuery,
     OverviewResponse, PeriodQuery,
 };
-use ca_customers::error::CustomerError;
 use ca_customers::report::{ExportRows, encode_export};
 use ca_customers::{report, service};
 
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::CurrentUser;
-use crate::routes::{MessageOut, csv_format, csv_response};
+use crate::routes::{MessageOut, csv_format, csv_pipeline};
 use crate::state::AppState;
 
 /// The owner's customers: search (name, email, phone, company), status
@@ -163,61 +162,13 @@ pub async fn export(
     csv_format(query.format.as_deref())?;
     let customers = state.customers.clone();
     let owner = user.0.id.clone();
-    // State: the next page's rows (read while the page before was written
-    // as CSV), whether the header is still to come, and whether it ended.
-    type Pending = Option<Result<ExportRows, CustomerError>>;
-    let first: Pending = None;
-    let body = futures_util::stream::unfold(
-        (first, true, false),
-        move |(pending, header, finished): (Pending, bool, bool)| {
-            let customers = customers.clone();
-            let owner = owner.clone();
-            async move {
-                if finished {
-                    return None;
-                }
-                let rows = match pending {
-                    Some(rows) => rows,
-                    None => customers.export_rows(&owner, None).await,
-                };
-                let failed = |err: CustomerError| {
-                    tracing::error!(%err, "CSV export failed");
-                    Some((
-                        Err(actix_web::error::ErrorInternalServerError("export failed")),
-                        (None, false, true),
-                    ))
-                };
-                let rows = match rows {
-                    Ok(rows) => rows,
-                    Err(err) => return failed(err),
-                };
-                let next = rows.next();
-                // The CSV is written on another thread while the next page is read.
-                let encode = tokio::task::spawn_blocking(move || encode_export(rows, header));
-                let (bytes, pending) = match next {
-                    Some(after) => {
-                        let (bytes, rows) =
-                            tokio::join!(encode, customers.export_rows(&owner, Some(&after)));
-                        (bytes, Some(rows))
-                    }
-                    None => (encode.await, None),
-                };
-                let bytes = match bytes {
-                    Ok(Ok(bytes)) => bytes,
-                    Ok(Err(err)) => return failed(err),
-                    Err(err) => {
-                        return failed(CustomerError::Infra(ca_core::error::InfraError::Other(
-                            err.to_string(),
-                        )));
-                    }
-                };
-                let finished = pending.is_none();
-                Some((
-                    Ok(actix_web::web::Bytes::from(bytes)),
-                    (pending, false, finished),
-                ))
-            }
+    Ok(csv_pipeline(
+        "customers.csv",
+        move |after: Option<String>| {
+            let (customers, owner) = (customers.clone(), owner.clone());
+            async move { customers.export_rows(&owner, after.as_deref()).await }
         },
-    );
-    Ok(csv_response("customers.csv", body))
+        ExportRows::next,
+        encode_export,
+    ))
 }

@@ -91,6 +91,75 @@ where
     csv_response(filename, body)
 }
 
+/// A CSV download in two stages that overlap: `read(after)` gives a page of
+/// rows (`after` is the cursor `next` found on the page before, `None` for
+/// the first), and `encode(rows, header)` writes it as CSV on a blocking
+/// thread while the next page is read. An error ends the download (the
+/// client sees a broken transfer, never a partial file that looks whole).
+pub fn csv_pipeline<R, Fut, Rows, E, N>(
+    filename: &str,
+    read: R,
+    next: N,
+    encode: fn(Rows, bool) -> Result<Vec<u8>, E>,
+) -> actix_web::HttpResponse
+where
+    R: Fn(Option<String>) -> Fut + 'static,
+    Fut: std::future::Future<Output = Result<Rows, E>> + 'static,
+    N: Fn(&Rows) -> Option<String> + 'static,
+    Rows: Send + 'static,
+    E: std::fmt::Display + Send + 'static,
+{
+    let read = std::rc::Rc::new(read);
+    let next = std::rc::Rc::new(next);
+    // State: the next page's rows (read while the page before was written),
+    // whether the header is still to come, and whether it ended.
+    let first: Option<Result<Rows, E>> = None;
+    let body =
+        futures_util::stream::unfold((first, true, false), move |(pending, header, finished)| {
+            let (read, next) = (read.clone(), next.clone());
+            async move {
+                if finished {
+                    return None;
+                }
+                let failed = |err: &dyn std::fmt::Display| {
+                    tracing::error!(%err, "CSV export failed");
+                    Some((
+                        Err(actix_web::error::ErrorInternalServerError("export failed")),
+                        (None, false, true),
+                    ))
+                };
+                let rows = match pending {
+                    Some(rows) => rows,
+                    None => read(None).await,
+                };
+                let rows = match rows {
+                    Ok(rows) => rows,
+                    Err(err) => return failed(&err),
+                };
+                let after = next(&rows);
+                let encoded = tokio::task::spawn_blocking(move || encode(rows, header));
+                let (bytes, pending) = match after {
+                    Some(after) => {
+                        let (bytes, rows) = tokio::join!(encoded, read(Some(after)));
+                        (bytes, Some(rows))
+                    }
+                    None => (encoded.await, None),
+                };
+                let bytes = match bytes {
+                    Ok(Ok(bytes)) => bytes,
+                    Ok(Err(err)) => return failed(&err),
+                    Err(err) => return failed(&err),
+                };
+                let finished = pending.is_none();
+                Some((
+                    Ok(actix_web::web::Bytes::from(bytes)),
+                    (pending, false, finished),
+                ))
+            }
+        });
+    csv_response(filename, body)
+}
+
 /// A CSV file download of `body`'s chunks.
 pub fn csv_response<S>(filename: &str, body: S) -> actix_web::HttpResponse
 where
