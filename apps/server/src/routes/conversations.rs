@@ -5,12 +5,12 @@ use ca_conversations::dashboard::dto::{
     ConversationAnalyticsResponse, ConversationListResponse, ConversationResponse, ListQuery,
     MessagesQuery, PeriodQuery,
 };
-use ca_conversations::dashboard::export::{ExportQuery, csv_chunk};
+use ca_conversations::dashboard::export::{ExportPage, ExportQuery, csv_chunk};
 use ca_conversations::dashboard::period;
 
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::CurrentUser;
-use crate::routes::{CsvPage, MessageOut, csv_download, csv_format};
+use crate::routes::{MessageOut, csv_format, csv_pipeline};
 use crate::state::AppState;
 
 /// The owner's conversations, newest first.
@@ -195,27 +195,30 @@ async fn export_csv(
         Some(_) => "campaign-conversations.csv",
         None => "conversations.csv",
     };
-    Ok(csv_download(file, move |after, header| {
-        let service = service.clone();
-        let owner = owner.clone();
-        let names = names.clone();
-        let campaign_id = campaign_id.clone();
-        async move {
-            let page = service
-                .export_page(
-                    &owner,
-                    campaign_id.as_deref(),
-                    after.as_deref(),
-                    EXPORT_PAGE,
-                )
-                .await?;
-            Ok::<_, ca_conversations::error::ConversationError>(CsvPage {
-                bytes: csv_chunk(&page, &names, header)?,
-                next: page.conversations.last().map(|c| c.id.clone()),
-                last: (page.conversations.len() as u64) < EXPORT_PAGE,
-            })
-        }
-    }))
+    Ok(csv_pipeline(
+        file,
+        move |after: Option<String>| {
+            let (service, owner, campaign_id) =
+                (service.clone(), owner.clone(), campaign_id.clone());
+            async move {
+                service
+                    .export_page(
+                        &owner,
+                        campaign_id.as_deref(),
+                        after.as_deref(),
+                        EXPORT_PAGE,
+                    )
+                    .await
+            }
+        },
+        // A short page is the last one.
+        |page: &ExportPage| {
+            ((page.conversations.len() as u64) == EXPORT_PAGE)
+                .then(|| page.conversations.last().map(|c| c.id.clone()))
+                .flatten()
+        },
+        move |page: ExportPage, header| csv_chunk(&page, &names, header),
+    ))
 }
 
 /// Every conversation of the owner as `conversations.csv` (one row each,

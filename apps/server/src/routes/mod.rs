@@ -45,78 +45,35 @@ pub fn csv_format(format: Option<&str>) -> Result<(), crate::error::ApiError> {
     }
 }
 
-/// One page of a CSV export: its lines, the cursor to continue after, and
-/// whether it was the last.
-pub struct CsvPage {
-    pub bytes: Vec<u8>,
-    pub next: Option<String>,
-    pub last: bool,
-}
-
-/// A CSV file download streamed page by page in constant memory. `page` is
-/// called with the cursor after which to continue and whether to write the
-/// header; a failed page ends the stream with an error (logged).
-pub fn csv_download<F, Fut, E>(filename: &str, page: F) -> actix_web::HttpResponse
-where
-    F: Fn(Option<String>, bool) -> Fut + 'static,
-    Fut: std::future::Future<Output = Result<CsvPage, E>> + 'static,
-    E: std::fmt::Display,
-{
-    let page = std::rc::Rc::new(page);
-    // State: (cursor, header written, finished).
-    let body = futures_util::stream::unfold(
-        (None::<String>, false, false),
-        move |(after, header_done, finished)| {
-            let page = page.clone();
-            async move {
-                if finished {
-                    return None;
-                }
-                match page(after.clone(), !header_done).await {
-                    Ok(p) => Some((
-                        Ok::<_, actix_web::Error>(actix_web::web::Bytes::from(p.bytes)),
-                        (p.next.or(after), true, p.last),
-                    )),
-                    Err(err) => {
-                        tracing::error!(%err, "CSV export failed");
-                        Some((
-                            Err(actix_web::error::ErrorInternalServerError("export failed")),
-                            (after, true, true),
-                        ))
-                    }
-                }
-            }
-        },
-    );
-    csv_response(filename, body)
-}
-
-/// A CSV download in two stages that overlap: `read(after)` gives a page of
+/// A CSV file download streamed page by page in constant memory, in two
+/// stages that overlap: `read(after)` gives a page of
 /// rows (`after` is the cursor `next` found on the page before, `None` for
 /// the first), and `encode(rows, header)` writes it as CSV on a blocking
 /// thread while the next page is read. An error ends the download (the
 /// client sees a broken transfer, never a partial file that looks whole).
-pub fn csv_pipeline<R, Fut, Rows, E, N>(
+pub fn csv_pipeline<R, Fut, Rows, E, N, W>(
     filename: &str,
     read: R,
     next: N,
-    encode: fn(Rows, bool) -> Result<Vec<u8>, E>,
+    encode: W,
 ) -> actix_web::HttpResponse
 where
     R: Fn(Option<String>) -> Fut + 'static,
     Fut: std::future::Future<Output = Result<Rows, E>> + 'static,
     N: Fn(&Rows) -> Option<String> + 'static,
+    W: Fn(Rows, bool) -> Result<Vec<u8>, E> + Send + Sync + 'static,
     Rows: Send + 'static,
     E: std::fmt::Display + Send + 'static,
 {
     let read = std::rc::Rc::new(read);
     let next = std::rc::Rc::new(next);
+    let encode = std::sync::Arc::new(encode);
     // State: the next page's rows (read while the page before was written),
     // whether the header is still to come, and whether it ended.
     let first: Option<Result<Rows, E>> = None;
     let body =
         futures_util::stream::unfold((first, true, false), move |(pending, header, finished)| {
-            let (read, next) = (read.clone(), next.clone());
+            let (read, next, encode) = (read.clone(), next.clone(), encode.clone());
             async move {
                 if finished {
                     return None;
