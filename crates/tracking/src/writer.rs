@@ -294,6 +294,33 @@ enum ToStore {
     Flush(oneshot::Sender<()>),
 }
 
+/// Takes `first` and whatever else is already waiting, up to `max` events:
+/// events that arrive while a batch is written form the next one.
+fn take_waiting(
+    first: Msg,
+    rx: &mut mpsc::Receiver<Msg>,
+    max: usize,
+    events: &mut Vec<Event>,
+    acks: &mut Vec<oneshot::Sender<bool>>,
+    flushes: &mut Vec<oneshot::Sender<()>>,
+) {
+    let mut next = Some(first);
+    while let Some(msg) = next {
+        match msg {
+            Msg::Event(e, done) => {
+                events.push(e);
+                acks.push(done);
+            }
+            Msg::Flush(done) => flushes.push(done),
+        }
+        next = if events.len() < max {
+            rx.try_recv().ok()
+        } else {
+            None
+        };
+    }
+}
+
 /// The journal thread: takes every event waiting, appends them in one
 /// write, answers their senders and hands them to the store thread.
 fn append_loop(
@@ -315,21 +342,14 @@ fn append_loop(
         let Some(first) = rx.blocking_recv() else {
             break;
         };
-        let mut next = Some(first);
-        while let Some(msg) = next {
-            match msg {
-                Msg::Event(e, done) => {
-                    events.push(e);
-                    acks.push(done);
-                }
-                Msg::Flush(done) => flushes.push(done),
-            }
-            next = if events.len() < config.max_batch {
-                rx.try_recv().ok()
-            } else {
-                None
-            };
-        }
+        take_waiting(
+            first,
+            &mut rx,
+            config.max_batch,
+            &mut events,
+            &mut acks,
+            &mut flushes,
+        );
         if !events.is_empty() {
             let refs: Vec<&Event> = events.iter().collect();
             match journal.append(&refs) {
@@ -405,35 +425,8 @@ async fn store_journalled(
         }
         if !batch.is_empty() {
             stats.writing.store(batch.len() as u64, Ordering::Relaxed);
-            let started = Instant::now();
-            let mut pause = Duration::from_millis(50);
-            for attempt in 1u32.. {
-                match store(&db, &batch, Some(through)).await {
-                    Ok(()) => {
-                        if attempt > 1 {
-                            tracing::warn!(
-                                attempt,
-                                events = batch.len(),
-                                "journalled widget events stored after retrying"
-                            );
-                        }
-                        break;
-                    }
-                    Err(err) => {
-                        stats.write_failures.fetch_add(1, Ordering::Relaxed);
-                        stats.retrying.store(true, Ordering::Relaxed);
-                        let level_error = started.elapsed() > config.keep_trying;
-                        if level_error {
-                            tracing::error!(%err, attempt, events = batch.len(), "storing journalled widget events keeps failing; they stay in the journal and are retried");
-                        } else {
-                            tracing::warn!(%err, attempt, events = batch.len(), "storing journalled widget events failed; retrying");
-                        }
-                        tokio::time::sleep(pause).await;
-                        pause = (pause * 2).min(Duration::from_secs(2));
-                    }
-                }
-            }
-            stats.retrying.store(false, Ordering::Relaxed);
+            // Answered already: kept in the journal and retried until stored.
+            write_with_retry(&db, &batch, Some(through), None, &stats).await;
             stats.writing.store(0, Ordering::Relaxed);
             let n = batch.len() as u64;
             stats.batches.fetch_add(1, Ordering::Relaxed);
@@ -469,24 +462,18 @@ async fn run(
     // Waits for the first message, then takes whatever else is already
     // waiting: events that arrive during a commit form the next batch.
     while let Some(first) = rx.recv().await {
-        let mut next = Some(first);
-        while let Some(msg) = next {
-            match msg {
-                Msg::Event(e, done) => {
-                    batch.push(e);
-                    acks.push(done);
-                }
-                Msg::Flush(done) => waiters.push(done),
-            }
-            next = if batch.len() < config.max_batch {
-                rx.try_recv().ok()
-            } else {
-                None
-            };
-        }
+        take_waiting(
+            first,
+            &mut rx,
+            config.max_batch,
+            &mut batch,
+            &mut acks,
+            &mut waiters,
+        );
         if !batch.is_empty() {
             stats.writing.store(batch.len() as u64, Ordering::Relaxed);
-            let stored = write_with_retry(&db, &batch, config.keep_trying, &stats).await;
+            let stored =
+                write_with_retry(&db, &batch, None, Some(config.keep_trying), &stats).await;
             stats.writing.store(0, Ordering::Relaxed);
             let counter = if stored {
                 stats.batches.fetch_add(1, Ordering::Relaxed);
@@ -511,19 +498,21 @@ async fn run(
     }
 }
 
-/// Writes a batch, retrying with growing pauses (50 ms doubling up to 2 s)
-/// for as long as `keep_trying`; its senders wait meanwhile, and new events
-/// queue behind it (a full queue answers "busy").
+/// Writes a batch (with the journal position it reaches, if journalled),
+/// retrying with growing pauses (50 ms doubling up to 2 s) for as long as
+/// `keep_trying`, or until stored when `None`; its senders wait meanwhile,
+/// and new events queue behind it (a full queue answers "busy").
 async fn write_with_retry(
     db: &DatabaseConnection,
     events: &[Event],
-    keep_trying: Duration,
+    journal_through: Option<u64>,
+    keep_trying: Option<Duration>,
     stats: &WriterStats,
 ) -> bool {
     let started = Instant::now();
     let mut pause = Duration::from_millis(50);
     for attempt in 1u32.. {
-        match write(db, events).await {
+        match store(db, events, journal_through).await {
             Ok(()) => {
                 if attempt > 1 {
                     stats.retrying.store(false, Ordering::Relaxed);
@@ -539,7 +528,7 @@ async fn write_with_retry(
                 stats.write_failures.fetch_add(1, Ordering::Relaxed);
                 stats.retrying.store(true, Ordering::Relaxed);
                 tracing::warn!(%err, attempt, events = events.len(), "writing widget events failed; retrying");
-                if started.elapsed() + pause > keep_trying {
+                if keep_trying.is_some_and(|limit| started.elapsed() + pause > limit) {
                     break;
                 }
                 tokio::time::sleep(pause).await;

@@ -46,10 +46,10 @@ pub fn csv_format(format: Option<&str>) -> Result<(), crate::error::ApiError> {
 }
 
 /// A CSV file download streamed page by page in constant memory, in two
-/// stages that overlap: `read(after)` gives a page of
-/// rows (`after` is the cursor `next` found on the page before, `None` for
-/// the first), and `encode(rows, header)` writes it as CSV on a blocking
-/// thread while the next page is read. An error ends the download (the
+/// stages that overlap: `read(after)` gives a page of rows (`after` is the
+/// cursor `next` found on the page before, `None` for the first), and
+/// `encode(rows, header)` writes it as CSV on a blocking thread while the
+/// next page is read. An error ends the download (the
 /// client sees a broken transfer, never a partial file that looks whole).
 pub fn csv_pipeline<R, Fut, Rows, E, N, W>(
     filename: &str,

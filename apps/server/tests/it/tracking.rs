@@ -1386,6 +1386,32 @@ async fn a_locked_database_delays_events_but_loses_none() {
     drop(holder);
 }
 
+/// Hands `n` impressions straight to `writer` at once (visitors
+/// `v_<tag>_0000`…, a campaign nobody stored); each task gives its answer.
+fn push_impressions(
+    writer: &ca_tracking::writer::EventWriter,
+    n: usize,
+    tag: &str,
+) -> Vec<tokio::task::JoinHandle<Result<(), ca_tracking::writer::NotStored>>> {
+    (0..n)
+        .map(|i| {
+            let writer = writer.clone();
+            let visitor_id = format!("v_{tag}_{i:04}");
+            tokio::spawn(async move {
+                writer
+                    .push(Event {
+                        kind: Kind::Impression,
+                        owner_id: "owner".into(),
+                        campaign_id: "campaign".into(),
+                        visitor_id,
+                        at: Utc::now(),
+                    })
+                    .await
+            })
+        })
+        .collect()
+}
+
 /// When the writer is stuck (the database locked) and its queue is full, a
 /// new event is turned away at once as busy (503 with Retry-After at the
 /// API) instead of being accepted and perhaps lost; the queued ones are
@@ -1407,22 +1433,7 @@ async fn a_full_writer_queue_turns_events_away_as_busy() {
             ..WriterConfig::default()
         },
     );
-    let pushes: Vec<_> = (0..50)
-        .map(|i| {
-            let writer = writer.clone();
-            tokio::spawn(async move {
-                writer
-                    .push(Event {
-                        kind: Kind::Impression,
-                        owner_id: "owner".into(),
-                        campaign_id: "campaign".into(),
-                        visitor_id: format!("v_busy_{i:04}"),
-                        at: Utc::now(),
-                    })
-                    .await
-            })
-        })
-        .collect();
+    let pushes = push_impressions(&writer, 50, "busy");
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let turned_away = writer.stats().refused_busy.load(Ordering::Relaxed);
     // At most one batch (10) is being written and 5 wait in the queue.
@@ -1671,22 +1682,7 @@ async fn a_journal_that_cannot_be_stored_turns_events_away_as_busy() {
     .await
     .expect("start");
     let (holder, lock) = hold_write_lock(&db.url, "ACCESS EXCLUSIVE").await;
-    let pushes: Vec<_> = (0..50)
-        .map(|i| {
-            let writer = writer.clone();
-            tokio::spawn(async move {
-                writer
-                    .push(Event {
-                        kind: Kind::Impression,
-                        owner_id: "owner".into(),
-                        campaign_id: "campaign".into(),
-                        visitor_id: format!("v_jbusy_{i:04}"),
-                        at: Utc::now(),
-                    })
-                    .await
-            })
-        })
-        .collect();
+    let pushes = push_impressions(&writer, 50, "jbusy");
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let journalled = writer.stats().journalled.load(Ordering::Relaxed);
     let turned_away = writer.stats().refused_busy.load(Ordering::Relaxed);
