@@ -8,6 +8,6 @@ run:
 test:
     cargo xtask test
 
-# Regenerate openapi/openapi.json and the dashboard's typed client
+# Regenerate openapi/openapi.json, the dashboard's typed client and the widget's configuration types
 openapi:
     cargo xtask openapi

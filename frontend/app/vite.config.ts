@@ -26,5 +26,8 @@ export default defineConfig({
     setupFiles: ["./src/test/setup.ts"],
     include: ["src/**/*.test.{ts,tsx}"],
     css: false,
+    // Page tests render whole screens with Mantine in jsdom; on a machine
+    // busy with a Rust build, some take more than Vitest's 5 s default.
+    testTimeout: 20_000,
   },
 });

@@ -3,7 +3,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist"] },
+  { ignores: ["dist", "src/api/schema.d.ts"] },
   {
     files: ["**/*.{ts,js,mjs}"],
     extends: [js.configs.recommended, ...tseslint.configs.recommended],

@@ -27,6 +27,15 @@ mod m20261123_000020_monthly_visitor_counts;
 mod m20261123_000021_list_order_indexes;
 mod m20261124_000022_conversation_search;
 mod m20261125_000023_event_journal;
+mod m20261126_000024_one_settings_table;
+mod m20261126_000025_audit_actor_email;
+mod m20261126_000026_meta_browser_copy;
+mod m20261126_000027_visitor_quota_notices;
+mod m20261126_000028_payment_lifecycle;
+mod m20261126_000029_billing_jobs;
+mod m20261126_000030_webhooks;
+mod m20261126_000031_invoices;
+mod m20261126_000032_meta_hardening;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -61,6 +70,15 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000021_list_order_indexes::Migration),
             Box::new(m20261124_000022_conversation_search::Migration),
             Box::new(m20261125_000023_event_journal::Migration),
+            Box::new(m20261126_000024_one_settings_table::Migration),
+            Box::new(m20261126_000025_audit_actor_email::Migration),
+            Box::new(m20261126_000026_meta_browser_copy::Migration),
+            Box::new(m20261126_000027_visitor_quota_notices::Migration),
+            Box::new(m20261126_000028_payment_lifecycle::Migration),
+            Box::new(m20261126_000029_billing_jobs::Migration),
+            Box::new(m20261126_000030_webhooks::Migration),
+            Box::new(m20261126_000031_invoices::Migration),
+            Box::new(m20261126_000032_meta_hardening::Migration),
         ]
     }
 }

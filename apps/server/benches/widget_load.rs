@@ -150,6 +150,8 @@ async fn main() {
         static_dir: data.join("none"),
         widget_events_ip_per_minute: u32::MAX,
         widget_events_campaign_per_minute: u32::MAX,
+        // Every simulated visitor comes from this machine's address.
+        widget_new_visitors_per_address: u32::MAX,
         log: "warn".into(),
         ..ca_core::Config::default()
     };
@@ -216,7 +218,7 @@ async fn main() {
     let rows: Vec<monthly_visitor::ActiveModel> = (0..limit)
         .map(|i| monthly_visitor::ActiveModel {
             owner_id: Set(full_owner.clone()),
-            period: Set(ca_campaigns::service::period_of(now)),
+            period: Set(ca_campaigns::counters::period_of(now)),
             visitor_id: Set(format!("v_full_{i:08}")),
             first_seen_at: Set(now),
         })

@@ -144,11 +144,13 @@ async fn serve(config: Config) -> anyhow::Result<()> {
         tracing::warn!(dir = %state.config.static_dir.display(), "the dashboard is not built; only the API is served");
     }
     let events = state.tracking.writer().clone();
+    let workers = crate::workers::Workers::start(&state);
     let server = crate::serve(state, listener)?;
     println!(
         "ConvertAssist listening on {url} (dashboard and API; API reference at {url}/api/docs)"
     );
     server.await?;
+    workers.stop().await;
     // Requests in flight have finished; write the events they queued.
     events.flush().await;
     tracing::info!("server stopped");

@@ -54,6 +54,13 @@ impl ApiError {
         Self::new(ErrorKind::NotFound, "not_found", "Not found")
     }
 
+    /// The same error shown to the caller with `message` (when the domain
+    /// error's own text is for the log).
+    pub fn with_message(mut self, message: impl Into<String>) -> Self {
+        self.message = message.into();
+        self
+    }
+
     /// The message shown to the caller.
     pub fn message(&self) -> &str {
         &self.message

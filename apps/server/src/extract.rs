@@ -18,6 +18,15 @@ use crate::state::AppState;
 pub struct CurrentUser(pub user::Model, pub Option<String>);
 
 impl CurrentUser {
+    /// Refuses what only the account's owner may do (their password, their
+    /// sessions, their second factor) when staff are signed in as them.
+    pub fn owner_in_person(&self) -> Result<(), ApiError> {
+        match self.1 {
+            Some(_) => Err(AuthError::NotWhileActingAs.into()),
+            None => Ok(()),
+        }
+    }
+
     /// The caller as the admin area sees them.
     pub fn actor(&self) -> ca_admin::Actor {
         ca_admin::Actor {
@@ -93,4 +102,38 @@ fn strip_port(addr: &str) -> String {
         return sock.ip().to_string();
     }
     addr.to_string()
+}
+
+/// The buyer's browser as checkout sees it (user agent, address, the
+/// dashboard page it started from), kept with the payment so the server's
+/// own Purchase event carries it, as Meta asks of website events.
+pub struct BuyerBrowser(pub ca_billing::payments::Browser);
+
+impl FromRequest for BuyerBrowser {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Self, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let header = |name: actix_web::http::header::HeaderName| {
+            req.headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string)
+        };
+        let own = req
+            .app_data::<web::Data<AppState>>()
+            .map(|s| s.config.public_url())
+            .unwrap_or_default();
+        let ip = ClientIp::from_request(req, payload)
+            .into_inner()
+            .map(|ip| ip.0)
+            .ok()
+            .filter(|ip| ip != "unknown");
+        std::future::ready(Ok(BuyerBrowser(ca_billing::payments::Browser {
+            user_agent: header(actix_web::http::header::USER_AGENT),
+            ip,
+            page: header(actix_web::http::header::REFERER)
+                .filter(|p| !own.is_empty() && p.starts_with(&own)),
+        })))
+    }
 }

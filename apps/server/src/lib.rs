@@ -8,6 +8,7 @@ pub mod openapi;
 pub mod routes;
 pub mod state;
 pub mod web;
+pub mod workers;
 
 use std::net::TcpListener;
 use std::sync::Arc;
@@ -31,7 +32,6 @@ use ca_tracking::{TrackingConfig, TrackingService};
 use tracing_actix_web::TracingLogger;
 use utoipa::OpenApi;
 use utoipa_actix_web::{AppExt, scope};
-use utoipa_scalar::{Scalar, Servable};
 
 use crate::openapi::ApiDoc;
 use crate::state::AppState;
@@ -60,6 +60,7 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
                 graph_url: config.meta_graph_url.clone(),
                 api_version: config.meta_api_version.clone(),
                 test_event_code: config.meta_test_event_code.clone(),
+                timeout: Duration::from_secs(30),
             },
         ),
         limiter.clone(),
@@ -70,8 +71,6 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
             "CA_META_PIXEL_ID is not set: ad-tracking events are stored and not forwarded to Meta"
         );
     }
-    spawn_meta_worker(meta.clone());
-    spawn_notifications(db.clone(), mailer.clone(), config.public_url());
     let auth = AuthService::new(
         db.clone(),
         keys,
@@ -96,13 +95,9 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
         assistant = conversations.assistant_name(),
         "visitor assistant ready"
     );
-    spawn_idle_sweep(conversations.clone());
-    spawn_wal_checkpoints(db.clone());
-    spawn_retention(db.clone(), config.attribution_days);
-    spawn_expiry_sweep(CampaignService::new(db.clone()));
     let tracking = TrackingService::new(
         db.clone(),
-        limiter,
+        limiter.clone(),
         event_writer(&db, &config.database_url).await?,
         conversations.clone(),
         TrackingConfig {
@@ -111,13 +106,21 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
             attribution_days: config.attribution_days,
             events_ip_per_minute: config.widget_events_ip_per_minute,
             events_campaign_per_minute: config.widget_events_campaign_per_minute,
+            new_visitors_per_address: config.widget_new_visitors_per_address,
+            address_secret: format!("visitor-addresses|{}", config.jwt_secret()?),
         },
     );
-    let billing = BillingService::new(db.clone(), billing_config(&config)?);
+    let billing = BillingService::new(
+        db.clone(),
+        billing_config(&config)?,
+        Arc::new(ca_campaigns::counters::Meter(db.clone())),
+    )
+    .with_limiter(limiter.clone());
     let writer = tracking.writer().clone();
     let admin = ca_admin::AdminService::new(
         db.clone(),
         auth.clone(),
+        billing.clone(),
         config.data_dir.clone(),
         Arc::new(move || writer.unstored()),
     );
@@ -126,6 +129,16 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
             "CA_PAYU_KEY is not set: checkout uses the built-in PayU simulator at /payment/simulator (no real money moves)"
         );
     }
+    let webhooks = ca_webhooks::WebhookService::new(
+        db.clone(),
+        ca_webhooks::WebhookConfig {
+            public_url: config.public_url(),
+            allow_private: config.webhooks_allow_private,
+            mailchimp_url: config.mailchimp_api_url.clone(),
+            ..Default::default()
+        },
+        auth.mailer().clone(),
+    );
     Ok(aweb::Data::new(AppState {
         config: Arc::new(config),
         billing,
@@ -137,6 +150,7 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
         tracking,
         admin,
         meta,
+        webhooks,
     }))
 }
 
@@ -177,6 +191,7 @@ fn billing_config(config: &Config) -> anyhow::Result<ca_billing::BillingConfig> 
                     payu::TEST_PAYMENT_URL
                 }
                 .into(),
+                live,
                 verify_url: config.payu_verify_url.clone().unwrap_or_else(|| {
                     if live {
                         payu::LIVE_VERIFY_URL
@@ -207,45 +222,18 @@ fn billing_config(config: &Config) -> anyhow::Result<ca_billing::BillingConfig> 
         seller: ca_billing::dto::Seller {
             name: config.invoice_name.clone(),
             address: config.invoice_address.clone(),
-            gstin: config.invoice_gstin.clone(),
+            gstin: config
+                .invoice_gstin
+                .as_deref()
+                .and_then(|g| ca_core::gst::check_gstin(g).ok()),
+            state_code: config.invoice_state_code(),
+        },
+        tax: ca_billing::config::TaxRules {
+            gst_rate_bp: config.gst_rate_basis_points().unwrap_or(1800),
+            prices_include_gst: config.prices_include_gst,
+            sac: config.invoice_sac.trim().to_string(),
         },
     })
-}
-
-/// Applies the end of paid periods once a minute (back to free, campaigns
-/// over the free limit paused).
-fn spawn_expiry_sweep(campaigns: CampaignService) {
-    tokio::spawn(async move {
-        let mut ticker = tokio::time::interval(Duration::from_secs(60));
-        loop {
-            ticker.tick().await;
-            match campaigns.expire_subscriptions(chrono::Utc::now()).await {
-                Ok(0) => {}
-                Ok(n) => tracing::info!(owners = n, "paid periods ended"),
-                Err(err) => tracing::warn!(%err, "subscription expiry sweep failed"),
-            }
-        }
-    });
-}
-
-/// Emails owners about new leads (single or digest) and sends payment
-/// receipts, every half minute.
-fn spawn_notifications(db: sea_orm::DatabaseConnection, mailer: Mailer, public_url: String) {
-    tokio::spawn(async move {
-        let mut ticker = tokio::time::interval(Duration::from_secs(30));
-        loop {
-            ticker.tick().await;
-            let now = chrono::Utc::now();
-            if let Err(err) =
-                ca_customers::notifications::send_due(&db, &mailer, &public_url, now).await
-            {
-                tracing::warn!(%err, "lead emails failed");
-            }
-            if let Err(err) = ca_billing::receipts::send_due(&db, &mailer, &public_url, now).await {
-                tracing::warn!(%err, "receipts failed");
-            }
-        }
-    });
 }
 
 /// The widget events' writer: on an SQLite file, journalled (answered once
@@ -273,91 +261,6 @@ async fn event_writer(db: &sea_orm::DatabaseConnection, url: &str) -> anyhow::Re
             Err(err).with_context(|| format!("opening the event journal {}", folder.display()))
         }
     }
-}
-
-/// Queues the server's purchases and sends due Meta events every few seconds.
-fn spawn_meta_worker(meta: ca_meta::MetaService) {
-    tokio::spawn(async move {
-        let mut ticker = tokio::time::interval(Duration::from_secs(3));
-        loop {
-            ticker.tick().await;
-            if let Err(err) = meta.tick(chrono::Utc::now()).await {
-                tracing::warn!(%err, "Meta outbox round failed");
-            }
-        }
-    });
-}
-
-/// On SQLite, empties the write-ahead log every half minute when nothing is
-/// in the way (busy sites: as soon as a round finds a gap), so the log file
-/// stays small instead of growing with every burst of events.
-fn spawn_wal_checkpoints(db: sea_orm::DatabaseConnection) {
-    if ca_core::db::is_postgres(&db) {
-        return;
-    }
-    tokio::spawn(async move {
-        let mut ticker = tokio::time::interval(Duration::from_secs(30));
-        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            ticker.tick().await;
-            match ca_core::db::checkpoint(&db).await {
-                Ok(true) => tracing::debug!("write-ahead log emptied"),
-                Ok(false) => tracing::debug!("write-ahead log in use; emptied next round"),
-                Err(err) => tracing::warn!(%err, "write-ahead log checkpoint failed"),
-            }
-        }
-    });
-}
-
-/// Every six hours, forgets what no figure or limit needs any more: visitors
-/// of months before last month, the activity of visitors not seen for 90
-/// days, and campaign touches older than the attribution window. Keeps the
-/// tables the widget writes to from growing for ever.
-fn spawn_retention(db: sea_orm::DatabaseConnection, attribution_days: i64) {
-    tokio::spawn(async move {
-        let mut ticker = tokio::time::interval(Duration::from_secs(6 * 3600));
-        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            ticker.tick().await;
-            let now = chrono::Utc::now();
-            let results = [
-                (
-                    "monthly visitors",
-                    ca_campaigns::retention::forget_old_visitors(&db, now).await,
-                ),
-                (
-                    "visitor activity",
-                    ca_customers::retention::forget_idle_visitors(&db, now).await,
-                ),
-                (
-                    "campaign touches",
-                    ca_tracking::retention::forget_old_touches(&db, attribution_days, now).await,
-                ),
-            ];
-            for (what, result) in results {
-                match result {
-                    Ok(0) => {}
-                    Ok(rows) => tracing::info!(rows, "old {what} forgotten"),
-                    Err(err) => tracing::warn!(%err, "forgetting old {what} failed"),
-                }
-            }
-        }
-    });
-}
-
-/// Completes idle conversations once a minute.
-fn spawn_idle_sweep(conversations: ConversationService) {
-    tokio::spawn(async move {
-        let mut ticker = tokio::time::interval(Duration::from_secs(60));
-        loop {
-            ticker.tick().await;
-            match conversations.complete_idle(chrono::Utc::now()).await {
-                Ok(0) => {}
-                Ok(n) => tracing::info!(completed = n, "idle conversations completed"),
-                Err(err) => tracing::warn!(%err, "idle conversation sweep failed"),
-            }
-        }
-    });
 }
 
 /// Registers every API route (each documented) and returns the app with the
@@ -417,6 +320,8 @@ fn api_app(
                 .service(routes::admin::login_as)
                 .service(routes::admin::health)
                 .service(routes::admin::meta_events)
+                .service(routes::admin::requeue_meta_events)
+                .service(routes::admin::refund_payment)
                 .service(routes::admin::superadmin)
                 .service(routes::admin::set_ad_spend)
                 .service(routes::admin::trial_settings)
@@ -425,7 +330,8 @@ fn api_app(
         .service(
             scope::scope("/api/meta")
                 .wrap(web::same_origin_cors(public_url.clone()))
-                .service(routes::meta::track),
+                .service(routes::meta::track)
+                .service(routes::meta::public_config),
         )
         .service(
             scope::scope("/api/users")
@@ -444,7 +350,9 @@ fn api_app(
                 .service(routes::billing::checkout)
                 .service(routes::billing::mock_payment_success)
                 .service(routes::billing::subscription)
-                .service(routes::billing::cancel),
+                .service(routes::billing::cancel)
+                .service(routes::billing::get_details)
+                .service(routes::billing::put_details),
         )
         // PayU posts the result from its own site: no CORS check here; the
         // hash against the stored payment is what is trusted.
@@ -460,7 +368,9 @@ fn api_app(
                 .service(routes::payments::verify)
                 .service(routes::payments::status)
                 .service(routes::payments::history)
-                .service(routes::payments::invoice),
+                .service(routes::payments::invoice)
+                .service(routes::payments::invoice_pdf)
+                .service(routes::payments::credit_note_pdf),
         )
         // Only this one path: the rest of /payment/* is the dashboard's pages
         // and the simulator.
@@ -502,6 +412,19 @@ fn api_app(
                 .service(routes::customers::get_one)
                 .service(routes::customers::update)
                 .service(routes::customers::remove),
+        )
+        .service(
+            scope::scope("/api/webhooks")
+                .wrap(web::same_origin_cors(public_url.clone()))
+                .service(routes::webhooks::list_endpoints)
+                .service(routes::webhooks::create_endpoint)
+                .service(routes::webhooks::update_endpoint)
+                .service(routes::webhooks::delete_endpoint)
+                .service(routes::webhooks::reveal_secret)
+                .service(routes::webhooks::rotate_secret)
+                .service(routes::webhooks::send_test)
+                .service(routes::webhooks::deliveries)
+                .service(routes::webhooks::resend),
         )
         .service(
             scope::scope("/api/widget")
@@ -554,9 +477,17 @@ pub fn serve(state: aweb::Data<AppState>, listener: TcpListener) -> anyhow::Resu
             .wrap(metrics.clone())
             .wrap(from_fn(web::metrics_guard))
             .route("/api/openapi.json", aweb::get().to(openapi_json))
-            .service(Scalar::with_url("/api/docs", doc.clone()))
+            .route("/api/docs", aweb::get().to(api_docs))
             .service(aweb::scope("/api").default_service(aweb::to(web::api_not_found)))
             .route("/test-widget", aweb::get().to(routes::test_widget::page))
+            .route(
+                "/payment/checkout/submit.js",
+                aweb::get().to(routes::payments::checkout_script),
+            )
+            .route(
+                "/payment/checkout/{txnid}",
+                aweb::get().to(routes::payments::checkout_page),
+            )
             .route(
                 "/payment/simulator",
                 aweb::post().to(routes::payments::simulator_page),
@@ -577,6 +508,33 @@ pub fn serve(state: aweb::Data<AppState>, listener: TcpListener) -> anyhow::Resu
     .run();
     Ok(server)
 }
+
+/// The API reference: a page that draws `/api/openapi.json` with the viewer
+/// the dashboard's build copies to `/api-docs/scalar.js`. It runs only
+/// scripts from this server (its policy, set in `web::response_headers`,
+/// allows no other origin), so nothing third-party runs beside the
+/// dashboard's session, and it works without internet.
+async fn api_docs() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/html; charset=utf-8")
+        .insert_header((actix_web::http::header::CACHE_CONTROL, "no-cache"))
+        .body(API_DOCS_PAGE)
+}
+
+const API_DOCS_PAGE: &str = r#"<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>ConvertAssist API reference</title>
+</head>
+<body>
+<noscript>The API reference needs JavaScript. The document itself is at <a href="/api/openapi.json">/api/openapi.json</a>.</noscript>
+<script id="api-reference" data-url="/api/openapi.json" data-configuration='{"withDefaultFonts":false,"hideClientButton":true,"telemetry":false,"showDeveloperTools":"never","agent":{"disabled":true},"mcp":{"disabled":true},"hideDarkModeToggle":true,"darkMode":false}'></script>
+<script src="/api-docs/scalar.js"></script>
+</body>
+</html>
+"#;
 
 async fn openapi_json(doc: aweb::Data<String>) -> HttpResponse {
     HttpResponse::Ok()

@@ -13,7 +13,15 @@ use crate::error::ErrorBody;
         title = "ConvertAssist API",
         description = "Exit-intent campaigns, leads and payments. Errors are always `{success: false, message, code, errors?}`."
     ),
-    components(schemas(ErrorBody)),
+    components(schemas(
+        ErrorBody,
+        ca_webhooks::events::LeadCreated,
+        ca_webhooks::events::LeadUpdated,
+        ca_webhooks::events::ConversationCompleted,
+        ca_webhooks::events::PurchaseAttributed,
+        ca_webhooks::events::CampaignLimitReached,
+        ca_webhooks::events::TestEvent,
+    )),
     modifiers(&BearerAuth),
     tags(
         (name = "auth", description = "Accounts and sessions"),
@@ -25,6 +33,7 @@ use crate::error::ErrorBody;
         (name = "conversations", description = "Visitors' chats with the assistant, read-only"),
         (name = "widget", description = "Public calls of the embedded widget (any origin, no credentials)"),
         (name = "admin", description = "Running the platform: staff only, some calls superusers only"),
+        (name = "webhooks", description = "Sending leads, conversations and purchases to the owner's own tools: signed webhooks (Standard Webhooks) with retries and a delivery log, and a Mailchimp audience push"),
         (name = "meta", description = "Ad tracking: the dashboard's own events for Meta's Conversions API"),
         (name = "health", description = "Probes"),
     )
@@ -48,11 +57,75 @@ impl Modify for BearerAuth {
     }
 }
 
-/// The document as pretty JSON with a trailing newline (the checked-in form).
+/// The document as pretty JSON with a trailing newline (the checked-in
+/// form), with its `webhooks` section: what owners' endpoints receive.
 pub fn to_pretty_json(doc: &utoipa::openapi::OpenApi) -> anyhow::Result<String> {
-    let mut json = serde_json::to_string_pretty(doc)?;
+    let mut value = serde_json::to_value(doc)?;
+    if let Some(root) = value.as_object_mut() {
+        root.insert("webhooks".into(), webhooks());
+    }
+    let mut json = serde_json::to_string_pretty(&value)?;
     json.push('\n');
     Ok(json)
+}
+
+/// The OpenAPI 3.1 `webhooks` section (utoipa has no model of it): one
+/// entry per event type, each a signed `POST` of `{id, type, timestamp,
+/// data}` whose `data` is the event's schema.
+fn webhooks() -> serde_json::Value {
+    use serde_json::json;
+    let headers = json!({
+        "webhook-id": {"description": "The event's id: the same on every delivery of it, retries and resends included", "required": true, "schema": {"type": "string"}},
+        "webhook-timestamp": {"description": "Seconds since 1970 when this attempt was signed", "required": true, "schema": {"type": "string"}},
+        "webhook-signature": {"description": "`v1,<base64 HMAC-SHA256 of \"{id}.{timestamp}.{body}\">` with the endpoint's secret (without `whsec_`, base64-decoded); space-separated signatures during a rotation's overlap", "required": true, "schema": {"type": "string"}},
+    });
+    let mut section = serde_json::Map::new();
+    for (kind, schema, description) in ca_webhooks::EventType::DOCUMENTED {
+        let name = kind.as_str();
+        let parameters: Vec<serde_json::Value> = headers
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(header, spec)| {
+                let mut p = spec.clone();
+                p["name"] = json!(header);
+                p["in"] = json!("header");
+                p
+            })
+            .collect();
+        section.insert(
+            name.into(),
+            json!({
+                "post": {
+                    "operationId": format!("webhook_{}", name.replace('.', "_")),
+                    "summary": name,
+                    "description": description,
+                    "tags": ["webhooks"],
+                    "parameters": parameters,
+                    "requestBody": {
+                        "required": true,
+                        "content": {"application/json": {"schema": {
+                            "type": "object",
+                            "required": ["id", "type", "timestamp", "data"],
+                            "properties": {
+                                "id": {"type": "string", "description": "`msg_…`, the `webhook-id`"},
+                                "type": {"type": "string", "const": name},
+                                "timestamp": {"type": "string", "format": "date-time"},
+                                "data": {"$ref": format!("#/components/schemas/{schema}")},
+                            },
+                        }}},
+                    },
+                    "responses": {
+                        "2XX": {"description": "Delivered"},
+                        "429": {"description": "Tried again later"},
+                        "5XX": {"description": "Tried again later (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h)"},
+                        "default": {"description": "Any other answer is a failure and is not tried again"},
+                    },
+                }
+            }),
+        );
+    }
+    serde_json::Value::Object(section)
 }
 
 /// Declares the answers every operation can get from the layers in front of

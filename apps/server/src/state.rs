@@ -25,4 +25,5 @@ pub struct AppState {
     pub tracking: TrackingService,
     pub admin: ca_admin::AdminService,
     pub meta: ca_meta::MetaService,
+    pub webhooks: ca_webhooks::WebhookService,
 }

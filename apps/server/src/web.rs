@@ -43,11 +43,18 @@ pub fn security_headers(https: bool) -> DefaultHeaders {
         ))
 }
 
-/// The API reference page loads its viewer from a CDN, so it gets its own policy.
-const DOCS_CSP: &str = "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; \
-style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://fonts.googleapis.com; \
-font-src 'self' data: https://fonts.gstatic.com https://cdn.jsdelivr.net; img-src 'self' data:; \
-connect-src 'self'; frame-ancestors 'none'";
+/// The API reference page: scripts, data and everything else only from this
+/// server (its viewer sets styles inline, as the dashboard's components do).
+const DOCS_CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; \
+base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/// The calls that answer with a new session token.
+const ISSUES_TOKENS: [&str; 3] = [
+    "/api/auth/login",
+    "/api/auth/register",
+    "/api/auth/reset-password",
+];
 
 /// A request slower than this to answer is logged at warn (every request is
 /// counted in `/metrics`; nothing else is logged per request, so a busy site
@@ -66,6 +73,10 @@ pub async fn response_headers(
     let is_widget = req.path().starts_with("/widget/");
     let is_widget_loader = req.path() == "/widget/ca-widget.js";
     let is_docs = req.path() == "/api/docs";
+    // Answers to a signed-in caller, and the answers that hand out a
+    // session token, hold someone's data: no cache may keep them.
+    let private =
+        req.headers().contains_key(header::AUTHORIZATION) || ISSUES_TOKENS.contains(&req.path());
     let started = std::time::Instant::now();
     let method = req.method().clone();
     let path = req.path().to_string();
@@ -118,6 +129,10 @@ pub async fn response_headers(
     if is_html && !res.headers().contains_key(header::CACHE_CONTROL) {
         res.headers_mut()
             .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    }
+    if private {
+        res.headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     }
     if is_asset && res.status().is_success() {
         res.headers_mut().insert(
@@ -539,6 +554,22 @@ pub fn path_config() -> web::PathConfig {
     })
 }
 
+/// Headers with which proxies and CDNs pass the original client on: a
+/// request carrying any of them was relayed.
+const RELAY_HEADERS: [&str; 11] = [
+    "forwarded",
+    "x-forwarded-for",
+    "x-forwarded-host",
+    "x-forwarded-proto",
+    "x-real-ip",
+    "true-client-ip",
+    "cf-connecting-ip",
+    "x-client-ip",
+    "x-cluster-client-ip",
+    "fastly-client-ip",
+    "x-original-forwarded-for",
+];
+
 /// `/metrics` answers a caller with the configured bearer token, or, when no
 /// token is configured, only callers on this machine (loopback, not relayed
 /// by a proxy); others get the API's JSON 401/403.
@@ -576,9 +607,11 @@ pub async fn metrics_guard(
         }
         None => {
             // A request relayed by a proxy on this machine comes from loopback
-            // too; the proxy's forwarding headers say it is not local.
-            let relayed = req.headers().contains_key(header::FORWARDED)
-                || req.headers().contains_key("x-forwarded-for");
+            // too; any of the headers proxies use to pass the client on says
+            // it is not local.
+            let relayed = RELAY_HEADERS
+                .iter()
+                .any(|name| req.headers().contains_key(*name));
             let local = !relayed && req.peer_addr().is_some_and(|a| a.ip().is_loopback());
             (!local).then(|| {
                 ApiError::new(

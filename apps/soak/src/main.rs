@@ -328,6 +328,7 @@ impl ServerEnv {
             .env("CA_WIDGET_CAMPAIGN_PER_MINUTE", "100000000")
             .env("CA_WIDGET_EVENTS_IP_PER_MINUTE", "100000000")
             .env("CA_WIDGET_EVENTS_CAMPAIGN_PER_MINUTE", "100000000")
+            .env("CA_WIDGET_NEW_VISITORS_PER_ADDRESS", "100000000")
             .env("CA_REGISTRATIONS_PER_IP_PER_HOUR", "1000")
             .env_remove("CA_LOG")
             .env_remove("RUST_LOG");

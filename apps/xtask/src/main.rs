@@ -1,12 +1,16 @@
-//! `cargo xtask run | test | openapi | soak`: the README's commands.
+//! `cargo xtask run | test | openapi | circles | soak`: the README's commands.
 
 mod counts;
+mod cycles;
 mod steps;
+mod tools;
+
+use tools::{build_server, built, ensure_npm, sh};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -22,7 +26,9 @@ enum Cmd {
     Run,
     /// Every check and test; ends with `summary: N passed, M failed`.
     Test,
-    /// Regenerate openapi/openapi.json and the dashboard's schema.d.ts.
+    /// Only the module-circle check of `test`: prints each circle found.
+    Circles,
+    /// Regenerate openapi/openapi.json and the dashboard's and the widget's schema.d.ts.
     Openapi,
     /// Sustained mixed widget traffic against release servers on a fresh
     /// database; compares acknowledged with stored events and samples memory.
@@ -52,6 +58,10 @@ fn main() -> anyhow::Result<()> {
             std::process::exit(if ok { 0 } else { 1 });
         }
         Cmd::Openapi => openapi(&root),
+        Cmd::Circles => {
+            let ok = cycles::check(&root)?;
+            std::process::exit(if ok { 0 } else { 1 });
+        }
         Cmd::Soak {
             minutes,
             database_url,
@@ -70,58 +80,6 @@ pub fn repo_root() -> anyhow::Result<PathBuf> {
         .find(|dir| dir.join("apps/xtask/Cargo.toml").is_file() && dir.join("Cargo.toml").is_file())
         .map(Path::to_path_buf)
         .context("run cargo xtask from inside the ConvertAssist checkout")
-}
-
-/// Runs a command with inherited output; fails on a non-zero exit.
-pub fn sh(cmd: &mut Command) -> anyhow::Result<()> {
-    let shown = format!("{cmd:?}");
-    let status = cmd.status().with_context(|| format!("starting {shown}"))?;
-    if !status.success() {
-        bail!("{shown} failed with {status}");
-    }
-    Ok(())
-}
-
-/// Installs the frontend's npm packages when they are missing or older than the lock file.
-pub fn ensure_npm(root: &Path) -> anyhow::Result<()> {
-    let frontend = root.join("frontend");
-    let stamp = frontend.join("node_modules/.package-lock.json");
-    let lock = frontend.join("package-lock.json");
-    let fresh = match (stamp.metadata(), lock.metadata()) {
-        (Ok(s), Ok(l)) => match (s.modified(), l.modified()) {
-            (Ok(s), Ok(l)) => s >= l,
-            _ => false,
-        },
-        _ => false,
-    };
-    if !fresh {
-        println!("==> installing the dashboard's npm packages (npm ci)");
-        sh(Command::new("npm")
-            .args(["ci", "--no-audit", "--no-fund"])
-            .current_dir(&frontend))?;
-    }
-    Ok(())
-}
-
-/// Builds ca-server and returns the binary's path.
-pub fn build_server(root: &Path) -> anyhow::Result<PathBuf> {
-    sh(Command::new("cargo")
-        .args(["build", "--quiet", "--package", "ca-server"])
-        .current_dir(root))?;
-    built(root, "debug", "ca-server")
-}
-
-/// The path of a binary cargo built in `profile`.
-fn built(root: &Path, profile: &str, name: &str) -> anyhow::Result<PathBuf> {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .map(|p| if p.is_absolute() { p } else { root.join(p) })
-        .unwrap_or_else(|| root.join("target"));
-    let bin = target.join(profile).join(name);
-    if !bin.exists() {
-        bail!("built {name} but cannot find it at {}", bin.display());
-    }
-    Ok(bin)
 }
 
 fn soak(
@@ -171,7 +129,13 @@ fn run(root: &Path) -> anyhow::Result<()> {
     sh(Command::new(&bin).arg("demo").current_dir(root))?;
     let bind = std::env::var("CA_BIND").unwrap_or_else(|_| "127.0.0.1:8080".into());
     println!("\nDashboard: http://{bind}  (sign in with the owner account above; Ctrl-C stops)\n");
-    sh(Command::new(&bin).arg("serve").current_dir(root))
+    // Development: owners' webhooks may point at receivers on this machine.
+    let mut serve = Command::new(&bin);
+    serve.arg("serve").current_dir(root);
+    if std::env::var_os("CA_WEBHOOKS_ALLOW_PRIVATE").is_none() {
+        serve.env("CA_WEBHOOKS_ALLOW_PRIVATE", "true");
+    }
+    sh(&mut serve)
 }
 
 fn openapi(root: &Path) -> anyhow::Result<()> {
@@ -180,9 +144,13 @@ fn openapi(root: &Path) -> anyhow::Result<()> {
         .args(["openapi", "--out", "openapi/openapi.json"])
         .current_dir(root))?;
     ensure_npm(root)?;
-    sh(Command::new("npm")
-        .args(["run", "gen:api", "--workspace", "app"])
-        .current_dir(root.join("frontend")))?;
-    println!("Wrote openapi/openapi.json and frontend/app/src/api/schema.d.ts");
+    for workspace in ["app", "widget"] {
+        sh(Command::new("npm")
+            .args(["run", "gen:api", "--workspace", workspace])
+            .current_dir(root.join("frontend")))?;
+    }
+    println!(
+        "Wrote openapi/openapi.json, frontend/app/src/api/schema.d.ts and frontend/widget/src/api/schema.d.ts"
+    );
     Ok(())
 }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 
 use crate::counts::{Counts, Runner, read_line};
-use crate::{build_server, ensure_npm};
+use crate::tools::{build_server, ensure_npm, sh};
 
 const DEFAULT_TEST_POSTGRES: &str = "postgres://postgres@127.0.0.1:5432/test";
 
@@ -143,6 +143,9 @@ pub fn test_all(root: &Path) -> anyhow::Result<bool> {
             "warnings",
         ]))
     });
+    step(&mut results, "no module circles", || {
+        crate::cycles::check(root).map(|ok| (ok, Counts::default()))
+    });
     let npm_ready = step(&mut results, "npm packages", || {
         ensure_npm(root).map(|_| (true, Counts::default()))
     });
@@ -234,7 +237,7 @@ pub fn test_all(root: &Path) -> anyhow::Result<bool> {
 fn drift_check(root: &Path, bin: &Path, npm_ready: bool) -> anyhow::Result<bool> {
     let tmp = temp_dir("ca-openapi")?;
     let doc = tmp.join("openapi.json");
-    crate::sh(Command::new(bin).arg("openapi").arg("--out").arg(&doc))?;
+    sh(Command::new(bin).arg("openapi").arg("--out").arg(&doc))?;
     let mut ok = true;
     if std::fs::read(&doc)? != std::fs::read(root.join("openapi/openapi.json")).unwrap_or_default()
     {
@@ -244,21 +247,22 @@ fn drift_check(root: &Path, bin: &Path, npm_ready: bool) -> anyhow::Result<bool>
         ok = false;
     }
     if npm_ready {
-        let types = tmp.join("schema.d.ts");
-        crate::sh(
-            Command::new("npx")
+        // The dashboard's typed client and the widget's configuration types.
+        for workspace in ["app", "widget"] {
+            let types = tmp.join(format!("{workspace}-schema.d.ts"));
+            sh(Command::new("npx")
                 .args(["--no-install", "openapi-typescript"])
                 .arg(&doc)
                 .arg("-o")
                 .arg(&types)
-                .current_dir(root.join("frontend/app")),
-        )?;
-        let checked_in = root.join("frontend/app/src/api/schema.d.ts");
-        if std::fs::read(&types)? != std::fs::read(&checked_in).unwrap_or_default() {
-            eprintln!(
-                "frontend/app/src/api/schema.d.ts differs from what openapi-typescript generates: run `cargo xtask openapi`"
-            );
-            ok = false;
+                .current_dir(root.join("frontend").join(workspace)))?;
+            let checked_in = format!("frontend/{workspace}/src/api/schema.d.ts");
+            if std::fs::read(&types)? != std::fs::read(root.join(&checked_in)).unwrap_or_default() {
+                eprintln!(
+                    "{checked_in} differs from what openapi-typescript generates: run `cargo xtask openapi`"
+                );
+                ok = false;
+            }
         }
     }
     let _ = std::fs::remove_dir_all(&tmp);
@@ -287,12 +291,10 @@ fn ensure_chromium() -> anyhow::Result<()> {
         return Ok(());
     }
     println!("==> installing Debian's chromium for the end-to-end tests");
-    crate::sh(Command::new("apt-get").arg("update"))?;
-    crate::sh(
-        Command::new("apt-get")
-            .args(["install", "-y", "--no-install-recommends", "chromium"])
-            .env("DEBIAN_FRONTEND", "noninteractive"),
-    )
+    sh(Command::new("apt-get").arg("update"))?;
+    sh(Command::new("apt-get")
+        .args(["install", "-y", "--no-install-recommends", "chromium"])
+        .env("DEBIAN_FRONTEND", "noninteractive"))
 }
 
 struct Server(Child);
@@ -344,6 +346,8 @@ fn e2e(root: &Path, bin: &Path, workspace: &str, script: &str) -> anyhow::Result
             .env("CA_WIDGET_IP_PER_MINUTE", "1000")
             // Every journey signs its owners up from 127.0.0.1 too.
             .env("CA_REGISTRATIONS_PER_IP_PER_HOUR", "1000")
+            // The journeys' webhook receivers listen on this machine.
+            .env("CA_WEBHOOKS_ALLOW_PRIVATE", "true")
             .env_remove("CA_SMTP_URL")
             .env_remove("CA_REDIS_URL")
             .stdout(log.try_clone()?)

@@ -30,6 +30,13 @@ impl Actor {
     pub fn is_superuser(&self) -> bool {
         self.user.role == "superuser"
     }
+
+    /// The person behind the request: the superuser when signed in as
+    /// someone, else the signed-in account. Rules about oneself ("nobody
+    /// deletes or demotes themselves") are about this person.
+    pub fn person_id(&self) -> &str {
+        self.acting_for.as_deref().unwrap_or(&self.user.id)
+    }
 }
 
 /// One entry to record.
@@ -52,18 +59,21 @@ pub async fn record<C: ConnectionTrait>(
         Some(real) => (real.clone(), Some(actor.user.id.clone())),
         None => (actor.user.id.clone(), None),
     };
-    let actor_name = if actor.acting_for.is_some() {
+    // Name and email are kept with the entry: they stay readable after the
+    // person's account is deleted.
+    let (actor_name, actor_email) = if actor.acting_for.is_some() {
         user::Entity::find_by_id(actor_id.clone())
             .one(conn)
             .await?
-            .map_or_else(|| actor_id.clone(), |u| u.name)
+            .map_or_else(|| (actor_id.clone(), String::new()), |u| (u.name, u.email))
     } else {
-        actor.user.name.clone()
+        (actor.user.name.clone(), actor.user.email.clone())
     };
     audit_entry::ActiveModel {
         id: Set(ca_core::ids::new_id().to_string()),
         actor_id: Set(actor_id),
         actor_name: Set(actor_name.chars().take(120).collect()),
+        actor_email: Set(actor_email.chars().take(254).collect()),
         acting_as_id: Set(acting_as),
         action: Set(entry.action.chars().take(64).collect()),
         target_type: Set(entry.target_type.into()),
@@ -82,6 +92,7 @@ fn out(m: audit_entry::Model) -> AuditOut {
         id: m.id,
         actor_id: m.actor_id,
         actor_name: m.actor_name,
+        actor_email: m.actor_email,
         acting_as_id: m.acting_as_id,
         action: m.action,
         target_type: m.target_type,

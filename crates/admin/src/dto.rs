@@ -38,8 +38,8 @@ pub struct AdminUser {
     /// `user`, `admin` or `superuser`.
     pub role: String,
     pub plan_id: String,
-    /// `free`, `trial`, `active` or `expired`, as of now.
-    pub subscription_status: String,
+    /// As of now.
+    pub subscription_status: ca_auth::dto::SubscriptionStatus,
     /// Active, but cancelled: ends at `subscriptionEndsAt`.
     pub cancel_at_period_end: bool,
     pub subscription_ends_at: Option<DateTime<Utc>>,
@@ -179,7 +179,7 @@ pub struct UserSubscription {
 pub struct UserPayment {
     #[serde(rename = "_id")]
     pub id: String,
-    pub status: String,
+    pub status: ca_billing::entities::payment::PaymentStatus,
     pub productinfo: String,
     pub txnid: String,
     pub mihpayid: Option<String>,
@@ -189,6 +189,32 @@ pub struct UserPayment {
     pub created_at: DateTime<Utc>,
     pub payment_mode: Option<String>,
     pub plan_id: String,
+    /// Why it did not go through (failed or not completed).
+    pub reason: Option<String>,
+    pub refunded_at: Option<DateTime<Utc>>,
+    /// Refunded, and the owner kept the period it paid for.
+    pub refund_keeps_access: Option<bool>,
+    /// PayU reported it paid after it had failed or expired.
+    pub late_success_at: Option<DateTime<Utc>>,
+    /// Where it was made: `simulator`, `demo`, `test` (PayU's test
+    /// environment) or `live`.
+    pub mode: ca_billing::entities::payment::CheckoutMode,
+}
+
+/// `POST /api/admin/payments/{txnid}/refund`.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RefundIn {
+    /// Let the owner keep the period the payment paid for (default: the
+    /// unused part of it ends now).
+    pub keep_access: Option<bool>,
+}
+
+/// `{success, data: payment}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RefundResponse {
+    pub success: bool,
+    pub data: UserPayment,
 }
 
 /// An audit log entry.
@@ -198,6 +224,7 @@ pub struct AuditOut {
     pub id: String,
     pub actor_id: String,
     pub actor_name: String,
+    pub actor_email: String,
     /// The account the actor was signed in as, if any.
     pub acting_as_id: Option<String>,
     pub action: String,
@@ -361,7 +388,18 @@ pub struct SystemHealth {
     pub process: ProcessHealth,
     pub event_writer: WriterHealth,
     pub disk: DiskHealth,
+    pub payments: PaymentsHealth,
     pub checked_at: DateTime<Utc>,
+}
+
+/// Payments that may need a look: stuck pending, and the last run of the
+/// reconciliation with PayU.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentsHealth {
+    /// Payments still pending 15 minutes after they were made.
+    pub pending_over15_minutes: u64,
+    pub last_reconciliation: ca_billing::reconcile::Reconciliation,
 }
 
 #[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]

@@ -3,11 +3,20 @@
 //! plan administration, trial settings, the superadmin's business figures,
 //! system health, and the audit log of every staff action.
 
+pub mod access;
 pub mod audit;
+pub mod audited;
 pub mod dto;
 pub mod entities;
 pub mod error;
+mod figures;
+mod health;
+mod payments;
+mod plans;
 pub mod service;
+mod settings;
+mod user_detail;
+mod users;
 
 pub use audit::Actor;
 pub use error::AdminError;

@@ -108,8 +108,8 @@ pub struct UserOut {
     /// `user`, `admin` or `superuser`.
     pub role: String,
     pub plan_id: String,
-    /// Status as of now: `trial`, `active`, `free`, `cancelled`, `expired` or `past_due`.
-    pub subscription_status: String,
+    /// Status as of now.
+    pub subscription_status: SubscriptionStatus,
     pub is_in_trial: bool,
     pub trial_ends_at: Option<DateTime<Utc>>,
     /// Whole days left in the trial, rounded up; 0 outside a trial.
@@ -133,7 +133,7 @@ impl UserOut {
             phone: m.phone.clone(),
             role: m.role.clone(),
             plan_id: m.plan_id.clone(),
-            subscription_status: status.to_string(),
+            subscription_status: status,
             is_in_trial: in_trial,
             trial_ends_at: m.trial_ends_at,
             trial_remaining_days: remaining,
@@ -145,17 +145,71 @@ impl UserOut {
     }
 }
 
-/// `(status, isInTrial, trialRemainingDays)` of a stored user at `now`.
-pub fn effective_status(m: &user::Model, now: DateTime<Utc>) -> (&str, bool, i64) {
-    match m.subscription_status.as_str() {
-        "trial" => match m.trial_ends_at {
+/// An account's subscription as of now. `trial` and `active` give the
+/// trial's or the plan's limits; every other status gives the free plan's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SubscriptionStatus {
+    /// On the free plan.
+    Free,
+    /// In a trial that has not ended.
+    Trial,
+    /// On a plan whose period has not ended.
+    Active,
+    /// Cancelled by staff: on the free plan until a new payment.
+    Cancelled,
+    /// A plan whose period ended without a new payment.
+    Expired,
+    /// A payment is due and not yet made (set by staff).
+    PastDue,
+}
+
+impl SubscriptionStatus {
+    /// How it is stored and sent.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Free => "free",
+            Self::Trial => "trial",
+            Self::Active => "active",
+            Self::Cancelled => "cancelled",
+            Self::Expired => "expired",
+            Self::PastDue => "past_due",
+        }
+    }
+
+    /// The status stored as `text`; anything unknown is the free plan.
+    pub fn stored(text: &str) -> Self {
+        match text {
+            "trial" => Self::Trial,
+            "active" => Self::Active,
+            "cancelled" => Self::Cancelled,
+            "expired" => Self::Expired,
+            "past_due" => Self::PastDue,
+            _ => Self::Free,
+        }
+    }
+}
+
+impl std::fmt::Display for SubscriptionStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// `(status, isInTrial, trialRemainingDays)` of a stored user at `now`: a
+/// trial past its end is `free`, an active plan past its end `expired`.
+pub fn effective_status(m: &user::Model, now: DateTime<Utc>) -> (SubscriptionStatus, bool, i64) {
+    match SubscriptionStatus::stored(&m.subscription_status) {
+        SubscriptionStatus::Trial => match m.trial_ends_at {
             Some(end) if end > now => {
                 let secs = (end - now).num_seconds();
-                (("trial"), true, (secs + 86_399) / 86_400)
+                (SubscriptionStatus::Trial, true, (secs + 86_399) / 86_400)
             }
-            _ => ("free", false, 0),
+            _ => (SubscriptionStatus::Free, false, 0),
         },
-        "active" if m.subscription_ends_at.is_some_and(|end| end <= now) => ("expired", false, 0),
+        SubscriptionStatus::Active if m.subscription_ends_at.is_some_and(|end| end <= now) => {
+            (SubscriptionStatus::Expired, false, 0)
+        }
         other => (other, false, 0),
     }
 }

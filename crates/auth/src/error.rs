@@ -32,6 +32,13 @@ pub enum AuthError {
     Forbidden,
     #[error("User not found")]
     UserNotFound,
+    /// Refused under a "login as user" session: what only the account's
+    /// owner may do (their password, their other sessions).
+    #[error("This can only be done by the account's owner, not while signed in as them")]
+    NotWhileActingAs,
+    /// Staff may sign in as owners only, never as other staff.
+    #[error("Only owner accounts can be signed in as")]
+    LoginAsOwnersOnly,
     #[error("internal error: {0}")]
     Infra(#[from] InfraError),
 }
@@ -69,7 +76,9 @@ impl DomainError for AuthError {
                 ErrorKind::Unauthorized
             }
             Self::RateLimited(retry) => ErrorKind::RateLimited(*retry),
-            Self::Forbidden => ErrorKind::Forbidden,
+            Self::Forbidden | Self::NotWhileActingAs | Self::LoginAsOwnersOnly => {
+                ErrorKind::Forbidden
+            }
             Self::UserNotFound => ErrorKind::NotFound,
             Self::Infra(_) => ErrorKind::Internal,
         }
@@ -87,6 +96,8 @@ impl DomainError for AuthError {
             Self::RateLimited(_) => "rate_limited",
             Self::Forbidden => "forbidden",
             Self::UserNotFound => "user_not_found",
+            Self::NotWhileActingAs => "not_while_acting_as",
+            Self::LoginAsOwnersOnly => "login_as_owners_only",
             Self::Infra(_) => "internal_error",
         }
     }

@@ -25,6 +25,11 @@ pub struct Claims {
     /// Who is acting: a superuser signed in as this user ("login as user").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub act: Option<String>,
+    /// The acting superuser's token version when issued: signing out
+    /// everywhere (or any change that revokes their sessions) also ends
+    /// the sessions they opened as someone else.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub act_ver: Option<i32>,
 }
 
 /// Signing and checking keys, with the pinned algorithm.
@@ -63,13 +68,13 @@ impl JwtKeys {
         self.issue_acting(user_id, version, None, now)
     }
 
-    /// A token for `user_id` used by `actor` (a superuser signed in as them);
-    /// it expires within an hour.
+    /// A token for `user_id` used by `actor` (a superuser signed in as them,
+    /// with the superuser's token version); it expires within an hour.
     pub fn issue_acting(
         &self,
         user_id: &str,
         version: i32,
-        actor: Option<&str>,
+        actor: Option<(&str, i32)>,
         now: DateTime<Utc>,
     ) -> Result<String, AuthError> {
         let ttl = if actor.is_some() {
@@ -84,7 +89,8 @@ impl JwtKeys {
             aud: AUDIENCE.to_string(),
             iat: now.timestamp(),
             exp: (now + ttl).timestamp(),
-            act: actor.map(str::to_string),
+            act: actor.map(|(id, _)| id.to_string()),
+            act_ver: actor.map(|(_, ver)| ver),
         };
         jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
             .map_err(|e| AuthError::internal(format!("jwt encode: {e}")))

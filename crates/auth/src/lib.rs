@@ -9,6 +9,7 @@ pub mod mailer;
 pub mod password;
 mod rules;
 pub mod service;
+pub mod settings;
 pub mod staff;
 pub mod subscription;
 pub mod trial;

@@ -5,8 +5,8 @@ use chrono::Utc;
 use lettre::message::Mailbox;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder,
-    QuerySelect, Set,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter,
+    QueryOrder, QuerySelect, Set,
 };
 
 use crate::AuthError;
@@ -40,9 +40,9 @@ impl Mailer {
 
     /// Sends (SMTP, in the background so the caller's answer time does not
     /// depend on the mail server) or stores the message in the outbox.
-    pub async fn send(
+    pub async fn send<C: ConnectionTrait>(
         &self,
-        db: &DatabaseConnection,
+        db: &C,
         to: &str,
         subject: &str,
         body: &str,

@@ -7,8 +7,8 @@ use chrono::{DateTime, Duration, Utc};
 use rand::RngCore;
 use sea_orm::sea_query::Expr;
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, DatabaseConnection, EntityTrait, PaginatorTrait, QueryFilter,
-    Set, SqlErr,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait,
+    PaginatorTrait, QueryFilter, Set, SqlErr,
 };
 use sha2::{Digest, Sha256};
 use validator::Validate;
@@ -173,21 +173,21 @@ impl AuthService {
                 .await,
         )?;
         let now = Utc::now();
-        let (status, trial_end) = self.new_owner_trial(now).await?;
-        let user = self
-            .insert_user(
-                NewAccount {
-                    name: input.name,
-                    email: input.email,
-                    phone: input.phone,
-                    password: input.password,
-                    role: Role::User,
-                },
-                status,
-                trial_end,
-                now,
-            )
-            .await?;
+        let (status, trial_end) = new_owner_trial(&self.db, now).await?;
+        let user = insert_user(
+            &self.db,
+            NewAccount {
+                name: input.name,
+                email: input.email,
+                phone: input.phone,
+                password: input.password,
+                role: Role::User,
+            },
+            status,
+            trial_end,
+            now,
+        )
+        .await?;
         tracing::info!(user_id = %user.id, "owner registered");
         self.session(&user, now)
     }
@@ -195,6 +195,16 @@ impl AuthService {
     /// Creates an account for an operator; staff accounts start without a
     /// trial. The phone may be left out (it is checked when given).
     pub async fn create_account(&self, account: NewAccount) -> Result<user::Model, AuthError> {
+        self.create_account_in(&self.db, account).await
+    }
+
+    /// [`Self::create_account`] in the caller's transaction, so the account
+    /// and what the caller records about it are stored together.
+    pub async fn create_account_in<C: ConnectionTrait>(
+        &self,
+        conn: &C,
+        account: NewAccount,
+    ) -> Result<user::Model, AuthError> {
         let input = RegisterIn {
             name: account.name.clone(),
             email: account.email.clone(),
@@ -209,26 +219,10 @@ impl AuthService {
         validate(&input)?;
         let now = Utc::now();
         let (status, trial_end) = match account.role {
-            Role::User => self.new_owner_trial(now).await?,
+            Role::User => new_owner_trial(conn, now).await?,
             Role::Admin | Role::Superuser => ("free", None),
         };
-        self.insert_user(account, status, trial_end, now).await
-    }
-
-    /// A new owner's status and trial end, from the trial settings in force.
-    async fn new_owner_trial(
-        &self,
-        now: DateTime<Utc>,
-    ) -> Result<(&'static str, Option<DateTime<Utc>>), AuthError> {
-        let trial = crate::trial::settings(&self.db).await?;
-        Ok(if trial.auto_start_trial {
-            (
-                "trial",
-                Some(now + Duration::days(trial.trial_duration_days)),
-            )
-        } else {
-            ("free", None)
-        })
+        insert_user(conn, account, status, trial_end, now).await
     }
 
     /// Creates an account for staff with the subscription fields they chose
@@ -246,30 +240,45 @@ impl AuthService {
             phone: account.phone.clone(),
         };
         validate(&input)?;
-        self.insert_user(account, status, trial_ends_at, Utc::now())
-            .await
+        insert_user(&self.db, account, status, trial_ends_at, Utc::now()).await
     }
 
     /// The user behind a token, and who is acting when a superuser signed in
-    /// as them.
+    /// as them. A "login as user" session lives only as long as its author
+    /// may open it: the superuser must still exist, still be a superuser, and
+    /// not have revoked their own sessions since (signing out everywhere, a
+    /// new password, a role change); and it may only be an owner's.
     pub async fn authenticate_session(
         &self,
         token: &str,
     ) -> Result<(user::Model, Option<String>), AuthError> {
         let claims = self.keys.verify(token)?;
-        let act = claims.act.clone();
-        let user = user::Entity::find_by_id(claims.sub)
+        let user = user::Entity::find_by_id(claims.sub.clone())
             .one(&self.db)
             .await?
             .ok_or(AuthError::InvalidToken)?;
         if user.token_version != claims.ver {
             return Err(AuthError::InvalidToken);
         }
-        Ok((user, act))
+        if let Some(actor_id) = &claims.act {
+            let actor = user::Entity::find_by_id(actor_id.clone())
+                .one(&self.db)
+                .await?
+                .ok_or(AuthError::InvalidToken)?;
+            if actor.role != Role::Superuser.as_str()
+                || claims.act_ver != Some(actor.token_version)
+                || user.role != Role::User.as_str()
+            {
+                return Err(AuthError::InvalidToken);
+            }
+        }
+        Ok((user, claims.act))
     }
 
-    /// A session as `target` for the superuser `actor` (short-lived, and
-    /// carrying the actor so what it does is attributed to them).
+    /// A session as the owner `target` for the superuser `actor`
+    /// (short-lived, carrying the actor and their token version so what it
+    /// does is attributed to them and it ends with their sessions). Staff
+    /// accounts cannot be signed in as.
     pub async fn login_as(
         &self,
         actor: &user::Model,
@@ -279,60 +288,19 @@ impl AuthService {
             .one(&self.db)
             .await?
             .ok_or(AuthError::UserNotFound)?;
+        if target.role != Role::User.as_str() {
+            return Err(AuthError::LoginAsOwnersOnly);
+        }
         let now = Utc::now();
         Ok(AuthResponse {
             success: true,
             token: self.keys.issue_acting(
                 &target.id,
                 target.token_version,
-                Some(&actor.id),
+                Some((&actor.id, actor.token_version)),
                 now,
             )?,
             user: UserOut::from_model(&target, now),
-        })
-    }
-
-    async fn insert_user(
-        &self,
-        account: NewAccount,
-        status: &str,
-        trial_ends_at: Option<DateTime<Utc>>,
-        now: DateTime<Utc>,
-    ) -> Result<user::Model, AuthError> {
-        let email = normalize_email(&account.email);
-        let exists = user::Entity::find()
-            .filter(user::Column::Email.eq(&email))
-            .count(&self.db)
-            .await?;
-        if exists > 0 {
-            return Err(AuthError::EmailTaken);
-        }
-        let hash = password::hash(&account.password)?;
-        let model = user::ActiveModel {
-            id: Set(ca_core::ids::new_id().to_string()),
-            name: Set(account.name.trim().to_string()),
-            email: Set(email),
-            phone: Set(account.phone.trim().to_string()),
-            password_hash: Set(hash),
-            role: Set(account.role.as_str().to_string()),
-            plan_id: Set("free".to_string()),
-            subscription_status: Set(status.to_string()),
-            trial_ends_at: Set(trial_ends_at),
-            subscription_ends_at: Set(None),
-            token_version: Set(0),
-            email_notifications: Set(true),
-            push_notifications: Set(false),
-            last_login_at: Set(None),
-            created_at: Set(now),
-            updated_at: Set(now),
-        };
-        model.insert(&self.db).await.map_err(|err| {
-            // Two sign-ups racing for one email: the unique index decides.
-            if matches!(err.sql_err(), Some(SqlErr::UniqueConstraintViolation(_))) {
-                AuthError::EmailTaken
-            } else {
-                AuthError::from(err)
-            }
         })
     }
 
@@ -518,6 +486,7 @@ impl AuthService {
             return Ok(());
         };
         self.send_reset_link(
+            &self.db,
             &user,
             "Reset your ConvertAssist password",
             "Someone asked to reset the password of your ConvertAssist account.",
@@ -527,8 +496,9 @@ impl AuthService {
     }
 
     /// Emails `user` a one-time link to choose a password (expires in 1 hour).
-    async fn send_reset_link(
+    async fn send_reset_link<C: ConnectionTrait>(
         &self,
+        conn: &C,
         user: &user::Model,
         subject: &str,
         intro: &str,
@@ -544,7 +514,7 @@ impl AuthService {
             used_at: Set(None),
             created_at: Set(now),
         }
-        .insert(&self.db)
+        .insert(conn)
         .await?;
         let link = format!("{}/reset-password?token={token}", self.public_url);
         let body = format!(
@@ -553,15 +523,16 @@ impl AuthService {
              {link}\n\n{outro}\n\n— ConvertAssist",
             name = user.name
         );
-        self.mailer
-            .send(&self.db, &user.email, subject, &body)
-            .await
+        self.mailer.send(conn, &user.email, subject, &body).await
     }
 
     /// Creates an owner account for staff without a password: a random one
-    /// is set and the owner gets an email to choose theirs.
-    pub async fn invite_owner(
+    /// is set and the owner gets an email to choose theirs. Runs in the
+    /// caller's transaction: the account, its link and the email are stored
+    /// together.
+    pub async fn invite_owner<C: ConnectionTrait>(
         &self,
+        conn: &C,
         name: &str,
         email: &str,
         phone: &str,
@@ -586,22 +557,23 @@ impl AuthService {
                 "Phone must be at most 20 characters",
             ));
         }
-        let (status, trial_end) = self.new_owner_trial(now).await?;
-        let user = self
-            .insert_user(
-                NewAccount {
-                    name: name.to_string(),
-                    email: email.to_string(),
-                    phone: phone.to_string(),
-                    password: random_token(),
-                    role: Role::User,
-                },
-                status,
-                trial_end,
-                now,
-            )
-            .await?;
+        let (status, trial_end) = new_owner_trial(conn, now).await?;
+        let user = insert_user(
+            conn,
+            NewAccount {
+                name: name.to_string(),
+                email: email.to_string(),
+                phone: phone.to_string(),
+                password: random_token(),
+                role: Role::User,
+            },
+            status,
+            trial_end,
+            now,
+        )
+        .await?;
         self.send_reset_link(
+            conn,
             &user,
             "Your ConvertAssist account is ready",
             "An account was created for you on ConvertAssist.",
@@ -682,4 +654,64 @@ pub async fn existing_users<C: sea_orm::ConnectionTrait>(
         .into_iter()
         .map(|u| u.id)
         .collect())
+}
+
+/// A new owner's status and trial end, from the trial settings in force.
+async fn new_owner_trial<C: ConnectionTrait>(
+    conn: &C,
+    now: DateTime<Utc>,
+) -> Result<(&'static str, Option<DateTime<Utc>>), AuthError> {
+    let trial = crate::trial::settings(conn).await?;
+    Ok(if trial.auto_start_trial {
+        (
+            "trial",
+            Some(now + Duration::days(trial.trial_duration_days)),
+        )
+    } else {
+        ("free", None)
+    })
+}
+
+async fn insert_user<C: ConnectionTrait>(
+    conn: &C,
+    account: NewAccount,
+    status: &str,
+    trial_ends_at: Option<DateTime<Utc>>,
+    now: DateTime<Utc>,
+) -> Result<user::Model, AuthError> {
+    let email = normalize_email(&account.email);
+    let exists = user::Entity::find()
+        .filter(user::Column::Email.eq(&email))
+        .count(conn)
+        .await?;
+    if exists > 0 {
+        return Err(AuthError::EmailTaken);
+    }
+    let hash = password::hash(&account.password)?;
+    let model = user::ActiveModel {
+        id: Set(ca_core::ids::new_id().to_string()),
+        name: Set(account.name.trim().to_string()),
+        email: Set(email),
+        phone: Set(account.phone.trim().to_string()),
+        password_hash: Set(hash),
+        role: Set(account.role.as_str().to_string()),
+        plan_id: Set("free".to_string()),
+        subscription_status: Set(status.to_string()),
+        trial_ends_at: Set(trial_ends_at),
+        subscription_ends_at: Set(None),
+        token_version: Set(0),
+        email_notifications: Set(true),
+        push_notifications: Set(false),
+        last_login_at: Set(None),
+        created_at: Set(now),
+        updated_at: Set(now),
+    };
+    model.insert(conn).await.map_err(|err| {
+        // Two sign-ups racing for one email: the unique index decides.
+        if matches!(err.sql_err(), Some(SqlErr::UniqueConstraintViolation(_))) {
+            AuthError::EmailTaken
+        } else {
+            AuthError::from(err)
+        }
+    })
 }

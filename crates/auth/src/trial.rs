@@ -2,14 +2,11 @@
 //! whether it starts on sign-up. Staff change it; registration and the plan
 //! limits read it.
 
-use chrono::Utc;
-use sea_orm::sea_query::OnConflict;
-use sea_orm::{ConnectionTrait, EntityTrait, Set};
+use sea_orm::ConnectionTrait;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::AuthError;
-use crate::entities::platform_setting;
 
 const KEY: &str = "trial";
 
@@ -101,10 +98,9 @@ impl TrialSettings {
 
 /// The trial settings in force (the defaults until staff save some).
 pub async fn settings<C: ConnectionTrait>(conn: &C) -> Result<TrialSettings, AuthError> {
-    Ok(platform_setting::Entity::find_by_id(KEY.to_string())
-        .one(conn)
+    Ok(crate::settings::get(conn, KEY)
         .await?
-        .and_then(|row| serde_json::from_str(&row.value).ok())
+        .and_then(|value| serde_json::from_str(&value).ok())
         .unwrap_or_default())
 }
 
@@ -116,20 +112,6 @@ pub async fn save<C: ConnectionTrait>(
 ) -> Result<TrialSettings, AuthError> {
     input.check()?;
     let value = serde_json::to_string(&input).map_err(|e| AuthError::internal(e.to_string()))?;
-    platform_setting::Entity::insert(platform_setting::ActiveModel {
-        key: Set(KEY.into()),
-        value: Set(value),
-        updated_at: Set(Utc::now()),
-    })
-    .on_conflict(
-        OnConflict::column(platform_setting::Column::Key)
-            .update_columns([
-                platform_setting::Column::Value,
-                platform_setting::Column::UpdatedAt,
-            ])
-            .to_owned(),
-    )
-    .exec_without_returning(conn)
-    .await?;
+    crate::settings::put(conn, KEY, &value).await?;
     Ok(input)
 }

@@ -1,8 +1,12 @@
 //! Wire types of the plans and billing API.
 
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use ca_auth::dto::SubscriptionStatus;
+
+use crate::entities::payment::PaymentStatus;
 use crate::entities::plan;
 
 /// What a plan allows (-1 means unlimited).
@@ -139,6 +143,9 @@ pub struct InitializeIn {
     pub udf3: Option<String>,
     /// `monthly` (default) or `annual`.
     pub udf4: Option<String>,
+    /// Pay for the plan the owner is on again, before its period ends: the
+    /// new period starts where the current one ends ("Renew now").
+    pub renew: Option<bool>,
 }
 
 /// Where the browser posts the payment form, and its fields.
@@ -172,8 +179,7 @@ pub struct VerifyIn {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct VerifyData {
-    /// `pending`, `success` or `failure`.
-    pub status: String,
+    pub status: PaymentStatus,
     /// Rupees.
     pub amount: f64,
     pub plan_id: String,
@@ -196,8 +202,7 @@ pub struct VerifyResponse {
 /// `data` of the status call.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct StatusData {
-    /// `pending`, `success` or `failure`.
-    pub status: String,
+    pub status: PaymentStatus,
     /// Rupees.
     pub amount: f64,
     pub mihpayid: Option<String>,
@@ -221,8 +226,7 @@ pub struct PaymentOut {
     pub productinfo: String,
     /// Rupees.
     pub amount: f64,
-    /// `pending`, `success` or `failure`.
-    pub status: String,
+    pub status: PaymentStatus,
     /// How it was paid (`CC`, `UPI`, …); null until the provider says.
     pub payment_mode: Option<String>,
     pub created_at: chrono::DateTime<chrono::Utc>,
@@ -236,6 +240,8 @@ pub struct PaymentOut {
     pub cycle: String,
     /// Set once the payment succeeded.
     pub invoice_number: Option<String>,
+    /// The credit note issued when the payment was refunded.
+    pub credit_note_number: Option<String>,
     /// `payu`, `simulator` or `demo`.
     pub provider: String,
     /// Why it failed, when it did.
@@ -255,25 +261,81 @@ pub struct Seller {
     pub name: String,
     pub address: String,
     pub gstin: Option<String>,
+    /// GST state code of the seller's registration (e.g. `29`).
+    pub state_code: Option<String>,
 }
 
-/// Who paid.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct Buyer {
+/// The seller or the buyer as printed on an issued invoice.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct InvoiceParty {
+    /// Legal name (the seller) or the account's name (the buyer).
     pub name: String,
-    pub email: String,
-    pub phone: String,
+    /// Postal address, lines separated by newlines.
+    pub address: Option<String>,
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub gstin: Option<String>,
+    /// GST state code, e.g. `29`.
+    pub state_code: Option<String>,
+    /// e.g. `Karnataka`.
+    pub state_name: Option<String>,
 }
 
-/// An invoice for a successful payment.
+/// Taxable value, GST and total of one document, in rupees (computed in
+/// paise: the parts add up to the total exactly).
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct TaxLines {
+    pub taxable_value: f64,
+    /// Central and state GST, charged when the place of supply is the
+    /// seller's state (each half the rate); 0 otherwise.
+    pub cgst: f64,
+    pub sgst: f64,
+    /// Integrated GST, charged when the place of supply is another state; 0 otherwise.
+    pub igst: f64,
+    pub total: f64,
+    /// The total in words, Indian numbering (lakh, crore), rupees and paise.
+    pub amount_in_words: String,
+}
+
+/// The credit note issued when a payment was refunded.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct CreditNoteOut {
+    /// From the invoices' gap-free series, e.g. `CA-000043`.
+    pub number: String,
+    pub issued_at: chrono::DateTime<chrono::Utc>,
+    /// What is credited back (the whole invoice).
+    pub lines: TaxLines,
+}
+
+/// An invoice for a successful (or since refunded) payment.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct InvoiceOut {
     /// From a gap-free sequence, e.g. `CA-000042`.
     pub invoice_number: String,
     pub issued_at: chrono::DateTime<chrono::Utc>,
-    pub seller: Seller,
-    pub buyer: Buyer,
+    pub seller: InvoiceParty,
+    /// As they were when the payment settled; later profile edits do not change it.
+    pub buyer: InvoiceParty,
+    /// `paid`, or `refunded` (then `creditNote` is set).
+    pub status: String,
+    /// GST state code of the place of supply.
+    pub place_of_supply_code: Option<String>,
+    /// e.g. `Karnataka (29)`.
+    pub place_of_supply: Option<String>,
+    /// Services accounting code.
+    pub sac: String,
+    /// What was sold, e.g. `Basic Plan (Monthly)`.
+    pub description: String,
+    /// GST rate in percent.
+    pub gst_rate: f64,
+    /// `intra` (CGST + SGST) or `inter` (IGST).
+    pub tax_type: String,
+    pub lines: TaxLines,
+    pub credit_note: Option<CreditNoteOut>,
     pub plan_id: String,
     pub plan_name: String,
     /// `monthly` or `annual`.
@@ -303,8 +365,7 @@ pub struct InvoiceResponse {
 pub struct SubscriptionOut {
     pub plan_id: String,
     pub plan_name: String,
-    /// `trial`, `active`, `free` or `expired`.
-    pub status: String,
+    pub status: SubscriptionStatus,
     /// `monthly` or `annual` while paid; null otherwise.
     pub cycle: Option<String>,
     /// End of the paid period (the next billing date).
@@ -329,4 +390,94 @@ pub struct CancelResponse {
     pub success: bool,
     pub message: String,
     pub data: SubscriptionOut,
+}
+
+/// `usage.plan`.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct UsagePlan {
+    pub plan_id: String,
+    pub status: SubscriptionStatus,
+}
+
+/// `usage.campaigns`.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
+pub struct UsageCount {
+    pub current: i64,
+    pub limit: i64,
+}
+
+/// `usage.visitors`.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct UsageVisitors {
+    pub current: i64,
+    pub limit: i64,
+    /// The popup keeps showing past the limit for 10 % more visitors (a
+    /// grace) and stops at this many until the month starts again; -1 when
+    /// unlimited.
+    pub stop_at: i64,
+    /// When the monthly count starts again.
+    pub reset_date: DateTime<Utc>,
+}
+
+/// What the owner uses of their plan.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
+pub struct Usage {
+    pub plan: UsagePlan,
+    pub campaigns: UsageCount,
+    pub visitors: UsageVisitors,
+}
+
+/// `{success, data: usage}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct UsageResponse {
+    pub success: bool,
+    pub data: Usage,
+}
+
+/// `PUT /api/billing/details`: where the owner's invoices are addressed.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BillingDetailsIn {
+    /// Postal address (up to 500 characters; lines separated by newlines).
+    #[serde(default)]
+    #[schema(required = true, min_length = 1, max_length = 500)]
+    pub address: String,
+    /// GST state code of the state or union territory, e.g. `29` (see `states`).
+    #[serde(default)]
+    #[schema(required = true, min_length = 2, max_length = 2)]
+    pub state_code: String,
+    /// The business's GSTIN, to claim input tax credit; blank or absent for none.
+    /// It must have been issued in the chosen state.
+    pub gstin: Option<String>,
+}
+
+/// A state or union territory and its GST state code.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
+pub struct StateOut {
+    pub code: String,
+    pub name: String,
+}
+
+/// The owner's billing details; empty until saved.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct BillingDetailsOut {
+    /// The name invoices are made out to: the account's name.
+    pub name: String,
+    pub address: Option<String>,
+    pub state_code: Option<String>,
+    pub state_name: Option<String>,
+    pub gstin: Option<String>,
+    pub updated_at: Option<DateTime<Utc>>,
+    /// Every state and union territory to choose from, by GST state code.
+    pub states: Vec<StateOut>,
+}
+
+/// `{success, data: details}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct BillingDetailsResponse {
+    pub success: bool,
+    pub data: BillingDetailsOut,
 }

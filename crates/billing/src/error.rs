@@ -37,6 +37,12 @@ pub enum BillingError {
     NothingToCancel,
     #[error("Your subscription is already cancelled and ends at the end of the paid period")]
     AlreadyCancelled,
+    #[error("Too many attempts. Please try again later.")]
+    RateLimited(std::time::Duration),
+    #[error("Only a successful payment can be refunded")]
+    NotRefundable,
+    #[error("The refund was not made: {0}")]
+    RefundRefused(String),
     #[error("internal error: {0}")]
     Infra(#[from] InfraError),
 }
@@ -54,6 +60,13 @@ impl From<ca_auth::AuthError> for BillingError {
 }
 
 impl BillingError {
+    /// A validation error on one field.
+    pub fn field(field: &str, message: &str) -> Self {
+        let mut errors = ca_core::FieldErrors::new();
+        errors.insert(field.to_string(), vec![message.to_string()]);
+        Self::invalid(errors)
+    }
+
     pub(crate) fn invalid(errors: ca_core::FieldErrors) -> Self {
         Self::Validation {
             message: ca_core::validation::first_message(&errors),
@@ -74,6 +87,8 @@ impl DomainError for BillingError {
             Self::FreePlan | Self::ContactSales(_) => ErrorKind::BusinessRule,
             Self::InviteOnly | Self::DemoPaymentsDisabled => ErrorKind::Forbidden,
             Self::AlreadySubscribed => ErrorKind::Conflict,
+            Self::RateLimited(retry) => ErrorKind::RateLimited(*retry),
+            Self::NotRefundable | Self::RefundRefused(_) => ErrorKind::BusinessRule,
             Self::Infra(_) => ErrorKind::Internal,
         }
     }
@@ -93,6 +108,9 @@ impl DomainError for BillingError {
             Self::PaymentNotFound => "payment_not_found",
             Self::NothingToCancel => "nothing_to_cancel",
             Self::AlreadyCancelled => "already_cancelled",
+            Self::RateLimited(_) => "rate_limited",
+            Self::NotRefundable => "not_refundable",
+            Self::RefundRefused(_) => "refund_refused",
             Self::Infra(_) => "internal_error",
         }
     }

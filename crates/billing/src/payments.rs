@@ -7,8 +7,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use chrono::{DateTime, Months, Utc};
-use sea_orm::sea_query::{Expr, ExprTrait};
+use chrono::{DateTime, Utc};
+use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter,
     QueryOrder, QuerySelect, Set,
@@ -17,53 +17,34 @@ use sea_orm::{
 use ca_auth::entities::user;
 
 use crate::BillingError;
+use crate::calendar::period_end;
+use crate::config::{BillingConfig, Gateway};
 use crate::dto::{
-    Buyer, InitializeData, InitializeIn, InvoiceOut, PaymentOut, StatusData, VerifyData,
-    VerifyResponse,
+    InitializeData, InitializeIn, InvoiceOut, PaymentOut, StatusData, VerifyData, VerifyResponse,
 };
-use crate::entities::{invoice_sequence, payment, plan, subscription};
+use crate::entities::payment::{self, CheckoutMode, PaymentStatus};
+use crate::entities::{plan, subscription};
 use crate::payu::{self, Credentials, Outcome, Signed};
-use crate::service::{BillingService, purchasable};
+use crate::plans::purchasable;
+use crate::service::BillingService;
 
-/// Phone sent to the payment page when the account has none.
-pub const DEFAULT_PHONE: &str = "9999999999";
+pub use crate::entities::payment::DEFAULT_PHONE;
 /// An annual purchase costs this many months.
 pub const ANNUAL_MONTHS_CHARGED: i64 = 10;
 /// The provider is asked about a pending payment at most this often.
 const RECHECK_SECONDS: i64 = 5;
-
-/// Which hosted payment page checkout uses.
-#[derive(Debug, Clone)]
-pub enum Gateway {
-    /// PayU itself (`test` or `live`).
-    Payu {
-        credentials: Credentials,
-        payment_url: String,
-        verify_url: String,
-    },
-    /// The built-in stand-in served by this server at `/payment/simulator`.
-    Simulator,
-}
-
-/// What billing needs from the configuration.
-#[derive(Debug, Clone)]
-pub struct BillingConfig {
-    /// This server's own URL (return URLs, the simulator's address).
-    pub public_url: String,
-    pub gateway: Gateway,
-    /// The simulator's key and salt (also checks callbacks of simulated payments).
-    pub simulator: Credentials,
-    /// The demo page may activate plans without charging (no PayU key set).
-    pub demo_enabled: bool,
-    pub seller: crate::dto::Seller,
-}
+/// The longest email PayU's page accepts.
+pub const PAYU_EMAIL_MAX: usize = 50;
+/// Checkouts an owner may start a minute: enough for a few tries and a
+/// change of plan, never a pile of pending payments.
+pub const CHECKOUTS_PER_MINUTE: u32 = 10;
 
 /// How a callback ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settlement {
     pub txnid: String,
     /// The payment's status after the callback.
-    pub status: String,
+    pub status: PaymentStatus,
     /// Whether this call changed it (false for a resend or a late duplicate).
     pub applied: bool,
     pub error: Option<String>,
@@ -84,6 +65,35 @@ pub enum CallbackRefused {
     /// It checked out but could not be stored (the provider should resend).
     #[error("{txnid}: storing failed")]
     NotStored { txnid: String },
+}
+
+impl ca_core::DomainError for CallbackRefused {
+    fn kind(&self) -> ca_core::ErrorKind {
+        match self {
+            // The provider resends what was not answered 200.
+            Self::NotStored { .. } => {
+                ca_core::ErrorKind::Unavailable(std::time::Duration::from_secs(5))
+            }
+            _ => ca_core::ErrorKind::Validation,
+        }
+    }
+
+    fn code(&self) -> &'static str {
+        match self {
+            Self::NotStored { .. } => "try_again",
+            _ => "callback_refused",
+        }
+    }
+}
+
+impl CallbackRefused {
+    /// What the provider is told (never why a hash failed).
+    pub fn public_message(&self) -> &'static str {
+        match self {
+            Self::NotStored { .. } => "The payment could not be stored just now; please resend",
+            _ => "The callback could not be verified; nothing was changed",
+        }
+    }
 }
 
 fn rupees(paise: i64) -> f64 {
@@ -110,25 +120,13 @@ fn new_txnid() -> String {
 }
 
 /// `CA-000042`.
-pub fn invoice_label(number: i64) -> String {
-    format!("CA-{number:06}")
-}
-
-/// The end of a period of `cycle` starting at `start`.
-pub fn period_end(start: DateTime<Utc>, cycle: &str) -> DateTime<Utc> {
-    let months = if cycle == "annual" { 12 } else { 1 };
-    start
-        .checked_add_months(Months::new(months))
-        .unwrap_or(start)
-}
-
-fn payment_out(p: &payment::Model) -> PaymentOut {
+fn payment_out(p: &payment::Model, credit_note: Option<i64>) -> PaymentOut {
     PaymentOut {
         id: p.id.clone(),
         txnid: p.txnid.clone(),
         productinfo: p.productinfo.clone(),
         amount: rupees(p.amount_paise),
-        status: p.status.clone(),
+        status: p.status,
         payment_mode: p.payment_mode.clone(),
         created_at: p.created_at,
         mihpayid: p.mihpayid.clone(),
@@ -137,7 +135,8 @@ fn payment_out(p: &payment::Model) -> PaymentOut {
         phone: p.phone.clone(),
         plan_id: p.plan_id.clone(),
         cycle: p.cycle.clone(),
-        invoice_number: p.invoice_number.map(invoice_label),
+        invoice_number: p.invoice_number.map(crate::invoices::label),
+        credit_note_number: credit_note.map(crate::invoices::label),
         provider: p.provider.clone(),
         error_message: p.error_message.clone(),
     }
@@ -152,22 +151,154 @@ fn clean(text: &str, max: usize) -> String {
         .collect()
 }
 
-/// Settles the pending payment `p` with `outcome` inside one transaction: the
-/// status moves forward only from `pending` (a resend changes nothing); a
-/// success takes the next invoice number and starts the paid period.
+/// Where a checkout is made, and the buyer's browser at the time.
+#[derive(Debug, Clone)]
+pub struct Checkout {
+    /// `payu`, `simulator` or `demo`.
+    pub provider: &'static str,
+    pub mode: CheckoutMode,
+    pub browser: Browser,
+}
+
+/// The buyer's browser as the server saw it when checkout started.
+#[derive(Debug, Clone, Default)]
+pub struct Browser {
+    pub user_agent: Option<String>,
+    pub ip: Option<String>,
+    /// The dashboard page checkout started from.
+    pub page: Option<String>,
+}
+
+/// Creates the pending payment of `owner` for `plan` over `cycle`: the
+/// amount is computed here from the plan (never taken from the browser),
+/// and the buyer's details are cut to what the payment page takes.
+pub(crate) async fn insert_pending<C: ConnectionTrait>(
+    conn: &C,
+    owner: &user::Model,
+    plan: &plan::Model,
+    cycle: &str,
+    checkout: &Checkout,
+    tax: &crate::config::TaxRules,
+    now: DateTime<Utc>,
+) -> Result<payment::Model, BillingError> {
+    let annual = cycle == "annual";
+    let price_paise = plan.price * 100 * if annual { ANNUAL_MONTHS_CHARGED } else { 1 };
+    let amount_paise = crate::invoices::charge(price_paise, tax);
+    let productinfo = clean(
+        &format!(
+            "{} Plan ({})",
+            plan.display_name,
+            if annual { "Annual" } else { "Monthly" }
+        ),
+        100,
+    );
+    let firstname = match clean(&owner.name, 60) {
+        name if name.is_empty() => "Customer".to_string(),
+        name => name,
+    };
+    let phone = {
+        let digits: String = owner.phone.chars().filter(char::is_ascii_digit).collect();
+        let digits = if digits.len() > 10 && digits.starts_with("91") {
+            digits[digits.len() - 10..].to_string()
+        } else {
+            digits
+        };
+        if digits.len() == 10 {
+            digits
+        } else {
+            DEFAULT_PHONE.to_string()
+        }
+    };
+    Ok(payment::ActiveModel {
+        id: Set(ca_core::ids::new_id().to_string()),
+        txnid: Set(new_txnid()),
+        owner_id: Set(owner.id.clone()),
+        plan_id: Set(plan.id.clone()),
+        cycle: Set(cycle.into()),
+        amount_paise: Set(amount_paise),
+        currency: Set("INR".into()),
+        productinfo: Set(productinfo),
+        firstname: Set(firstname),
+        email: Set(owner.email.clone()),
+        phone: Set(phone),
+        provider: Set(checkout.provider.into()),
+        status: Set(PaymentStatus::Pending),
+        payment_mode: Set(None),
+        mihpayid: Set(None),
+        bank_ref_num: Set(None),
+        unmapped_status: Set(None),
+        error_message: Set(None),
+        raw: Set(None),
+        invoice_number: Set(None),
+        period_start: Set(None),
+        period_end: Set(None),
+        created_at: Set(now),
+        updated_at: Set(now),
+        settled_at: Set(None),
+        checked_at: Set(None),
+        receipt_sent_at: Set(None),
+        mode: Set(checkout.mode),
+        client_user_agent: Set(checkout
+            .browser
+            .user_agent
+            .as_deref()
+            .map(|ua| ua.chars().take(500).collect())),
+        client_ip: Set(checkout.browser.ip.clone()),
+        source_url: Set(checkout
+            .browser
+            .page
+            .as_deref()
+            .map(|p| p.chars().take(500).collect())),
+        refunded_at: Set(None),
+        refund_amount_paise: Set(None),
+        refund_id: Set(None),
+        refund_keeps_access: Set(None),
+        late_success_at: Set(None),
+    }
+    .insert(conn)
+    .await?)
+}
+
+/// Settles the payment `p` with `outcome` inside one transaction. The status
+/// moves forward only from `pending` (a resend changes nothing), except that
+/// a success PayU reports after the payment had failed or expired is
+/// applied, since the money was taken: it is logged at warn and marked
+/// (`late_success_at`) for staff. A success takes the next invoice number
+/// and starts (or extends) the paid period, and the tax invoice is issued.
 pub(crate) async fn settle(
     db: &DatabaseConnection,
+    config: &BillingConfig,
     p: &payment::Model,
     outcome: &Outcome,
     now: DateTime<Utc>,
 ) -> Result<bool, BillingError> {
-    if outcome.status == "pending" {
+    if outcome.status == PaymentStatus::Pending {
         return Ok(false);
     }
     let txn = ca_core::db::begin_write(db).await?;
+    let Some(current) = payment::Entity::find_by_id(p.id.clone())
+        .lock_exclusive()
+        .one(&txn)
+        .await?
+    else {
+        txn.rollback().await?;
+        return Ok(false);
+    };
+    let late = match (current.status, outcome.status) {
+        (PaymentStatus::Pending, _) => false,
+        (PaymentStatus::Failure | PaymentStatus::Expired, PaymentStatus::Success) => true,
+        _ => {
+            txn.rollback().await?;
+            return Ok(false);
+        }
+    };
     let raw = serde_json::to_string(&outcome.raw).unwrap_or_default();
     let moved = payment::Entity::update_many()
-        .col_expr(payment::Column::Status, Expr::value(outcome.status.clone()))
+        .col_expr(
+            payment::Column::LateSuccessAt,
+            Expr::value(late.then_some(now)),
+        )
+        .col_expr(payment::Column::Status, Expr::value(outcome.status))
         .col_expr(
             payment::Column::Mihpayid,
             Expr::value(outcome.mihpayid.clone()),
@@ -186,7 +317,7 @@ pub(crate) async fn settle(
         )
         .col_expr(
             payment::Column::ErrorMessage,
-            Expr::value(if outcome.status == "failure" {
+            Expr::value(if outcome.status == PaymentStatus::Failure {
                 outcome.error.clone()
             } else {
                 None
@@ -196,7 +327,7 @@ pub(crate) async fn settle(
         .col_expr(payment::Column::SettledAt, Expr::value(Some(now)))
         .col_expr(payment::Column::UpdatedAt, Expr::value(now))
         .filter(payment::Column::Id.eq(&p.id))
-        .filter(payment::Column::Status.eq("pending"))
+        .filter(payment::Column::Status.eq(current.status))
         .exec(&txn)
         .await?
         .rows_affected
@@ -205,42 +336,71 @@ pub(crate) async fn settle(
         txn.rollback().await?;
         return Ok(false);
     }
-    if outcome.status == "success" {
-        start_period(&txn, p, now).await?;
+    if outcome.status == PaymentStatus::Success {
+        start_period(&txn, config, p, now).await?;
     }
     txn.commit().await?;
+    if late {
+        tracing::warn!(txnid = %p.txnid, was = %current.status, owner = %p.owner_id, "PayU reported a success after the payment had {}; applied (the money was taken)", current.status);
+    }
     tracing::info!(txnid = %p.txnid, status = %outcome.status, owner = %p.owner_id, plan = %p.plan_id, "payment settled");
     Ok(true)
 }
 
-/// A successful payment: invoice number, the period it pays for, the owner's
-/// plan and subscription record. Runs in the settling transaction.
+/// Marks the pending payment `p` as not completed (`expired`) with `reason`:
+/// no money moved; it is counted in no total. Returns whether it changed.
+pub(crate) async fn expire(
+    db: &DatabaseConnection,
+    p: &payment::Model,
+    reason: &str,
+    now: DateTime<Utc>,
+) -> Result<bool, BillingError> {
+    let moved = payment::Entity::update_many()
+        .col_expr(payment::Column::Status, Expr::value(PaymentStatus::Expired))
+        .col_expr(
+            payment::Column::ErrorMessage,
+            Expr::value(Some(reason.to_string())),
+        )
+        .col_expr(payment::Column::SettledAt, Expr::value(Some(now)))
+        .col_expr(payment::Column::UpdatedAt, Expr::value(now))
+        .filter(payment::Column::Id.eq(&p.id))
+        .filter(payment::Column::Status.eq(PaymentStatus::Pending))
+        .exec(db)
+        .await?
+        .rows_affected
+        == 1;
+    if moved {
+        tracing::info!(txnid = %p.txnid, owner = %p.owner_id, reason, "checkout not completed; payment expired");
+    }
+    Ok(moved)
+}
+
+/// A successful payment: invoice number and the tax invoice, the period it
+/// pays for, the owner's plan and subscription record. Runs in the settling
+/// transaction.
 async fn start_period<C: ConnectionTrait>(
     txn: &C,
+    config: &BillingConfig,
     p: &payment::Model,
     now: DateTime<Utc>,
 ) -> Result<(), BillingError> {
-    invoice_sequence::Entity::update_many()
-        .col_expr(
-            invoice_sequence::Column::LastNumber,
-            Expr::col(invoice_sequence::Column::LastNumber).add(1),
-        )
-        .filter(invoice_sequence::Column::Id.eq(1))
-        .exec(txn)
-        .await?;
-    let number = invoice_sequence::Entity::find_by_id(1)
+    let number = crate::invoices::next_number(txn).await?;
+    crate::invoices::issue(txn, config, p, number, now).await?;
+    // A payment for the plan the owner is already paying for extends their
+    // period from its current end (a renewal, or a second tab's checkout);
+    // any other plan starts now.
+    let record = subscription::Entity::find_by_id(p.owner_id.clone())
         .one(txn)
-        .await?
-        .map(|s| s.last_number)
-        .ok_or_else(|| {
-            BillingError::Infra(ca_core::error::InfraError::Other(
-                "the invoice sequence row is missing".into(),
-            ))
-        })?;
-    let end = period_end(now, &p.cycle);
+        .await?;
+    let renewing = record
+        .as_ref()
+        .filter(|r| r.status == "active" && r.plan_id == p.plan_id && r.current_period_end > now);
+    let start = renewing.map_or(now, |r| r.current_period_end);
+    let first_start = renewing.map_or(now, |r| r.current_period_start);
+    let end = period_end(start, &p.cycle);
     payment::Entity::update_many()
         .col_expr(payment::Column::InvoiceNumber, Expr::value(Some(number)))
-        .col_expr(payment::Column::PeriodStart, Expr::value(Some(now)))
+        .col_expr(payment::Column::PeriodStart, Expr::value(Some(start)))
         .col_expr(payment::Column::PeriodEnd, Expr::value(Some(end)))
         .filter(payment::Column::Id.eq(&p.id))
         .exec(txn)
@@ -252,7 +412,7 @@ async fn start_period<C: ConnectionTrait>(
         plan_id: Set(p.plan_id.clone()),
         cycle: Set(p.cycle.clone()),
         status: Set("active".into()),
-        current_period_start: Set(now),
+        current_period_start: Set(first_start),
         current_period_end: Set(end),
         cancel_at_period_end: Set(false),
         cancelled_at: Set(None),
@@ -287,6 +447,7 @@ impl BillingService {
         &self,
         owner: &user::Model,
         input: InitializeIn,
+        browser: Browser,
     ) -> Result<InitializeData, BillingError> {
         let now = Utc::now();
         // The first of the three that is not blank names the plan.
@@ -300,92 +461,70 @@ impl BillingService {
             "annual" | "yearly" => "annual",
             _ => return Err(BillingError::BadCycle),
         };
-        let plan = purchasable(&self.db, owner, &plan_id, now).await?;
-        let amount_paise = plan.price
-            * 100
-            * if cycle == "annual" {
-                ANNUAL_MONTHS_CHARGED
-            } else {
-                1
-            };
-        let productinfo = clean(
-            &format!(
-                "{} Plan ({})",
-                plan.display_name,
-                if cycle == "annual" {
-                    "Annual"
-                } else {
-                    "Monthly"
-                }
-            ),
-            100,
-        );
-        let firstname = {
-            let name = clean(&owner.name, 60);
-            if name.is_empty() {
-                "Customer".into()
-            } else {
-                name
-            }
+        let renew = input.renew.unwrap_or(false);
+        let plan = purchasable(&self.db, owner, &plan_id, renew, now).await?;
+        // PayU refuses a longer email on its page, after the redirect.
+        if owner.email.chars().count() > PAYU_EMAIL_MAX {
+            return Err(BillingError::field(
+                "email",
+                "PayU accepts an email of at most 50 characters, and this account's is longer. Please contact us to pay for this account.",
+            ));
+        }
+        // Counted once the checkout is one that would create a payment: a
+        // refused choice creates nothing.
+        self.limiter
+            .hit(
+                &format!("checkout:owner:{}", owner.id),
+                ca_core::rate_limit::Limit::new(CHECKOUTS_PER_MINUTE, 60),
+            )
+            .await
+            .map_err(BillingError::RateLimited)?;
+
+        let provider = match &self.config.gateway {
+            Gateway::Payu { .. } => "payu",
+            Gateway::Simulator => "simulator",
         };
-        let phone = {
-            let digits: String = owner.phone.chars().filter(char::is_ascii_digit).collect();
-            let digits = if digits.len() > 10 && digits.starts_with("91") {
-                digits[digits.len() - 10..].to_string()
-            } else {
-                digits
-            };
-            if digits.len() == 10 {
-                digits
-            } else {
-                DEFAULT_PHONE.to_string()
-            }
+        let checkout = Checkout {
+            provider,
+            mode: self.config.mode(),
+            browser,
         };
-        let (provider, credentials, action) = match &self.config.gateway {
+        let model = insert_pending(
+            &self.db,
+            owner,
+            &plan,
+            cycle,
+            &checkout,
+            &self.config.tax,
+            now,
+        )
+        .await?;
+        let (action, params) = self.hosted_form(&model);
+        tracing::info!(txnid = %model.txnid, owner = %owner.id, plan = %plan.id, cycle, provider, "payment initialised");
+        Ok(InitializeData {
+            action,
+            params,
+            txnid: model.txnid,
+            amount: rupees(model.amount_paise),
+        })
+    }
+
+    /// The hosted payment page's URL and the signed form fields that pay the
+    /// stored payment `model`.
+    fn hosted_form(&self, model: &payment::Model) -> (String, BTreeMap<String, String>) {
+        let (credentials, action) = match &self.config.gateway {
             Gateway::Payu {
                 credentials,
                 payment_url,
                 ..
-            } => ("payu", credentials.clone(), payment_url.clone()),
+            } => (credentials.clone(), payment_url.clone()),
             Gateway::Simulator => (
-                "simulator",
                 self.config.simulator.clone(),
                 format!("{}/payment/simulator", self.config.public_url),
             ),
         };
-        let model = payment::ActiveModel {
-            id: Set(ca_core::ids::new_id().to_string()),
-            txnid: Set(new_txnid()),
-            owner_id: Set(owner.id.clone()),
-            plan_id: Set(plan.id.clone()),
-            cycle: Set(cycle.into()),
-            amount_paise: Set(amount_paise),
-            currency: Set("INR".into()),
-            productinfo: Set(productinfo),
-            firstname: Set(firstname),
-            email: Set(owner.email.clone()),
-            phone: Set(phone),
-            provider: Set(provider.into()),
-            status: Set("pending".into()),
-            payment_mode: Set(None),
-            mihpayid: Set(None),
-            bank_ref_num: Set(None),
-            unmapped_status: Set(None),
-            error_message: Set(None),
-            raw: Set(None),
-            invoice_number: Set(None),
-            period_start: Set(None),
-            period_end: Set(None),
-            created_at: Set(now),
-            updated_at: Set(now),
-            settled_at: Set(None),
-            checked_at: Set(None),
-            receipt_sent_at: Set(None),
-        }
-        .insert(&self.db)
-        .await?;
         let amount = payu::amount_text(model.amount_paise);
-        let udf = payu::udfs(&model);
+        let udf = payu::udfs(model);
         let hash = payu::request_hash(
             &credentials,
             &Signed {
@@ -412,21 +551,48 @@ impl BillingService {
         params.insert("surl".into(), back.clone());
         params.insert("furl".into(), back);
         params.insert("hash".into(), hash);
-        tracing::info!(txnid = %model.txnid, owner = %owner.id, plan = %plan.id, cycle, provider, "payment initialised");
-        Ok(InitializeData {
-            action,
-            params,
-            txnid: model.txnid,
-            amount: rupees(model.amount_paise),
-        })
+        (action, params)
     }
 
+    /// The form that sends the browser to PayU for the payment `txnid`,
+    /// made by a checkout link (`/payment/checkout/{txnid}`): only a payment
+    /// still pending, made through the gateway the server runs now, within
+    /// PayU's window.
+    pub async fn checkout_form(
+        &self,
+        txnid: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(String, BTreeMap<String, String>), BillingError> {
+        let provider = match &self.config.gateway {
+            Gateway::Payu { .. } => "payu",
+            Gateway::Simulator => "simulator",
+        };
+        let p = self
+            .by_txnid(txnid)
+            .await?
+            .filter(|p| p.status == PaymentStatus::Pending && p.provider == provider)
+            .filter(|p| {
+                now - p.created_at <= chrono::Duration::minutes(crate::config::EXPIRE_AFTER_MINUTES)
+            })
+            .ok_or(BillingError::PaymentNotFound)?;
+        Ok(self.hosted_form(&p))
+    }
+
+    /// The keys a payment's callbacks are checked with. A simulated payment
+    /// settles only while the server runs the simulator: once PayU is
+    /// configured (test or live), nothing signed with the simulator's keys
+    /// is accepted, so a simulated checkout can never become a free plan.
     fn credentials_for(&self, p: &payment::Model) -> Option<Credentials> {
         match (p.provider.as_str(), &self.config.gateway) {
-            ("simulator", _) => Some(self.config.simulator.clone()),
+            ("simulator", Gateway::Simulator) => Some(self.config.simulator.clone()),
             ("payu", Gateway::Payu { credentials, .. }) => Some(credentials.clone()),
             _ => None,
         }
+    }
+
+    /// Whether the built-in simulator of PayU's page is on (no PayU keys).
+    pub fn simulator_enabled(&self) -> bool {
+        matches!(self.config.gateway, Gateway::Simulator)
     }
 
     async fn by_txnid(&self, txnid: &str) -> Result<Option<payment::Model>, BillingError> {
@@ -440,10 +606,22 @@ impl BillingService {
             .await?)
     }
 
-    async fn owned(&self, owner_id: &str, txnid: &str) -> Result<payment::Model, BillingError> {
-        self.by_txnid(txnid)
+    /// The owner's payment `txnid` (the owner is part of the query: another
+    /// owner's payment is never read).
+    pub(crate) async fn owned(
+        &self,
+        owner_id: &str,
+        txnid: &str,
+    ) -> Result<payment::Model, BillingError> {
+        let txnid = txnid.trim();
+        if txnid.is_empty() || txnid.len() > 25 {
+            return Err(BillingError::PaymentNotFound);
+        }
+        payment::Entity::find()
+            .filter(payment::Column::Txnid.eq(txnid))
+            .filter(payment::Column::OwnerId.eq(owner_id))
+            .one(&self.db)
             .await?
-            .filter(|p| p.owner_id == owner_id)
             .ok_or(BillingError::PaymentNotFound)
     }
 
@@ -459,12 +637,16 @@ impl BillingService {
             .map(|t| t.trim().to_string())
             .filter(|t| !t.is_empty())
             .ok_or(CallbackRefused::MissingTxnid)?;
-        let p = self
-            .by_txnid(&txnid)
-            .await
-            .ok()
-            .flatten()
-            .ok_or_else(|| CallbackRefused::UnknownTxnid(txnid.clone()))?;
+        let p = match self.by_txnid(&txnid).await {
+            Ok(Some(p)) => p,
+            Ok(None) => return Err(CallbackRefused::UnknownTxnid(txnid)),
+            // Not a forged callback: the database could not be asked. PayU
+            // resends what is not answered 200.
+            Err(err) => {
+                tracing::error!(%txnid, %err, "looking up a payment callback's txnid failed");
+                return Err(CallbackRefused::NotStored { txnid });
+            }
+        };
         let credentials = self.credentials_for(&p).ok_or(CallbackRefused::Rejected {
             txnid: txnid.clone(),
             reason: payu::Rejected::WrongKey,
@@ -475,7 +657,7 @@ impl BillingService {
                 reason,
             }
         })?;
-        let applied = settle(&self.db, &p, &outcome, Utc::now())
+        let applied = settle(&self.db, &self.config, &p, &outcome, Utc::now())
             .await
             .map_err(|e| {
                 tracing::error!(%txnid, %e, "settling a payment failed");
@@ -484,13 +666,13 @@ impl BillingService {
                 }
             })?;
         let now_status = if applied {
-            outcome.status.clone()
+            outcome.status
         } else {
             self.by_txnid(&txnid)
                 .await
                 .ok()
                 .flatten()
-                .map_or(p.status.clone(), |p| p.status)
+                .map_or(p.status, |p| p.status)
         };
         Ok(Settlement {
             txnid,
@@ -502,18 +684,13 @@ impl BillingService {
 
     /// Asks the provider about a pending payment and settles it from the
     /// answer; a settled one is returned as it is.
-    async fn refresh(
-        &self,
-        p: payment::Model,
-        force: bool,
-    ) -> Result<payment::Model, BillingError> {
-        if p.status != "pending" || p.provider == "demo" {
+    async fn refresh(&self, p: payment::Model) -> Result<payment::Model, BillingError> {
+        if p.status != PaymentStatus::Pending || p.provider == "demo" {
             return Ok(p);
         }
         let now = Utc::now();
-        if !force
-            && p.checked_at
-                .is_some_and(|at| (now - at).num_seconds() < RECHECK_SECONDS)
+        if p.checked_at
+            .is_some_and(|at| (now - at).num_seconds() < RECHECK_SECONDS)
         {
             return Ok(p);
         }
@@ -523,7 +700,7 @@ impl BillingService {
             .exec(&self.db)
             .await?;
         let answer = match (p.provider.as_str(), &self.config.gateway) {
-            ("simulator", _) => Ok(self.simulator.verify(&p.txnid)),
+            ("simulator", Gateway::Simulator) => Ok(self.simulator.verify(&p.txnid)),
             (
                 "payu",
                 Gateway::Payu {
@@ -537,7 +714,7 @@ impl BillingService {
         match answer {
             Ok(body) => {
                 if let Some(outcome) = payu::parse_verify(&body, &p.txnid, p.amount_paise) {
-                    settle(&self.db, &p, &outcome, now).await?;
+                    settle(&self.db, &self.config, &p, &outcome, now).await?;
                 }
             }
             Err(err) => {
@@ -555,11 +732,13 @@ impl BillingService {
         txnid: &str,
     ) -> Result<VerifyResponse, BillingError> {
         let p = self.owned(&owner.id, txnid).await?;
-        let p = self.refresh(p, true).await?;
+        // PayU is asked at most once every few seconds per payment, however
+        // often the page asks.
+        let p = self.refresh(p).await?;
         Ok(VerifyResponse {
             success: true,
             data: VerifyData {
-                status: p.status.clone(),
+                status: p.status,
                 amount: rupees(p.amount_paise),
                 plan_id: p.plan_id.clone(),
                 cycle: p.cycle.clone(),
@@ -580,7 +759,7 @@ impl BillingService {
         txnid: &str,
     ) -> Result<StatusData, BillingError> {
         let p = self.owned(&owner.id, txnid).await?;
-        let p = self.refresh(p, false).await?;
+        let p = self.refresh(p).await?;
         Ok(StatusData {
             status: p.status,
             amount: rupees(p.amount_paise),
@@ -597,34 +776,77 @@ impl BillingService {
             .limit(1000)
             .all(&self.db)
             .await?;
-        Ok(rows.iter().map(payment_out).collect())
+        let credit_notes: HashMap<String, i64> = crate::entities::invoice::Entity::find()
+            .filter(crate::entities::invoice::Column::OwnerId.eq(&owner.id))
+            .filter(
+                crate::entities::invoice::Column::Kind.eq(crate::entities::invoice::CREDIT_NOTE),
+            )
+            .all(&self.db)
+            .await?
+            .into_iter()
+            .map(|n| (n.payment_id, n.number))
+            .collect();
+        Ok(rows
+            .iter()
+            .map(|p| payment_out(p, credit_notes.get(&p.id).copied()))
+            .collect())
     }
 
-    /// The invoice of one of the owner's successful payments.
+    /// The documents of one of the owner's successful (or since refunded)
+    /// payments: its tax invoice and its credit note, if any.
+    pub(crate) async fn documents(
+        &self,
+        owner: &user::Model,
+        txnid: &str,
+    ) -> Result<
+        (
+            payment::Model,
+            crate::entities::invoice::Model,
+            Option<crate::entities::invoice::Model>,
+        ),
+        BillingError,
+    > {
+        let p = self.owned(&owner.id, txnid).await?;
+        if !matches!(p.status, PaymentStatus::Success | PaymentStatus::Refunded) {
+            return Err(BillingError::PaymentNotFound);
+        }
+        let (inv, credit) = crate::invoices::documents(&self.db, &self.config, &p)
+            .await?
+            .ok_or(BillingError::PaymentNotFound)?;
+        Ok((p, inv, credit))
+    }
+
+    /// The invoice of one of the owner's successful (or since refunded)
+    /// payments, as it was issued.
     pub async fn invoice(
         &self,
         owner: &user::Model,
         txnid: &str,
     ) -> Result<InvoiceOut, BillingError> {
-        let p = self.owned(&owner.id, txnid).await?;
-        let (Some(number), Some(paid_at), "success") =
-            (p.invoice_number, p.settled_at, p.status.as_str())
-        else {
-            return Err(BillingError::PaymentNotFound);
-        };
+        let (p, inv, credit) = self.documents(owner, txnid).await?;
         let plan_name = plan::Entity::find_by_id(p.plan_id.clone())
             .one(&self.db)
             .await?
             .map_or_else(|| p.plan_id.clone(), |pl| pl.display_name);
+        use crate::invoices as docs;
         Ok(InvoiceOut {
-            invoice_number: invoice_label(number),
-            issued_at: paid_at,
-            seller: self.config.seller.clone(),
-            buyer: Buyer {
-                name: owner.name.clone(),
-                email: p.email.clone(),
-                phone: owner.phone.clone(),
+            invoice_number: crate::invoices::label(inv.number),
+            issued_at: inv.issued_at,
+            seller: docs::seller(&inv),
+            buyer: docs::buyer(&inv),
+            status: if credit.is_some() || p.status == PaymentStatus::Refunded {
+                "refunded".into()
+            } else {
+                "paid".into()
             },
+            place_of_supply_code: inv.place_of_supply.clone(),
+            place_of_supply: docs::place_of_supply(&inv),
+            sac: inv.sac.clone(),
+            description: inv.description.clone(),
+            gst_rate: f64::from(inv.gst_rate_bp) / 100.0,
+            tax_type: docs::tax_type(&inv).into(),
+            lines: docs::lines(&inv),
+            credit_note: credit.as_ref().map(docs::credit_note_out),
             plan_id: p.plan_id.clone(),
             plan_name,
             cycle: p.cycle.clone(),
@@ -632,7 +854,7 @@ impl BillingService {
             period_end: p.period_end,
             amount: rupees(p.amount_paise),
             currency: p.currency.clone(),
-            paid_at,
+            paid_at: p.settled_at.unwrap_or(inv.issued_at),
             payment_mode: p.payment_mode.clone(),
             provider: p.provider.clone(),
             txnid: p.txnid.clone(),
@@ -671,7 +893,7 @@ impl BillingService {
             return Err("The simulator only returns to this server.".into());
         }
         match self.by_txnid(get("txnid")).await {
-            Ok(Some(p)) if p.status == "pending" => Ok(p),
+            Ok(Some(p)) if p.status == PaymentStatus::Pending => Ok(p),
             Ok(Some(_)) => Err("This transaction is already complete.".into()),
             _ => Err("Unknown transaction.".into()),
         }

@@ -11,7 +11,7 @@ use rust_decimal::Decimal;
 use serde_json::Value;
 use sha2::{Digest, Sha512};
 
-use crate::entities::payment;
+use crate::entities::payment::{self, PaymentStatus};
 
 /// PayU's checkout URLs: test and live.
 pub const TEST_PAYMENT_URL: &str = "https://test.payu.in/_payment";
@@ -123,8 +123,8 @@ pub fn udfs(p: &payment::Model) -> [String; 5] {
 /// What a provider says happened to a payment.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Outcome {
-    /// `success`, `failure` or `pending`.
-    pub status: String,
+    /// `Pending` while PayU is still waiting (or the bank only authorised).
+    pub status: PaymentStatus,
     pub mihpayid: Option<String>,
     pub mode: Option<String>,
     pub bank_ref_num: Option<String>,
@@ -196,13 +196,12 @@ pub fn check_callback(
     {
         return Err(Rejected::BadHash);
     }
-    if !matches!(status.as_str(), "success" | "failure" | "pending") {
-        return Err(Rejected::UnknownStatus(status));
-    }
+    let unmapped = field(fields, "unmappedstatus");
     let error = field(fields, "error_Message")
         .filter(|m| !m.eq_ignore_ascii_case("no error"))
-        .or_else(|| field(fields, "error").filter(|e| *e != "E000"))
-        .map(str::to_string);
+        .or_else(|| field(fields, "error").filter(|e| *e != "E000"));
+    let (status, error) =
+        classify(&status, unmapped, error).ok_or(Rejected::UnknownStatus(status))?;
     Ok(Outcome {
         status,
         mihpayid: field(fields, "mihpayid").map(str::to_string),
@@ -218,6 +217,58 @@ pub fn check_callback(
     })
 }
 
+/// What PayU's `status` and `unmappedstatus` (and error message) mean for a
+/// payment, with the reason shown to the owner when it did not go through.
+/// `None` for a status PayU does not send.
+///
+/// | PayU | here |
+/// |---|---|
+/// | `success` / `captured` | success |
+/// | `success` / `auth`, `pending` | pending: the bank authorised, PayU has not captured |
+/// | `pending` | pending (asked again later) |
+/// | `failure` / `usercancelled` | failure: cancelled by the buyer |
+/// | `failure` / `dropped` | failure: left before paying |
+/// | `failure` / `bounced` | failure: the bank's step was not completed |
+/// | `failure` / `autorefund` | failure: refunded automatically by PayU |
+/// | `failure` / `failed` or other | failure with PayU's message |
+pub fn classify(
+    status: &str,
+    unmapped: Option<&str>,
+    error: Option<&str>,
+) -> Option<(PaymentStatus, Option<String>)> {
+    let unmapped = unmapped.map(str::to_lowercase);
+    let reason = |fallback: &str| Some(error.unwrap_or(fallback).to_string());
+    Some(
+        match (status.to_lowercase().as_str(), unmapped.as_deref()) {
+            ("success", Some("auth" | "pending")) => (PaymentStatus::Pending, None),
+            ("success", Some("autorefund")) => (
+                PaymentStatus::Failure,
+                Some("Refunded automatically by PayU".into()),
+            ),
+            ("success", _) => (PaymentStatus::Success, None),
+            ("pending", _) => (PaymentStatus::Pending, None),
+            ("failure" | "failed", Some("usercancelled")) => (
+                PaymentStatus::Failure,
+                Some("Cancelled on PayU's page".into()),
+            ),
+            ("failure" | "failed", Some("dropped")) => (
+                PaymentStatus::Failure,
+                Some("Not completed: the buyer left PayU's page before paying".into()),
+            ),
+            ("failure" | "failed", Some("bounced")) => (
+                PaymentStatus::Failure,
+                Some("Not completed: the bank's verification step was not finished".into()),
+            ),
+            ("failure" | "failed", Some("autorefund")) => (
+                PaymentStatus::Failure,
+                Some("Refunded automatically by PayU".into()),
+            ),
+            ("failure" | "failed", _) => (PaymentStatus::Failure, reason("Declined")),
+            _ => return None,
+        },
+    )
+}
+
 fn text(v: Option<&Value>) -> Option<String> {
     match v? {
         Value::String(s) => Some(s.trim().to_string()).filter(|s| !s.is_empty()),
@@ -231,17 +282,19 @@ fn text(v: Option<&Value>) -> Option<String> {
 pub fn parse_verify(body: &Value, txnid: &str, stored_paise: i64) -> Option<Outcome> {
     let t = body.get("transaction_details")?.get(txnid)?;
     let status = text(t.get("status"))?.to_lowercase();
-    let status = match status.as_str() {
-        "success" => "success",
-        "failure" | "failed" => "failure",
-        _ => return None,
-    };
+    let unmapped = text(t.get("unmappedstatus"));
+    let error_message =
+        text(t.get("error_Message")).filter(|m| !m.eq_ignore_ascii_case("no error"));
+    let (status, reason) = classify(&status, unmapped.as_deref(), error_message.as_deref())?;
+    if status == PaymentStatus::Pending {
+        return None;
+    }
     let amount = text(t.get("amt")).or_else(|| text(t.get("transaction_amount")));
     let amount_ok = amount
         .as_deref()
         .and_then(|a| a.parse::<Decimal>().ok())
         .is_some_and(|a| a == Decimal::new(stored_paise, 2));
-    if status == "success" && !amount_ok {
+    if status == PaymentStatus::Success && !amount_ok {
         // A success for another amount is not ours to apply.
         tracing::warn!(
             txnid,
@@ -259,19 +312,107 @@ pub fn parse_verify(body: &Value, txnid: &str, stored_paise: i64) -> Option<Outc
         })
         .unwrap_or_default();
     Some(Outcome {
-        status: status.into(),
+        status,
         mihpayid: text(t.get("mihpayid")),
         mode: text(t.get("mode")),
         bank_ref_num: text(t.get("bank_ref_num")).or_else(|| text(t.get("bankrefnum"))),
         unmapped_status: text(t.get("unmappedstatus")),
-        error: text(t.get("error_Message"))
-            .filter(|m| !m.eq_ignore_ascii_case("no error"))
-            .or_else(|| text(t.get("field9")).filter(|_| status == "failure")),
+        error: reason
+            .or_else(|| text(t.get("field9")).filter(|_| status == PaymentStatus::Failure)),
         raw,
     })
 }
 
-/// Asks `url` (PayU's postservice) about `txnid`.
+/// PayU refused the API call itself: `status: 0` with no transaction in
+/// the answer (a wrong key or salt, an invalid hash). Its message, for the
+/// log and the staff's System tab. (`status: 0` with transactions "Not
+/// Found" only means PayU does not know them yet.)
+pub fn call_refused(body: &Value) -> Option<String> {
+    let failed = body.get("status").and_then(Value::as_i64) == Some(0)
+        || body.get("status").and_then(Value::as_str) == Some("0");
+    let details = body
+        .get("transaction_details")
+        .and_then(Value::as_object)
+        .is_some_and(|d| !d.is_empty());
+    (failed && !details).then(|| {
+        body.get("msg")
+            .and_then(Value::as_str)
+            .unwrap_or("PayU refused the call")
+            .to_string()
+    })
+}
+
+/// The most txnids asked about in one `verify_payment` call.
+pub const VERIFY_BATCH: usize = 50;
+
+/// Asks `url` (PayU's postservice) about `txnids` (`var1` takes several
+/// joined by `|`).
+pub async fn verify_payments(
+    http: &reqwest::Client,
+    url: &str,
+    c: &Credentials,
+    txnids: &[String],
+) -> Result<Value, String> {
+    verify_payment(http, url, c, &txnids.join("|")).await
+}
+
+/// PayU accepted a refund request: its id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefundQueued {
+    pub request_id: String,
+}
+
+/// Asks PayU to refund `amount` of the payment `mihpayid`
+/// (`cancel_refund_transaction`: `var1` the payment, `var2` our unique id
+/// for this refund, `var3` the amount).
+pub async fn cancel_refund_transaction(
+    http: &reqwest::Client,
+    url: &str,
+    c: &Credentials,
+    mihpayid: &str,
+    refund_id: &str,
+    amount: &str,
+) -> Result<RefundQueued, String> {
+    let command = "cancel_refund_transaction";
+    let hash = api_hash(c, command, mihpayid);
+    let res = http
+        .post(url)
+        .timeout(Duration::from_secs(15))
+        .form(&[
+            ("key", c.key.as_str()),
+            ("command", command),
+            ("var1", mihpayid),
+            ("var2", refund_id),
+            ("var3", amount),
+            ("hash", hash.as_str()),
+        ])
+        .send()
+        .await
+        .map_err(|e| format!("PayU could not be reached: {}", e.without_url()))?;
+    if !res.status().is_success() {
+        return Err(format!("PayU answered {}", res.status()));
+    }
+    let body: Value = res
+        .json()
+        .await
+        .map_err(|e| format!("PayU's answer could not be read: {}", e.without_url()))?;
+    let ok = body.get("status").and_then(Value::as_i64) == Some(1);
+    let msg = body
+        .get("msg")
+        .and_then(Value::as_str)
+        .unwrap_or("no message")
+        .to_string();
+    if !ok {
+        return Err(format!("PayU refused the refund: {msg}"));
+    }
+    Ok(RefundQueued {
+        request_id: text(body.get("request_id"))
+            .or_else(|| text(body.get("mihpayid")))
+            .unwrap_or_else(|| refund_id.to_string()),
+    })
+}
+
+/// Asks `url` (PayU's postservice) about `txnid` (or several joined by `|`).
 pub async fn verify_payment(
     http: &reqwest::Client,
     url: &str,
@@ -290,11 +431,13 @@ pub async fn verify_payment(
         ])
         .send()
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| format!("PayU could not be reached: {}", e.without_url()))?;
     if !res.status().is_success() {
         return Err(format!("PayU answered {}", res.status()));
     }
-    res.json::<Value>().await.map_err(|e| e.to_string())
+    res.json::<Value>()
+        .await
+        .map_err(|e| format!("PayU's answer could not be read: {}", e.without_url()))
 }
 
 /// What the simulator remembers of a transaction it completed.
@@ -400,30 +543,38 @@ impl Simulator {
         out
     }
 
-    /// The simulator's `verify_payment` answer, shaped like PayU's.
-    pub fn verify(&self, txnid: &str) -> Value {
-        let found = self.done.lock().ok().and_then(|d| d.get(txnid).cloned());
-        match found {
-            Some(s) => serde_json::json!({
-                "status": 1,
-                "msg": "1 out of 1 Transactions Fetched Successfully",
-                "transaction_details": { txnid: {
-                    "mihpayid": s.mihpayid,
-                    "txnid": txnid,
-                    "status": s.status,
-                    "unmappedstatus": if s.status == "success" { "captured" } else { "failed" },
-                    "amt": s.amount,
-                    "transaction_amount": s.amount,
-                    "mode": s.mode,
-                    "error_Message": s.error,
-                }}
-            }),
-            None => serde_json::json!({
-                "status": 0,
-                "msg": "0 out of 1 Transactions Fetched Successfully",
-                "transaction_details": { txnid: { "mihpayid": "Not Found", "status": "Not Found" } }
-            }),
+    /// The simulator's `verify_payment` answer for `var1` (one txnid, or
+    /// several joined by `|`), shaped like PayU's.
+    pub fn verify(&self, var1: &str) -> Value {
+        let txnids: Vec<&str> = var1.split('|').filter(|t| !t.is_empty()).collect();
+        let done = self.done.lock().ok();
+        let mut details = serde_json::Map::new();
+        let mut found = 0;
+        for txnid in &txnids {
+            let known = done.as_ref().and_then(|d| d.get(*txnid).cloned());
+            let entry = match known {
+                Some(s) => {
+                    found += 1;
+                    serde_json::json!({
+                        "mihpayid": s.mihpayid,
+                        "txnid": txnid,
+                        "status": s.status,
+                        "unmappedstatus": if s.status == "success" { "captured" } else { "failed" },
+                        "amt": s.amount,
+                        "transaction_amount": s.amount,
+                        "mode": s.mode,
+                        "error_Message": s.error,
+                    })
+                }
+                None => serde_json::json!({ "mihpayid": "Not Found", "status": "Not Found" }),
+            };
+            details.insert((*txnid).to_string(), entry);
         }
+        serde_json::json!({
+            "status": i32::from(found > 0),
+            "msg": format!("{found} out of {} Transactions Fetched Successfully", txnids.len()),
+            "transaction_details": details,
+        })
     }
 }
 
@@ -509,7 +660,7 @@ mod tests {
             "status": "success", "amt": "999.00", "mihpayid": 403993715521937565u64, "mode": "CC",
             "bankrefnum": "123", "error_Message": "NO ERROR"}}});
         let o = parse_verify(&ok, "T1", 99_900).expect("success");
-        assert_eq!(o.status, "success");
+        assert_eq!(o.status, PaymentStatus::Success);
         assert_eq!(o.mihpayid.as_deref(), Some("403993715521937565"));
         assert_eq!(o.bank_ref_num.as_deref(), Some("123"));
         assert_eq!(o.error, None);

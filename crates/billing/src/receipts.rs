@@ -9,7 +9,7 @@ use ca_auth::Mailer;
 use ca_auth::entities::user;
 
 use crate::entities::payment;
-use crate::payments::invoice_label;
+use crate::invoices::label as invoice_label;
 
 /// Receipts are not sent for payments settled longer ago than this.
 const RECENT_DAYS: i64 = 7;
@@ -22,7 +22,7 @@ pub async fn send_due(
     now: DateTime<Utc>,
 ) -> Result<usize, DbErr> {
     let due = payment::Entity::find()
-        .filter(payment::Column::Status.eq("success"))
+        .filter(payment::Column::Status.eq(crate::entities::payment::PaymentStatus::Success))
         .filter(payment::Column::ReceiptSentAt.is_null())
         .filter(payment::Column::Provider.ne("demo"))
         .filter(payment::Column::SettledAt.gte(now - Duration::days(RECENT_DAYS)))

@@ -11,13 +11,14 @@ use sea_orm::{
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use ca_auth::dto::SubscriptionStatus;
 use ca_auth::entities::user;
 use ca_core::FieldErrors;
 
 use crate::BillingError;
 use crate::dto::{PlanLimits, PlanOut};
 use crate::entities::{payment, plan, subscription};
-use crate::service::FREE_PLAN;
+use crate::plans::FREE_PLAN;
 
 /// A plan as staff create or change it. `id` (on create) defaults to the
 /// name; the name is lower-cased with spaces as hyphens.
@@ -204,7 +205,7 @@ pub async fn plans_with_subscribers<C: ConnectionTrait>(
     let mut counts: HashMap<String, u64> = HashMap::new();
     for u in &users {
         let (status, _, _) = ca_auth::dto::effective_status(u, now);
-        let on = if status == "active" {
+        let on = if status == SubscriptionStatus::Active {
             u.plan_id.as_str()
         } else {
             FREE_PLAN
@@ -373,7 +374,7 @@ pub async fn owner_payment_totals<C: ConnectionTrait>(
     }
     let rows = payment::Entity::find()
         .filter(payment::Column::OwnerId.is_in(owner_ids.to_vec()))
-        .filter(payment::Column::Status.eq("success"))
+        .filter(payment::Column::Status.eq(crate::entities::payment::PaymentStatus::Success))
         .all(conn)
         .await?;
     for p in rows {
@@ -473,7 +474,7 @@ pub async fn revenue_figures<C: ConnectionTrait>(
         .checked_sub_months(Months::new(11))
         .unwrap_or(this_month);
     let paid = payment::Entity::find()
-        .filter(payment::Column::Status.eq("success"))
+        .filter(payment::Column::Status.eq(crate::entities::payment::PaymentStatus::Success))
         .filter(payment::Column::SettledAt.gte(first))
         .all(conn)
         .await?;
@@ -565,7 +566,7 @@ pub async fn paid_since<C: ConnectionTrait>(
     since: DateTime<Utc>,
 ) -> Result<(u64, i64), BillingError> {
     let rows = payment::Entity::find()
-        .filter(payment::Column::Status.eq("success"))
+        .filter(payment::Column::Status.eq(crate::entities::payment::PaymentStatus::Success))
         .filter(payment::Column::SettledAt.gte(since))
         .all(conn)
         .await?;
@@ -591,7 +592,7 @@ pub async fn first_payments_since<C: ConnectionTrait>(
     since: DateTime<Utc>,
 ) -> Result<u64, BillingError> {
     let rows = payment::Entity::find()
-        .filter(payment::Column::Status.eq("success"))
+        .filter(payment::Column::Status.eq(crate::entities::payment::PaymentStatus::Success))
         .all(conn)
         .await?;
     let mut first: HashMap<String, DateTime<Utc>> = HashMap::new();

@@ -5,13 +5,15 @@ use chrono::{DateTime, Utc};
 use sea_orm::sea_query::Expr;
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
 
+use ca_auth::dto::SubscriptionStatus;
 use ca_auth::dto::effective_status;
 use ca_auth::entities::user;
 
 use crate::BillingError;
 use crate::dto::SubscriptionOut;
 use crate::entities::{plan, subscription};
-use crate::service::{BillingService, FREE_PLAN};
+use crate::plans::FREE_PLAN;
+use crate::service::BillingService;
 
 impl BillingService {
     /// The owner's subscription as of `now`.
@@ -21,12 +23,12 @@ impl BillingService {
         now: DateTime<Utc>,
     ) -> Result<SubscriptionOut, BillingError> {
         let (status, _, remaining) = effective_status(owner, now);
-        let status = status.to_string();
         let record = subscription::Entity::find_by_id(owner.id.clone())
             .one(&self.db)
             .await?
-            .filter(|s| s.status == "active" && status == "active");
-        let plan_id = if status == "active" || status == "trial" {
+            .filter(|s| s.status == "active" && status == SubscriptionStatus::Active);
+        let plan_id = if status == SubscriptionStatus::Active || status == SubscriptionStatus::Trial
+        {
             owner.plan_id.clone()
         } else {
             FREE_PLAN.to_string()
@@ -39,7 +41,7 @@ impl BillingService {
             plan_id,
             plan_name,
             cycle: record.as_ref().map(|r| r.cycle.clone()),
-            subscription_ends_at: if status == "active" {
+            subscription_ends_at: if status == SubscriptionStatus::Active {
                 owner.subscription_ends_at
             } else {
                 None
@@ -60,7 +62,7 @@ impl BillingService {
         now: DateTime<Utc>,
     ) -> Result<SubscriptionOut, BillingError> {
         let (status, _, _) = effective_status(owner, now);
-        if status != "active" {
+        if status != SubscriptionStatus::Active {
             return Err(BillingError::NothingToCancel);
         }
         let changed = subscription::Entity::update_many()

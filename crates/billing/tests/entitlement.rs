@@ -4,12 +4,23 @@
 use ca_auth::entities::user;
 use ca_billing::BillingError;
 use ca_billing::dto::Seller;
+use ca_billing::meter::{UsageMeter, Used};
 use ca_billing::payu::Credentials;
-use ca_billing::service::entitlement;
+use ca_billing::plans::entitlement;
 use ca_billing::{BillingConfig, BillingService, Gateway};
 use ca_migrations::testing::TestDb;
 use chrono::{Duration, Utc};
 use sea_orm::{ActiveModelTrait, Set};
+
+/// These tests read no usage: an owner here has no campaigns or visitors.
+struct NothingUsed;
+
+#[async_trait::async_trait]
+impl UsageMeter for NothingUsed {
+    async fn used(&self, _: &str, _: chrono::DateTime<Utc>) -> Result<Used, BillingError> {
+        Ok(Used::default())
+    }
+}
 
 fn service(db: &TestDb, demo: bool) -> BillingService {
     BillingService::new(
@@ -26,8 +37,11 @@ fn service(db: &TestDb, demo: bool) -> BillingService {
                 name: "ConvertAssist".into(),
                 address: String::new(),
                 gstin: None,
+                state_code: None,
             },
+            tax: Default::default(),
         },
+        std::sync::Arc::new(NothingUsed),
     )
 }
 
@@ -83,7 +97,7 @@ async fn trial_active_and_free_entitlements() {
         (e.campaigns, e.visitors_per_month, e.is_free),
         (1, 10_000, false)
     );
-    assert_eq!(e.status, "active");
+    assert_eq!(e.status, ca_auth::dto::SubscriptionStatus::Active);
 
     // An active subscription past its end reads as expired and falls back to free.
     let later = now + Duration::days(40);

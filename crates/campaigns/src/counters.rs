@@ -7,10 +7,20 @@ use std::collections::HashSet;
 
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
-use sea_orm::{ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, Set};
+use sea_orm::{
+    ColumnTrait, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait, PaginatorTrait,
+    QueryFilter, Set,
+};
+
+use ca_billing::BillingError;
+use ca_billing::meter::{UsageMeter, Used};
 
 use crate::entities::{campaign, monthly_visitor};
-use crate::service::period_of;
+
+/// The month key (`YYYY-MM`) monthly visitors are counted under.
+pub fn period_of(now: DateTime<Utc>) -> String {
+    now.format("%Y-%m").to_string()
+}
 
 /// Which of `ids` are campaigns that still exist.
 pub async fn existing<C: ConnectionTrait>(
@@ -221,5 +231,35 @@ pub async fn visitors_in_month<C: ConnectionTrait>(
     match row {
         Some(row) => row.try_get::<i64>("", "visitors"),
         None => Ok(0),
+    }
+}
+
+/// How many campaigns `owner_id` has.
+pub async fn count_of_owner<C: ConnectionTrait>(conn: &C, owner_id: &str) -> Result<u64, DbErr> {
+    campaign::Entity::find()
+        .filter(campaign::Column::OwnerId.eq(owner_id))
+        .count(conn)
+        .await
+}
+
+/// What an owner uses of their plan: their campaigns and this month's visitors.
+pub async fn used<C: ConnectionTrait>(
+    conn: &C,
+    owner_id: &str,
+    now: DateTime<Utc>,
+) -> Result<Used, DbErr> {
+    Ok(Used {
+        campaigns: count_of_owner(conn, owner_id).await?,
+        visitors: visitors_in_month(conn, owner_id, now).await?,
+    })
+}
+
+/// The usage meter billing reads: the counts kept here.
+pub struct Meter(pub DatabaseConnection);
+
+#[async_trait::async_trait]
+impl UsageMeter for Meter {
+    async fn used(&self, owner_id: &str, now: DateTime<Utc>) -> Result<Used, BillingError> {
+        Ok(used(&self.0, owner_id, now).await?)
     }
 }

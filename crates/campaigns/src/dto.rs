@@ -100,46 +100,12 @@ impl CampaignOut {
     }
 }
 
-/// `usage.plan`.
-#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
-pub struct UsagePlan {
-    pub plan_id: String,
-    /// `trial`, `active`, `free`, `expired`, …
-    pub status: String,
-}
-
-/// `usage.campaigns`.
-#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
-pub struct UsageCount {
-    pub current: i64,
-    pub limit: i64,
-}
-
-/// `usage.visitors`.
-#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
-pub struct UsageVisitors {
-    pub current: i64,
-    pub limit: i64,
-    /// When the monthly count starts again.
-    pub reset_date: DateTime<Utc>,
-}
-
-/// What the owner uses of their plan.
-#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
-pub struct Usage {
-    pub plan: UsagePlan,
-    pub campaigns: UsageCount,
-    pub visitors: UsageVisitors,
-}
-
 /// `GET /api/campaigns`.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CampaignListResponse {
     pub success: bool,
     pub campaigns: Vec<CampaignOut>,
-    pub usage: Usage,
+    pub usage: ca_billing::dto::Usage,
 }
 
 /// `{success, campaign}`.
@@ -183,13 +149,6 @@ pub struct ReplyStats {
     pub avg_first_token_ms: f64,
     /// Average time to the whole reply, in milliseconds (0 without replies).
     pub avg_total_ms: f64,
-}
-
-/// `{success, data: usage}`.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct UsageResponse {
-    pub success: bool,
-    pub data: Usage,
 }
 
 /// The embed tag for the owner's site.

@@ -5,6 +5,7 @@ pub mod counters;
 pub mod dto;
 pub mod entities;
 pub mod error;
+pub mod quota;
 pub mod retention;
 pub mod scripts;
 pub mod service;

@@ -3,7 +3,7 @@
 use chrono::{DateTime, Datelike, Utc};
 use sea_orm::{DatabaseConnection, DbErr};
 
-use crate::service::period_of;
+use crate::counters::period_of;
 
 /// Forgets which visitors an owner had in months before last month: only the
 /// current month counts against the plan, and last month is kept for owners

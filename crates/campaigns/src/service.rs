@@ -8,13 +8,11 @@ use sea_orm::{
 };
 
 use ca_auth::entities::user;
-use ca_billing::service::{entitlement, next_month_start};
+use ca_billing::plans::entitlement;
 use ca_core::FieldErrors;
 
 use crate::CampaignError;
-use crate::dto::{
-    CampaignAnalytics, CampaignIn, CampaignOut, Usage, UsageCount, UsagePlan, UsageVisitors,
-};
+use crate::dto::{CampaignAnalytics, CampaignIn, CampaignOut};
 use crate::entities::campaign;
 use crate::settings::CampaignSettings;
 
@@ -81,52 +79,9 @@ async fn find_owned<C: ConnectionTrait>(
         .ok_or(CampaignError::NotFound)
 }
 
-/// The month key (`YYYY-MM`) monthly visitors are counted under.
-pub fn period_of(now: DateTime<Utc>) -> String {
-    now.format("%Y-%m").to_string()
-}
-
-/// What the owner uses of their plan at `now`.
-pub async fn usage<C: ConnectionTrait>(
-    conn: &C,
-    owner: &user::Model,
-    now: DateTime<Utc>,
-) -> Result<Usage, CampaignError> {
-    let allowed = entitlement(conn, owner, now).await?;
-    let campaigns = campaign::Entity::find()
-        .filter(campaign::Column::OwnerId.eq(&owner.id))
-        .count(conn)
-        .await?;
-    let visitors = crate::counters::visitors_in_month(conn, &owner.id, now).await?;
-    Ok(Usage {
-        plan: UsagePlan {
-            plan_id: allowed.plan_id,
-            status: allowed.status,
-        },
-        campaigns: UsageCount {
-            current: i64::try_from(campaigns).unwrap_or(i64::MAX),
-            limit: i64::from(allowed.campaigns),
-        },
-        visitors: UsageVisitors {
-            current: visitors,
-            limit: allowed.visitors_per_month,
-            reset_date: next_month_start(now),
-        },
-    })
-}
-
 impl CampaignService {
     pub fn new(db: DatabaseConnection) -> Self {
         Self { db }
-    }
-
-    /// What the owner uses of their plan at `now` (see [`usage`]).
-    pub async fn usage(
-        &self,
-        owner: &user::Model,
-        now: DateTime<Utc>,
-    ) -> Result<Usage, CampaignError> {
-        usage(&self.db, owner, now).await
     }
 
     /// The owner's campaigns, newest first.

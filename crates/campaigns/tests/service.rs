@@ -6,8 +6,8 @@ use std::sync::Arc;
 use ca_auth::dto::RegisterIn;
 use ca_auth::{AuthService, JwtKeys, Mailer};
 use ca_campaigns::CampaignError;
+use ca_campaigns::CampaignService;
 use ca_campaigns::dto::CampaignIn;
-use ca_campaigns::{CampaignService, service};
 use ca_core::rate_limit::RateLimiter;
 use ca_migrations::testing::TestDb;
 
@@ -84,7 +84,11 @@ async fn owners_see_only_their_campaigns_and_the_trial_limit_holds() {
             .expect("list")
             .is_empty()
     );
-    let usage = service::usage(&db.conn, &a, chrono::Utc::now())
+    let now = chrono::Utc::now();
+    let used = ca_campaigns::counters::used(&db.conn, &a.id, now)
+        .await
+        .expect("used");
+    let usage = ca_billing::usage::usage(&db.conn, &a, used, now)
         .await
         .expect("usage");
     assert_eq!((usage.campaigns.current, usage.campaigns.limit), (1, 1));

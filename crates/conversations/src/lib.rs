@@ -9,10 +9,12 @@ pub mod dto;
 pub mod entities;
 pub mod error;
 pub mod forms;
+pub mod hooks;
+pub mod service;
 pub mod stats;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod visitor;
 
 pub use error::ConversationError;
-pub use visitor::{ConversationService, Limits};
+pub use service::{ConversationService, Limits};

@@ -7,7 +7,7 @@ use ca_campaigns::dto::ReplyStats;
 
 use crate::entities::{conversation, message};
 use crate::error::ConversationError;
-use crate::visitor::ConversationService;
+use crate::service::ConversationService;
 
 impl ConversationService {
     /// Average reply timing over the owner's assistant replies, for one campaign

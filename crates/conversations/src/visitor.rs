@@ -1,26 +1,25 @@
 //! The visitor side of conversations: the public calls the widget makes
 //! (start, message, form, dismiss) and the sweep that completes idle ones.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, DatabaseConnection, EntityTrait, PaginatorTrait, QueryFilter,
-    QueryOrder, QuerySelect, Set,
+    ActiveModelTrait, ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder,
+    QuerySelect, Set,
 };
 
 use ca_auth::entities::user;
-use ca_billing::service::{entitlement, month_start};
+use ca_billing::{calendar::month_start, plans::entitlement};
 use ca_campaigns::entities::campaign;
 use ca_campaigns::settings::{CampaignSettings, ConversionForm};
 use ca_core::FieldErrors;
-use ca_core::rate_limit::{Limit, RateLimiter};
+use ca_core::rate_limit::Limit;
 
 use crate::assistant::openai::{ChatMessage, ReplyTiming};
-use crate::assistant::owner::question_key;
-use crate::assistant::{Answer, Assistant, Brief, Request, Source};
+use crate::assistant::questions::question_key;
+use crate::assistant::{Answer, Brief, Request, Source};
 use crate::dto::{
     CollectedDataOut, EMAIL_CAPTURE_ID, MessageIn, OkOut, PublicForm, ReplyOut, StartIn, StartOut,
     SubmitIn, SubmitOut, TimingOut, UserContext, email_capture_form, lead_form,
@@ -28,46 +27,11 @@ use crate::dto::{
 use crate::entities::{conversation, message};
 use crate::error::ConversationError;
 use crate::forms::{self, FormState};
+use crate::service::ConversationService;
 
 /// What the visitor sees instead of the assistant when the owner's plan has no
 /// AI conversations left this month.
 pub const AI_LIMIT_NOTICE: &str = "Thanks for stopping by! Our assistant is busy right now. Leave your email and our team will get back to you personally.";
-
-/// The limits of the public calls.
-#[derive(Debug, Clone)]
-pub struct Limits {
-    /// Longest visitor message, in characters.
-    pub message_max_chars: usize,
-    /// Visitor messages per conversation.
-    pub messages_per_conversation: i64,
-    /// Widget calls per client IP per minute.
-    pub ip_per_minute: u32,
-    /// Widget calls per campaign per minute (all visitors together).
-    pub campaign_per_minute: u32,
-    /// A conversation without activity for this long is completed.
-    pub idle: Duration,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Self {
-            message_max_chars: 1000,
-            messages_per_conversation: 40,
-            ip_per_minute: 60,
-            campaign_per_minute: 1200,
-            idle: Duration::from_secs(30 * 60),
-        }
-    }
-}
-
-/// The visitor conversation service.
-#[derive(Clone)]
-pub struct ConversationService {
-    pub(crate) db: DatabaseConnection,
-    pub(crate) assistant: Arc<dyn Assistant>,
-    pub(crate) limiter: Arc<RateLimiter>,
-    limits: Limits,
-}
 
 /// A visitor message accepted and stored, waiting for the assistant's reply.
 pub struct Turn {
@@ -142,29 +106,6 @@ fn preview(text: &str) -> String {
 }
 
 impl ConversationService {
-    pub fn new(
-        db: DatabaseConnection,
-        assistant: Arc<dyn Assistant>,
-        limiter: Arc<RateLimiter>,
-        limits: Limits,
-    ) -> Self {
-        Self {
-            db,
-            assistant,
-            limiter,
-            limits,
-        }
-    }
-
-    pub fn limits(&self) -> &Limits {
-        &self.limits
-    }
-
-    /// The assistant in use (`builtin` or `openai-compatible`).
-    pub fn assistant_name(&self) -> &'static str {
-        self.assistant.name()
-    }
-
     async fn throttle_ip(&self, ip: &str) -> Result<(), ConversationError> {
         self.limiter
             .hit(
@@ -185,9 +126,13 @@ impl ConversationService {
             .map_err(ConversationError::RateLimited)
     }
 
-    async fn campaign(&self, id: &str) -> Result<campaign::Model, ConversationError> {
+    async fn campaign<C: sea_orm::ConnectionTrait>(
+        &self,
+        conn: &C,
+        id: &str,
+    ) -> Result<campaign::Model, ConversationError> {
         campaign::Entity::find_by_id(id.trim().to_string())
-            .one(&self.db)
+            .one(conn)
             .await?
             .ok_or(ConversationError::CampaignNotFound)
     }
@@ -224,7 +169,7 @@ impl ConversationService {
         if !errors.is_empty() {
             return Err(ConversationError::invalid(errors));
         }
-        let campaign = self.campaign(&input.campaign_id).await?;
+        let campaign = self.campaign(&self.db, &input.campaign_id).await?;
         self.throttle_campaign(&campaign.id).await?;
         if !campaign.is_active {
             return Err(ConversationError::CampaignInactive);
@@ -298,10 +243,14 @@ impl ConversationService {
         })
     }
 
-    async fn find(&self, conversation_id: &str) -> Result<conversation::Model, ConversationError> {
+    async fn find<C: sea_orm::ConnectionTrait>(
+        &self,
+        conn: &C,
+        conversation_id: &str,
+    ) -> Result<conversation::Model, ConversationError> {
         conversation::Entity::find()
             .filter(conversation::Column::ConversationId.eq(conversation_id.trim()))
-            .one(&self.db)
+            .one(conn)
             .await?
             .ok_or(ConversationError::NotFound)
     }
@@ -319,10 +268,13 @@ impl ConversationService {
         if now - conv.last_activity_at < idle {
             return Ok(false);
         }
-        let mut active: conversation::ActiveModel = conv.clone().into();
-        active.status = Set("completed".into());
-        active.completed_at = Set(Some(conv.last_activity_at + idle));
-        active.update(&self.db).await?;
+        let completed_at = conv.last_activity_at + idle;
+        let txn = ca_core::db::begin_write(&self.db).await?;
+        let moved = complete_if_active(&txn, &conv.id, completed_at).await?;
+        if moved && crate::hooks::wanted(&txn, &conv.owner_id).await? {
+            crate::hooks::completed(&txn, conv, &conv.outcome, completed_at).await?;
+        }
+        txn.commit().await?;
         Ok(true)
     }
 
@@ -349,12 +301,12 @@ impl ConversationService {
                 ),
             ));
         }
-        let conv = self.find(conversation_id).await?;
+        let conv = self.find(&self.db, conversation_id).await?;
         self.throttle_campaign(&conv.campaign_id).await?;
         if self.close_if_idle(&conv, now).await? {
             return Err(ConversationError::Ended);
         }
-        let campaign = self.campaign(&conv.campaign_id).await?;
+        let campaign = self.campaign(&self.db, &conv.campaign_id).await?;
         let settings = parse_settings(&campaign)?;
         let limit_reached = || ConversationError::MessageLimit {
             form: Box::new(PublicForm::of(&lead_form(&settings))),
@@ -589,9 +541,12 @@ impl ConversationService {
         now: DateTime<Utc>,
     ) -> Result<(SubmitOut, Option<conversation::Model>), ConversationError> {
         self.throttle_ip(ip).await?;
-        let conv = self.find(conversation_id).await?;
+        // Read through the caller's transaction: on SQLite it holds the write
+        // lock, and waiting for a second pooled connection while holding it
+        // would stall every other writer until their busy timeout.
+        let conv = self.find(conn, conversation_id).await?;
         self.throttle_campaign(&conv.campaign_id).await?;
-        let campaign = self.campaign(&conv.campaign_id).await?;
+        let campaign = self.campaign(conn, &conv.campaign_id).await?;
         let settings = parse_settings(&campaign)?;
         let form_id = input
             .form_id
@@ -685,33 +640,95 @@ impl ConversationService {
         now: DateTime<Utc>,
     ) -> Result<OkOut, ConversationError> {
         self.throttle_ip(ip).await?;
-        let conv = self.find(conversation_id).await?;
+        let conv = self.find(&self.db, conversation_id).await?;
         self.throttle_campaign(&conv.campaign_id).await?;
-        let mut active: conversation::ActiveModel = conv.clone().into();
-        if conv.outcome != "conversion" {
-            active.outcome = Set("dismissal".into());
+        let outcome = if conv.outcome == "conversion" {
+            "conversion"
+        } else {
+            "dismissal"
+        };
+        let txn = ca_core::db::begin_write(&self.db).await?;
+        conversation::Entity::update_many()
+            .col_expr(conversation::Column::Outcome, Expr::value(outcome))
+            .filter(conversation::Column::Id.eq(&conv.id))
+            .exec(&txn)
+            .await?;
+        let moved = complete_if_active(&txn, &conv.id, now).await?;
+        if moved && crate::hooks::wanted(&txn, &conv.owner_id).await? {
+            crate::hooks::completed(&txn, &conv, outcome, now).await?;
         }
-        if conv.status == "active" {
-            active.status = Set("completed".into());
-            active.completed_at = Set(Some(now));
-        }
-        active.update(&self.db).await?;
+        txn.commit().await?;
         Ok(OkOut { success: true })
     }
 
     /// Completes every active conversation idle for longer than the limit;
     /// returns how many.
+    /// The conversations of owners whose webhooks want to hear of it are
+    /// completed one by one, each with its `conversation.completed` event in
+    /// the same transaction; the rest in one statement.
     pub async fn complete_idle(&self, now: DateTime<Utc>) -> Result<u64, ConversationError> {
         let idle = chrono::Duration::from_std(self.limits.idle).unwrap_or(chrono::Duration::MAX);
+        let owners: Vec<String> = conversation::Entity::find()
+            .select_only()
+            .column(conversation::Column::OwnerId)
+            .distinct()
+            .filter(conversation::Column::Status.eq("active"))
+            .filter(conversation::Column::LastActivityAt.lt(now - idle))
+            .into_tuple()
+            .all(&self.db)
+            .await?;
+        let wanting = ca_webhooks::events::owners_wanting(
+            &self.db,
+            ca_webhooks::EventType::ConversationCompleted,
+            owners,
+        )
+        .await?;
+        let mut completed = 0;
+        if !wanting.is_empty() {
+            let reported = conversation::Entity::find()
+                .filter(conversation::Column::Status.eq("active"))
+                .filter(conversation::Column::LastActivityAt.lt(now - idle))
+                .filter(conversation::Column::OwnerId.is_in(wanting.iter().cloned()))
+                .limit(1000)
+                .all(&self.db)
+                .await?;
+            for conv in reported {
+                let txn = ca_core::db::begin_write(&self.db).await?;
+                if complete_if_active(&txn, &conv.id, now).await? {
+                    crate::hooks::completed(&txn, &conv, &conv.outcome, now).await?;
+                    completed += 1;
+                }
+                txn.commit().await?;
+            }
+        }
         let result = conversation::Entity::update_many()
             .col_expr(conversation::Column::Status, Expr::value("completed"))
             .col_expr(conversation::Column::CompletedAt, Expr::value(now))
             .filter(conversation::Column::Status.eq("active"))
             .filter(conversation::Column::LastActivityAt.lt(now - idle))
+            .filter(conversation::Column::OwnerId.is_not_in(wanting))
             .exec(&self.db)
             .await?;
-        Ok(result.rows_affected)
+        Ok(completed + result.rows_affected)
     }
+}
+
+/// Completes the conversation `id` at `at` if it is still active; true if
+/// this call completed it.
+async fn complete_if_active<C: sea_orm::ConnectionTrait>(
+    conn: &C,
+    id: &str,
+    at: DateTime<Utc>,
+) -> Result<bool, sea_orm::DbErr> {
+    Ok(conversation::Entity::update_many()
+        .col_expr(conversation::Column::Status, Expr::value("completed"))
+        .col_expr(conversation::Column::CompletedAt, Expr::value(Some(at)))
+        .filter(conversation::Column::Id.eq(id))
+        .filter(conversation::Column::Status.eq("active"))
+        .exec(conn)
+        .await?
+        .rows_affected
+        == 1)
 }
 
 /// The conversation produced a lead: its outcome becomes `conversion`. True

@@ -4,8 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use figment::Figment;
-use figment::providers::{Env, Format, Serialized, Toml};
+use figment::providers::{Format, Serialized, Toml};
+use figment::value::{Dict, Map, Value};
+use figment::{Figment, Metadata, Profile, Provider};
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 
@@ -63,10 +64,28 @@ pub struct Config {
     pub meta_api_version: String,
     /// Meta's test-events code, while testing the integration.
     pub meta_test_event_code: Option<String>,
-    /// The seller on invoices: name, postal address and GSTIN.
+    /// Let owners' webhooks reach private, loopback and link-local addresses
+    /// (for trying endpoints on one's own machine; never on a shared server).
+    pub webhooks_allow_private: bool,
+    /// Mailchimp's API address, `{dc}` standing for the data centre the
+    /// owner's API key names (a local stand-in in tests).
+    pub mailchimp_api_url: String,
+    /// The seller on invoices: legal name, postal address and GSTIN.
     pub invoice_name: String,
     pub invoice_address: String,
+    #[serde(default)]
     pub invoice_gstin: Option<String>,
+    /// The seller's state or union territory: its GST code (`29`) or name
+    /// (`Karnataka`); unset, the state the GSTIN was issued in.
+    #[serde(default)]
+    pub invoice_state: Option<String>,
+    /// The SAC (services accounting code) printed on invoices.
+    pub invoice_sac: String,
+    /// The GST rate on plans, in percent.
+    pub gst_rate: f64,
+    /// Plan prices include GST (the buyer pays the price; the tax is taken
+    /// out of it); otherwise GST is added to the price at checkout.
+    pub prices_include_gst: bool,
     /// OpenAI-compatible server for the assistant, e.g. `https://api.openai.com`
     /// or `http://127.0.0.1:11434` (Ollama); unset means the builtin assistant.
     pub llm_base_url: Option<String>,
@@ -101,6 +120,9 @@ pub struct Config {
     pub widget_events_ip_per_minute: u32,
     /// Page views, impressions and purchases per campaign per minute.
     pub widget_events_campaign_per_minute: u32,
+    /// New visitors one client address adds to an owner's monthly visitors
+    /// per campaign per day; more are served but not counted.
+    pub widget_new_visitors_per_address: u32,
     /// Days after a visitor's last interaction with a campaign in which their
     /// purchases count as the campaign's revenue.
     pub attribution_days: i64,
@@ -133,9 +155,17 @@ impl Default for Config {
             meta_graph_url: "https://graph.facebook.com".into(),
             meta_api_version: "v21.0".into(),
             meta_test_event_code: None,
+            webhooks_allow_private: false,
+            mailchimp_api_url: "https://{dc}.api.mailchimp.com".into(),
             invoice_name: "ConvertAssist".into(),
             invoice_address: String::new(),
             invoice_gstin: None,
+            invoice_state: None,
+            // Information technology design and development services, under
+            // which software offered as a subscription is commonly invoiced.
+            invoice_sac: "998314".into(),
+            gst_rate: 18.0,
+            prices_include_gst: true,
             llm_base_url: None,
             llm_api_key: None,
             llm_model: "gpt-4o-mini".into(),
@@ -154,6 +184,7 @@ impl Default for Config {
             widget_config_cache_secs: 10,
             widget_events_ip_per_minute: 300,
             widget_events_campaign_per_minute: 60_000,
+            widget_new_visitors_per_address: 20,
             attribution_days: 30,
         }
     }
@@ -163,10 +194,21 @@ impl Config {
     /// Reads defaults, `ca.toml` (or the file in `CA_CONFIG`) and `CA_*` variables.
     pub fn load() -> anyhow::Result<Self> {
         let file = std::env::var("CA_CONFIG").unwrap_or_else(|_| "ca.toml".into());
+        let env = EnvText::from_pairs(
+            std::env::vars_os()
+                .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?))),
+        );
+        Self::from_sources(Toml::file(file), env)
+    }
+
+    /// Defaults, then `file`, then `env`. Numbers and flags are read from
+    /// the environment's text (`lossy`), so a setting that is text, like a
+    /// pixel id, token or key made only of digits, stays exactly as given.
+    fn from_sources(file: impl Provider, env: EnvText) -> anyhow::Result<Self> {
         let config: Config = Figment::from(Serialized::defaults(Config::default()))
-            .merge(Toml::file(file))
-            .merge(Env::prefixed("CA_").ignore(&["config"]))
-            .extract()
+            .merge(file)
+            .merge(env)
+            .extract_lossy()
             .context("invalid configuration")?;
         config.check()?;
         Ok(config)
@@ -211,10 +253,11 @@ impl Config {
         }
         if self.widget_events_ip_per_minute == 0
             || self.widget_events_campaign_per_minute == 0
+            || self.widget_new_visitors_per_address == 0
             || !(1..=365).contains(&self.attribution_days)
         {
             bail!(
-                "CA_WIDGET_EVENTS_* must be at least 1 and CA_ATTRIBUTION_DAYS between 1 and 365"
+                "CA_WIDGET_EVENTS_* and CA_WIDGET_NEW_VISITORS_PER_ADDRESS must be at least 1 and CA_ATTRIBUTION_DAYS between 1 and 365"
             );
         }
         let mode = self.payu_mode();
@@ -230,6 +273,11 @@ impl Config {
         if self.meta_pixel_id.is_some() != self.meta_access_token.is_some() {
             bail!("set both CA_META_PIXEL_ID and CA_META_ACCESS_TOKEN, or neither");
         }
+        if !(self.mailchimp_api_url.starts_with("http://")
+            || self.mailchimp_api_url.starts_with("https://"))
+        {
+            bail!("CA_MAILCHIMP_API_URL must start with http:// or https://");
+        }
         if !(self.meta_graph_url.starts_with("http://")
             || self.meta_graph_url.starts_with("https://"))
         {
@@ -240,7 +288,67 @@ impl Config {
         {
             bail!("CA_PAYU_VERIFY_URL must start with http:// or https://");
         }
+        self.check_invoice_seller()?;
         Ok(())
+    }
+
+    /// The seller's GSTIN, state, SAC and GST rate must be usable on a tax invoice.
+    fn check_invoice_seller(&self) -> anyhow::Result<()> {
+        let gstin = match self.invoice_gstin.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(g) => Some(
+                crate::gst::check_gstin(g).map_err(|e| anyhow::anyhow!("CA_INVOICE_GSTIN: {e}"))?,
+            ),
+        };
+        if let Some(text) = self
+            .invoice_state
+            .as_deref()
+            .filter(|s| !s.trim().is_empty())
+        {
+            let Some(state) = crate::gst::find_state(text) else {
+                bail!(
+                    "CA_INVOICE_STATE must be a GST state code (e.g. 29) or the name of an Indian state or union territory; {text:?} is neither"
+                );
+            };
+            if let Some(gstin) = &gstin {
+                crate::gst::check_gstin_state(gstin, state.code)
+                    .map_err(|e| anyhow::anyhow!("CA_INVOICE_GSTIN and CA_INVOICE_STATE: {e}"))?;
+            }
+        }
+        let sac = self.invoice_sac.trim();
+        if sac.len() != 6 || !sac.starts_with("99") || !sac.bytes().all(|b| b.is_ascii_digit()) {
+            bail!(
+                "CA_INVOICE_SAC must be a 6-digit services accounting code starting with 99 (e.g. 998314)"
+            );
+        }
+        if self.gst_rate_basis_points().is_none() {
+            bail!(
+                "CA_GST_RATE must be a percentage between 0 and 100 with at most two decimals (e.g. 18)"
+            );
+        }
+        Ok(())
+    }
+
+    /// The GST rate in hundredths of a percent (18 % is 1800).
+    pub fn gst_rate_basis_points(&self) -> Option<i64> {
+        let bp = self.gst_rate * 100.0;
+        ((0.0..=10_000.0).contains(&bp) && (bp - bp.round()).abs() < 1e-6)
+            .then(|| bp.round() as i64)
+    }
+
+    /// The seller's GST state code: `CA_INVOICE_STATE`, else the one its
+    /// GSTIN was issued in.
+    pub fn invoice_state_code(&self) -> Option<String> {
+        self.invoice_state
+            .as_deref()
+            .and_then(crate::gst::find_state)
+            .map(|s| s.code.to_string())
+            .or_else(|| {
+                self.invoice_gstin
+                    .as_deref()
+                    .and_then(|g| crate::gst::check_gstin(g).ok())
+                    .map(|g| g[..2].to_string())
+            })
     }
 
     /// `test`, `live` or `simulator` (see [`Config::payu_mode`]).
@@ -273,6 +381,39 @@ impl Config {
             return Ok(secret.clone());
         }
         load_or_create_secret(&self.data_dir.join("jwt-secret"))
+    }
+}
+
+/// The `CA_*` environment variables, each kept as text. Figment's own
+/// environment provider guesses types, so `CA_META_PIXEL_ID=1234567890123456`
+/// became a number a text setting refused, and digits with a leading zero
+/// would lose it; here the setting's own type decides.
+struct EnvText(Dict);
+
+impl EnvText {
+    fn from_pairs(pairs: impl IntoIterator<Item = (String, String)>) -> Self {
+        let mut dict = Dict::new();
+        for (key, value) in pairs {
+            let Some(name) = key.strip_prefix("CA_") else {
+                continue;
+            };
+            let name = name.trim().to_ascii_lowercase();
+            if name.is_empty() || name == "config" {
+                continue;
+            }
+            dict.insert(name, Value::from(value));
+        }
+        Self(dict)
+    }
+}
+
+impl Provider for EnvText {
+    fn metadata(&self) -> Metadata {
+        Metadata::named("`CA_` environment variable(s)")
+    }
+
+    fn data(&self) -> Result<Map<Profile, Dict>, figment::Error> {
+        Ok(Profile::Default.collect(self.0.clone()))
     }
 }
 
@@ -336,6 +477,123 @@ mod tests {
         };
         assert!(bad.check().is_err());
         assert!(Config::default().check().is_ok());
+    }
+
+    /// Every text setting given as digits is read as that text, leading
+    /// zeros kept; numbers and flags are still read from their text.
+    #[test]
+    fn text_settings_made_of_digits_stay_text() {
+        let digits = [
+            ("CA_META_PIXEL_ID", "1234567890123456"),
+            ("CA_META_ACCESS_TOKEN", "0987654321"),
+            ("CA_META_TEST_EVENT_CODE", "12345"),
+            ("CA_PAYU_KEY", "0012345"),
+            ("CA_PAYU_SALT", "98765432109876543210"),
+            ("CA_JWT_SECRET", "01234567890123456789012345678901234567890"),
+            ("CA_METRICS_TOKEN", "4242"),
+            ("CA_LLM_API_KEY", "0000111122223333"),
+            ("CA_LLM_MODEL", "42"),
+            ("CA_SMTP_FROM", "12345"),
+            ("CA_INVOICE_NAME", "2026"),
+            ("CA_JWT_TTL_HOURS", "12"),
+            ("CA_TRUST_PROXY", "true"),
+            ("CA_LLM_TEMPERATURE", "0.7"),
+            ("CA_CONFIG", "ignored.toml"),
+            ("PATH", "/usr/bin"),
+        ];
+        let env = EnvText::from_pairs(digits.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        let c = Config::from_sources(Toml::string(""), env).expect("config");
+        assert_eq!(c.meta_pixel_id.as_deref(), Some("1234567890123456"));
+        assert_eq!(c.meta_access_token.as_deref(), Some("0987654321"));
+        assert_eq!(c.meta_test_event_code.as_deref(), Some("12345"));
+        assert_eq!(c.payu_key.as_deref(), Some("0012345"));
+        assert_eq!(c.payu_salt.as_deref(), Some("98765432109876543210"));
+        assert_eq!(
+            c.jwt_secret.as_deref(),
+            Some("01234567890123456789012345678901234567890")
+        );
+        assert_eq!(c.metrics_token.as_deref(), Some("4242"));
+        assert_eq!(c.llm_api_key.as_deref(), Some("0000111122223333"));
+        assert_eq!(c.llm_model, "42");
+        assert_eq!(c.smtp_from, "12345");
+        assert_eq!(c.invoice_name, "2026");
+        assert_eq!(c.jwt_ttl_hours, 12);
+        assert!(c.trust_proxy);
+        assert!((c.llm_temperature - 0.7).abs() < f32::EPSILON);
+        // A bad number still says which setting is wrong.
+        let bad = EnvText::from_pairs([("CA_JWT_TTL_HOURS".to_string(), "soon".to_string())]);
+        let err = format!(
+            "{:#}",
+            Config::from_sources(Toml::string(""), bad).expect_err("bad")
+        );
+        assert!(
+            err.contains("jwt_ttl_hours") || err.contains("JWT_TTL_HOURS"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    // The closure's error type is figment's own.
+    #[allow(clippy::result_large_err)]
+    fn invoice_settings_given_as_digits_are_text() {
+        figment::Jail::expect_with(|jail| {
+            jail.set_env("CA_INVOICE_SAC", "998315");
+            jail.set_env("CA_INVOICE_NAME", "24681357");
+            jail.set_env("CA_INVOICE_ADDRESS", "560001");
+            jail.set_env("CA_INVOICE_STATE", "29");
+            jail.set_env("CA_GST_RATE", "18");
+            jail.set_env("CA_PRICES_INCLUDE_GST", "false");
+            jail.set_env("CA_INVOICE_GSTIN", "29AAGCB7383J1Z4");
+            let c = Config::load().expect("loads");
+            assert_eq!(c.invoice_sac, "998315");
+            assert_eq!(c.invoice_name, "24681357");
+            assert_eq!(c.invoice_address, "560001");
+            assert_eq!(c.invoice_state.as_deref(), Some("29"));
+            assert_eq!(c.gst_rate_basis_points(), Some(1800));
+            assert!(!c.prices_include_gst);
+            assert_eq!(c.invoice_state_code().as_deref(), Some("29"));
+            // A GSTIN of digits only is read as text, and refused as a GSTIN.
+            jail.set_env("CA_INVOICE_GSTIN", "290123456789012");
+            let err = Config::load().expect_err("not a GSTIN").to_string();
+            assert!(
+                err.contains("CA_INVOICE_GSTIN: A GSTIN has 15 characters"),
+                "{err}"
+            );
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn invoice_seller_is_checked() {
+        let other_state = Config {
+            invoice_gstin: Some("27AAPFU0939F1ZV".into()),
+            invoice_state: Some("Karnataka".into()),
+            ..Config::default()
+        };
+        let err = other_state
+            .check()
+            .expect_err("GSTIN of another state")
+            .to_string();
+        assert!(err.contains("registered in Maharashtra"), "{err}");
+        let from_gstin = Config {
+            invoice_gstin: Some("27AAPFU0939F1ZV".into()),
+            ..Config::default()
+        };
+        assert!(from_gstin.check().is_ok());
+        assert_eq!(from_gstin.invoice_state_code().as_deref(), Some("27"));
+        for rate in [-1.0, 18.005, 101.0] {
+            let c = Config {
+                gst_rate: rate,
+                ..Config::default()
+            };
+            assert!(c.check().is_err(), "{rate}");
+        }
+        let c = Config {
+            invoice_sac: "12345".into(),
+            ..Config::default()
+        };
+        assert!(c.check().is_err());
+        assert_eq!(Config::default().gst_rate_basis_points(), Some(1800));
     }
 
     #[test]

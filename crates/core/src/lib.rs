@@ -7,6 +7,7 @@ pub mod config;
 pub mod db;
 pub mod error;
 pub mod figures;
+pub mod gst;
 pub mod ids;
 pub mod paging;
 pub mod period;

@@ -1,7 +1,7 @@
 //! Fixed-window rate limits, counted in process or, when `CA_REDIS_URL` is set,
 //! in Redis so that every server instance shares the counters.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -40,7 +40,15 @@ pub enum RateLimiter {
 pub struct Windows {
     map: HashMap<String, (Instant, Duration, u32)>,
     prune_at: usize,
+    /// Per key, when its window started, how long it lasts, and the
+    /// distinct members admitted in it (see [`RateLimiter::admit_member`]).
+    members: HashMap<String, (Instant, Duration, HashSet<String>)>,
 }
+
+/// Keys of distinct members held in process before ended windows are
+/// dropped; past twice this many live ones, they all start again (admitting
+/// too much for a while rather than holding memory without bound).
+const MEMBER_KEYS: usize = 100_000;
 
 const PRUNE_ABOVE: usize = 10_000;
 
@@ -103,6 +111,70 @@ impl RateLimiter {
             Err(remaining)
         } else {
             Ok(())
+        }
+    }
+
+    /// Whether `member` is one of the first `max` distinct members seen
+    /// under `key` in the window: a member already admitted is admitted
+    /// again; a new one only while fewer than `max` are. An unreachable
+    /// Redis admits (fails open).
+    pub async fn admit_member(&self, key: &str, member: &str, limit: Limit) -> bool {
+        match self {
+            Self::Memory(windows) => {
+                let Ok(mut w) = windows.lock() else {
+                    return true;
+                };
+                if w.members.len() >= MEMBER_KEYS {
+                    w.members
+                        .retain(|_, (start, window, _)| start.elapsed() < *window);
+                    if w.members.len() >= 2 * MEMBER_KEYS {
+                        w.members.clear();
+                    }
+                }
+                let entry = w
+                    .members
+                    .entry(key.to_string())
+                    .or_insert_with(|| (Instant::now(), limit.window, HashSet::new()));
+                if entry.0.elapsed() >= entry.1 {
+                    *entry = (Instant::now(), limit.window, HashSet::new());
+                }
+                if entry.2.contains(member) {
+                    return true;
+                }
+                if entry.2.len() < limit.max as usize {
+                    entry.2.insert(member.to_string());
+                    return true;
+                }
+                false
+            }
+            Self::Redis(manager) => {
+                let mut conn = manager.clone();
+                let script = redis::Script::new(
+                    r"if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 1 end
+                      if redis.call('SCARD', KEYS[1]) < tonumber(ARGV[2]) then
+                        redis.call('SADD', KEYS[1], ARGV[1])
+                        if redis.call('TTL', KEYS[1]) < 0 then
+                          redis.call('EXPIRE', KEYS[1], ARGV[3])
+                        end
+                        return 1
+                      end
+                      return 0",
+                );
+                let result: redis::RedisResult<i64> = script
+                    .key(format!("ca:set:{key}"))
+                    .arg(member)
+                    .arg(limit.max)
+                    .arg(limit.window.as_secs().max(1))
+                    .invoke_async(&mut conn)
+                    .await;
+                match result {
+                    Ok(admitted) => admitted == 1,
+                    Err(err) => {
+                        tracing::warn!(%err, "distinct-member check failed; admitting");
+                        true
+                    }
+                }
+            }
         }
     }
 
@@ -281,6 +353,35 @@ mod tests {
             limiter.hit("new:0", long).await.ok();
         }
         assert!(limiter.hit("new:0", long).await.is_err());
+    }
+
+    async fn admit_members(limiter: &RateLimiter, key: &str) {
+        let limit = Limit::new(2, 60);
+        assert!(limiter.admit_member(key, "a", limit).await);
+        assert!(limiter.admit_member(key, "b", limit).await);
+        // Members already admitted stay admitted; a third is refused.
+        assert!(limiter.admit_member(key, "a", limit).await);
+        assert!(!limiter.admit_member(key, "c", limit).await);
+        assert!(limiter.admit_member(key, "b", limit).await);
+        // Another key has its own members.
+        assert!(
+            limiter
+                .admit_member(&format!("{key}:other"), "c", limit)
+                .await
+        );
+    }
+
+    #[tokio::test]
+    async fn memory_admits_the_first_distinct_members() {
+        admit_members(&RateLimiter::memory(), "members:memory").await;
+    }
+
+    #[tokio::test]
+    async fn redis_admits_the_first_distinct_members() {
+        let url = std::env::var("CA_TEST_REDIS_URL")
+            .unwrap_or_else(|_| "redis://127.0.0.1:6379".to_string());
+        let limiter = RateLimiter::redis(&url).await.expect("redis reachable");
+        admit_members(&limiter, &format!("members:{}", crate::ids::new_id())).await;
     }
 
     /// Runs against the machine's Redis (`CA_TEST_REDIS_URL`, default the local server).

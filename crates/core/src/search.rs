@@ -1,7 +1,163 @@
-//! Substring search in text columns.
+//! Substring search in text columns, and the search of an owner's lists
+//! (customers, conversations): the term as typed, the list filters, and the
+//! trigram index each database answers it from.
 
 use sea_orm::DbBackend;
-use sea_orm::sea_query::{Condition, Expr, ExprTrait, Func, LikeExpr, SimpleExpr};
+use sea_orm::sea_query::{Alias, Condition, Expr, ExprTrait, Func, LikeExpr, SimpleExpr};
+
+use crate::FieldErrors;
+use crate::paging::{Counted, count_capped};
+
+/// The longest search term, in characters.
+pub const TERM_MAX: usize = 100;
+
+/// The shortest term the trigram indexes can look up; shorter ones scan the
+/// owner's rows.
+pub const INDEXED_TERM: usize = 3;
+
+/// The search term of a list query: trimmed and lower-cased, with control
+/// characters as spaces (a line break separates the fields in the search
+/// indexes, so no term holds one). Blank means no search; a term over
+/// [`TERM_MAX`] characters is an error under `search`.
+pub fn term(raw: Option<&str>, errors: &mut FieldErrors) -> Option<String> {
+    let term = raw
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| s.replace(char::is_control, " ").to_lowercase());
+    if term.as_ref().is_some_and(|s| s.chars().count() > TERM_MAX) {
+        errors.insert(
+            "search".into(),
+            vec![format!("Search can be at most {TERM_MAX} characters")],
+        );
+    }
+    term
+}
+
+/// A list filter of a query (`status=`, `outcome=`, `role=`): blank or
+/// `all` means no filter.
+pub fn chosen(raw: Option<&str>) -> Option<&str> {
+    raw.map(str::trim).filter(|s| !s.is_empty() && *s != "all")
+}
+
+/// The trigram search over one owner-scoped table. On PostgreSQL a `pg_trgm`
+/// GIN index is built on `pg_text`; on SQLite an FTS5 `trigram` table
+/// (`fts_index`) is keyed to the rows through `fts_keys` (`rid` → the row's
+/// id in `fts_key`, with its `owner_id`). Every name comes from the owning
+/// crate, never from input.
+#[derive(Debug, Clone, Copy)]
+pub struct Trigram {
+    pub table: &'static str,
+    /// The expression the PostgreSQL index is built on; the query must use
+    /// exactly this text for the index to be used.
+    pub pg_text: &'static str,
+    pub fts_index: &'static str,
+    pub fts_keys: &'static str,
+    pub fts_key: &'static str,
+}
+
+impl Trigram {
+    fn owner_is(&self, owner_id: &str) -> SimpleExpr {
+        Expr::col((Alias::new(self.table), Alias::new("owner_id"))).eq(owner_id)
+    }
+
+    /// Whether `term` is long enough for the index.
+    pub fn indexed(&self, backend: DbBackend, term: &str) -> bool {
+        term.chars().count() >= INDEXED_TERM
+            && matches!(backend, DbBackend::Postgres | DbBackend::Sqlite)
+    }
+
+    /// The owner's rows holding `term`: through the index when the term is
+    /// long enough, otherwise `scan` (the crate's own test of each row's
+    /// columns, owner included).
+    pub fn matches(
+        &self,
+        backend: DbBackend,
+        owner_id: &str,
+        term: &str,
+        scan: Condition,
+    ) -> Condition {
+        if !self.indexed(backend, term) {
+            return scan;
+        }
+        match backend {
+            DbBackend::Postgres => {
+                Condition::all()
+                    .add(self.owner_is(owner_id))
+                    .add(Expr::cust_with_values(
+                        format!("{} LIKE $1", self.pg_text),
+                        [contains_pattern(term)],
+                    ))
+            }
+            // A quoted FTS5 phrase of trigrams matches that exact substring,
+            // case-folded. The unary `+` keeps SQLite from walking the
+            // owner's index (all their rows) instead of starting from the
+            // matches.
+            _ => Condition::all()
+                .add(Expr::cust_with_values(
+                    format!("+\"{}\".\"owner_id\" = ?", self.table),
+                    [owner_id],
+                ))
+                .add(Expr::cust_with_values(
+                    format!(
+                        "\"{table}\".\"id\" IN (SELECT k.{key} FROM {keys} k WHERE k.owner_id = ? \
+                         AND k.rid IN (SELECT rowid FROM {index} WHERE {index} MATCH ?))",
+                        table = self.table,
+                        key = self.fts_key,
+                        keys = self.fts_keys,
+                        index = self.fts_index,
+                    ),
+                    [owner_id.to_string(), fts_phrase(term)],
+                )),
+        }
+    }
+
+    /// The same rows as [`Self::matches`], tested one row at a time, for
+    /// walking a list's sort order when many rows match (the page is found
+    /// after a few rows instead of sorting every match). On PostgreSQL the
+    /// expression is changed just enough that the planner walks the sort
+    /// index; on SQLite each row's own columns are tested (`scan`), since
+    /// probing the full-text index once per row costs far more than reading
+    /// the row.
+    pub fn matches_row(
+        &self,
+        backend: DbBackend,
+        owner_id: &str,
+        term: &str,
+        scan: Condition,
+    ) -> Condition {
+        match backend {
+            DbBackend::Postgres => {
+                Condition::all()
+                    .add(self.owner_is(owner_id))
+                    .add(Expr::cust_with_values(
+                        format!("({} || '') LIKE $1", self.pg_text),
+                        [contains_pattern(term)],
+                    ))
+            }
+            _ => scan,
+        }
+    }
+
+    /// How many of the owner's rows holding `term` the search `query`
+    /// selects, counted up to the cap. On SQLite, when no other filter
+    /// narrows the search (`unfiltered`), the count comes from the index
+    /// alone (see [`fts_count_capped`]): no searched row is read.
+    pub async fn count<C: sea_orm::ConnectionTrait>(
+        &self,
+        conn: &C,
+        owner_id: &str,
+        term: &str,
+        unfiltered: bool,
+        query: sea_orm::sea_query::SelectStatement,
+    ) -> Result<Counted, sea_orm::DbErr> {
+        let backend = conn.get_database_backend();
+        if unfiltered && backend == DbBackend::Sqlite && self.indexed(backend, term) {
+            fts_count_capped(conn, self.fts_index, self.fts_keys, owner_id, term).await
+        } else {
+            count_capped(conn, query).await
+        }
+    }
+}
 
 /// `%term%` with the LIKE wildcards in `term` escaped by a backslash, so a
 /// visitor's `%` or `_` is looked for as typed.

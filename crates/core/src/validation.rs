@@ -89,9 +89,42 @@ pub fn optional_datetime<'de, D: serde::Deserializer<'de>>(
     }
 }
 
+/// Reads one of a set of values (an enum) leniently: a value the enum does
+/// not name, or one of another JSON type, reads as none, so the caller can
+/// answer with a field error that names the allowed values instead of a
+/// generic "malformed JSON".
+pub fn lenient<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::de::DeserializeOwned,
+{
+    use serde::Deserialize as _;
+    let raw = serde_json::Value::deserialize(d)?;
+    Ok(serde_json::from_value(raw).ok())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lenient_enums_read_unknown_values_as_none() {
+        #[derive(Debug, PartialEq, serde::Deserialize)]
+        #[serde(rename_all = "lowercase")]
+        enum Kind {
+            Pageview,
+        }
+        #[derive(serde::Deserialize)]
+        struct In {
+            #[serde(default, deserialize_with = "lenient")]
+            kind: Option<Kind>,
+        }
+        let read = |json: &str| serde_json::from_str::<In>(json).expect("json").kind;
+        assert_eq!(read(r#"{"kind":"pageview"}"#), Some(Kind::Pageview));
+        assert_eq!(read(r#"{"kind":"click"}"#), None);
+        assert_eq!(read(r#"{"kind":7}"#), None);
+        assert_eq!(read("{}"), None);
+    }
 
     #[test]
     fn phone_rules() {

@@ -8,8 +8,8 @@ use sea_orm::{
 };
 
 use ca_core::FieldErrors;
-use ca_core::paging::{Counted, Pagination, count_capped, whole_number};
-use ca_core::search::{contains_any_case, contains_pattern, fts_phrase};
+use ca_core::paging::{Counted, Pagination, whole_number};
+use ca_core::search::{self, Trigram, contains_any_case};
 
 use crate::dto::{CustomerListResponse, CustomerOut, CustomerUpdate, ListQuery, STATUSES};
 use crate::entities::{customer, customer_count};
@@ -44,25 +44,8 @@ pub fn listing(q: &ListQuery) -> Result<Listing, CustomerError> {
     let mut errors = FieldErrors::new();
     let page = whole_number(q.page.as_deref(), "page", 1, 1, 1_000_000, &mut errors);
     let limit = whole_number(q.limit.as_deref(), "limit", 20, 1, 100, &mut errors);
-    let search = q
-        .search
-        .as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        // A line break separates the fields in the search index; no term holds one.
-        .map(|s| s.replace(char::is_control, " ").to_lowercase());
-    if search.as_ref().is_some_and(|s| s.chars().count() > 100) {
-        errors.insert(
-            "search".into(),
-            vec!["Search can be at most 100 characters".into()],
-        );
-    }
-    let status = q
-        .status
-        .as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty() && *s != "all")
-        .map(str::to_string);
+    let search = search::term(q.search.as_deref(), &mut errors);
+    let status = search::chosen(q.status.as_deref()).map(str::to_string);
     if let Some(s) = &status
         && !STATUSES.contains(&s.as_str())
     {
@@ -116,34 +99,17 @@ pub fn listing(q: &ListQuery) -> Result<Listing, CustomerError> {
 pub const PG_SEARCH_TEXT: &str = "lower(COALESCE(name, '') || E'\\n' || email || E'\\n' || \
      COALESCE(phone, '') || E'\\n' || COALESCE(company, ''))";
 
-/// The shortest term the trigram indexes can look up; shorter ones scan.
-const INDEXED_TERM: usize = 3;
-
-/// Whether the search can use the trigram index (the term is long enough).
-fn indexed(backend: DbBackend, term: &str) -> bool {
-    term.chars().count() >= INDEXED_TERM
-        && matches!(backend, DbBackend::Postgres | DbBackend::Sqlite)
-}
-
-/// The same customers as [`search_condition`], tested one row at a time: for
-/// walking the list's sort order when many customers match, so the page is
-/// found after a few rows instead of sorting every match.
-fn search_row_condition(backend: DbBackend, owner_id: &str, term: &str) -> Condition {
-    let mine = Condition::all().add(customer::Column::OwnerId.eq(owner_id));
-    match backend {
-        // Not the indexed expression, so the planner walks the sort index.
-        DbBackend::Postgres => mine.add(Expr::cust_with_values(
-            format!("({PG_SEARCH_TEXT} || '') LIKE $1"),
-            [contains_pattern(term)],
-        )),
-        // Each row's own columns, not the full-text index: probing the
-        // index once per row costs far more than reading the row.
-        _ => like_condition(backend, owner_id, term),
-    }
-}
+/// The customers' trigram search (PostgreSQL and SQLite indexes).
+const TRIGRAM: Trigram = Trigram {
+    table: "customers",
+    pg_text: PG_SEARCH_TEXT,
+    fts_index: "customers_search",
+    fts_keys: "customer_search_keys",
+    fts_key: "customer_id",
+};
 
 /// How many of the owner's customers (with `status`, when given) hold
-/// `term`, counted up to [`COUNT_CAP`].
+/// `term`, counted up to the cap.
 async fn search_count<C: ConnectionTrait>(
     conn: &C,
     owner_id: &str,
@@ -151,55 +117,24 @@ async fn search_count<C: ConnectionTrait>(
     status: Option<&str>,
 ) -> Result<Counted, CustomerError> {
     let backend = conn.get_database_backend();
-    if backend == DbBackend::Sqlite && status.is_none() && indexed(backend, term) {
-        return Ok(ca_core::search::fts_count_capped(
-            conn,
-            "customers_search",
-            "customer_search_keys",
-            owner_id,
-            term,
-        )
-        .await?);
-    }
     let mut q = customer::Entity::find().filter(search_condition(backend, owner_id, term));
     if let Some(status) = status {
         q = q.filter(customer::Column::ConversionStatus.eq(status));
     }
-    Ok(count_capped(conn, q.into_query()).await?)
+    Ok(TRIGRAM
+        .count(conn, owner_id, term, status.is_none(), q.into_query())
+        .await?)
 }
 
 /// The owner's customers whose name, email, phone or company holds `term`
 /// (lower-cased).
 pub fn search_condition(backend: DbBackend, owner_id: &str, term: &str) -> Condition {
-    let mine = Condition::all().add(customer::Column::OwnerId.eq(owner_id));
-    if term.chars().count() >= INDEXED_TERM {
-        match backend {
-            DbBackend::Postgres => {
-                return mine.add(Expr::cust_with_values(
-                    format!("{PG_SEARCH_TEXT} LIKE $1"),
-                    [contains_pattern(term)],
-                ));
-            }
-            DbBackend::Sqlite => {
-                // A quoted FTS5 phrase of trigrams matches that exact substring.
-                // The unary `+` keeps SQLite from walking the owner's index
-                // (all their rows) instead of starting from the matches.
-                return Condition::all()
-                    .add(Expr::cust_with_values(
-                        "+\"customers\".\"owner_id\" = ?",
-                        [owner_id],
-                    ))
-                    .add(Expr::cust_with_values(
-                        "\"customers\".\"id\" IN (SELECT k.customer_id FROM customer_search_keys k \
-                         WHERE k.owner_id = ? \
-                         AND k.rid IN (SELECT rowid FROM customers_search WHERE customers_search MATCH ?))",
-                        [owner_id.to_string(), fts_phrase(term)],
-                    ));
-            }
-            _ => {}
-        }
-    }
-    like_condition(backend, owner_id, term)
+    TRIGRAM.matches(
+        backend,
+        owner_id,
+        term,
+        like_condition(backend, owner_id, term),
+    )
 }
 
 /// The owner's customers whose name, email, phone or company holds `term`,
@@ -302,9 +237,12 @@ impl CustomerService {
         if offset < total || counted.capped {
             let condition = match &l.search {
                 None => Condition::all().add(customer::Column::OwnerId.eq(owner_id)),
-                Some(term) if indexed(backend, term) && walk => {
-                    search_row_condition(backend, owner_id, term)
-                }
+                Some(term) if TRIGRAM.indexed(backend, term) && walk => TRIGRAM.matches_row(
+                    backend,
+                    owner_id,
+                    term,
+                    like_condition(backend, owner_id, term),
+                ),
                 Some(term) => search_condition(backend, owner_id, term),
             };
             let mut query = customer::Entity::find()
@@ -396,6 +334,7 @@ impl CustomerService {
         if !errors.is_empty() {
             return Err(CustomerError::invalid(errors));
         }
+        let before = existing.clone();
         let mut after = existing.clone();
         if let Some(s) = status {
             after.conversion_status = s;
@@ -432,6 +371,7 @@ impl CustomerService {
             .one(&txn)
             .await?
             .ok_or(CustomerError::NotFound)?;
+        crate::hooks::lead_updated(&txn, &before, &stored, Utc::now()).await?;
         txn.commit().await?;
         Ok(CustomerOut::of(&stored))
     }

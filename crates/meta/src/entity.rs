@@ -14,8 +14,9 @@ pub struct Model {
     pub event_time: DateTimeUtc,
     /// The event as Meta receives it (JSON).
     pub payload: String,
-    /// `pending`, `sent`, `failed` (Meta refused it) or `not_forwarded`
-    /// (no pixel configured).
+    /// `pending`, `sent`, `failed` (Meta refused it), `not_forwarded` (no
+    /// pixel configured, or a test purchase without a test event code) or
+    /// `skipped` (a purchase that moved no money: never sent).
     pub status: String,
     pub attempts: i32,
     pub next_attempt_at: DateTimeUtc,
@@ -24,6 +25,13 @@ pub struct Model {
     pub last_error: Option<String>,
     pub created_at: DateTimeUtc,
     pub sent_at: Option<DateTimeUtc>,
+    /// When the browser's copy of the event was taken (its cookies, user
+    /// agent and address). The first copy counts; later ones are ignored,
+    /// so nobody who learns an event's id can rewrite its attribution.
+    pub browser_at: Option<DateTimeUtc>,
+    /// A purchase made in PayU's test environment: sent only with Meta's
+    /// test event code, so it lands in Test Events, never in the live data.
+    pub test_event: bool,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -86,6 +86,15 @@ pub fn with_country_code(phone: &str) -> String {
     }
 }
 
+/// A stand-in number, not anyone's phone: its national part (the last ten
+/// digits) is one digit repeated, like the `9999999999` a payment page is
+/// given for a buyer without a phone.
+pub fn is_placeholder_phone(phone: &str) -> bool {
+    let digits: Vec<char> = phone.chars().filter(char::is_ascii_digit).collect();
+    let national = &digits[digits.len().saturating_sub(10)..];
+    national.len() < 7 || national.iter().all(|d| *d == national[0])
+}
+
 /// The hashed value Meta expects for `field`, or `None`.
 pub fn hashed(field: &str, value: &str) -> Option<String> {
     normalize(field, value).map(|v| if is_hashed(&v) { v } else { sha256(&v) })
@@ -181,6 +190,16 @@ mod tests {
         assert_eq!(hashed("ph", "0"), None);
         assert_eq!(hashed("country", "India"), None);
         assert_eq!(hashed("fn", "   "), None);
+    }
+
+    #[test]
+    fn placeholder_numbers_are_recognised() {
+        assert!(is_placeholder_phone("9999999999"));
+        assert!(is_placeholder_phone("+91 99999 99999"));
+        assert!(is_placeholder_phone("0000000000"));
+        assert!(is_placeholder_phone(""));
+        assert!(!is_placeholder_phone("+91 98765-43210"));
+        assert!(!is_placeholder_phone("9876543210"));
     }
 
     #[test]

@@ -1,23 +1,31 @@
 //! Storing events and sending them to the Graph API.
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use sea_orm::sea_query::Expr;
+use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, DatabaseConnection, EntityTrait,
     QueryFilter, QueryOrder, QuerySelect, Set,
 };
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use crate::entity;
-use crate::normalize::{hashed, with_country_code};
+use crate::normalize::{hashed, is_placeholder_phone, sha256, with_country_code};
+use crate::{entity, state};
 
 /// Most events in one request (Meta's limit).
 pub const BATCH: u64 = 1000;
 /// Meta refuses events older than this.
 pub const MAX_AGE_DAYS: i64 = 7;
+/// How long a sender holds the events it claimed (a crashed sender's events
+/// are taken up by another after this).
+const CLAIM_SECS: i64 = 600;
+/// The row of `meta_outbox_state`.
+const STATE_ID: &str = "outbox";
+/// What staff read while Meta rejects the access token.
+pub const TOKEN_REJECTED: &str = "Meta token rejected";
 
 /// Where and how events are sent.
 #[derive(Debug, Clone)]
@@ -27,8 +35,11 @@ pub struct MetaConfig {
     /// `https://graph.facebook.com` (a local stand-in in tests).
     pub graph_url: String,
     pub api_version: String,
-    /// Meta's test-events code, while testing.
+    /// Meta's test-events code, while testing: every request carries it,
+    /// and only then are purchases from PayU's test environment sent.
     pub test_event_code: Option<String>,
+    /// Longest wait for Meta's answer to one request.
+    pub timeout: Duration,
 }
 
 impl MetaConfig {
@@ -51,6 +62,8 @@ pub struct UserData {
     pub first_name: Option<String>,
     pub last_name: Option<String>,
     pub external_id: Option<String>,
+    /// ISO-3166 alpha-2 (`IN`); sent lowercase and hashed.
+    pub country: Option<String>,
     pub client_ip_address: Option<String>,
     pub client_user_agent: Option<String>,
     pub fbp: Option<String>,
@@ -59,6 +72,8 @@ pub struct UserData {
 
 impl UserData {
     /// Meta's `user_data`: hashed where Meta requires, the rest as it is.
+    /// A placeholder phone number (one digit repeated) is left out rather
+    /// than sent as if it were the buyer's.
     pub fn to_meta(&self) -> Map<String, Value> {
         let mut m = Map::new();
         let mut put_hashed = |key: &str, field: &str, v: &Option<String>| {
@@ -67,10 +82,16 @@ impl UserData {
             }
         };
         put_hashed("em", "em", &self.email);
-        put_hashed("ph", "ph", &self.phone.as_deref().map(with_country_code));
+        let phone = self
+            .phone
+            .as_deref()
+            .filter(|p| !is_placeholder_phone(p))
+            .map(with_country_code);
+        put_hashed("ph", "ph", &phone);
         put_hashed("fn", "fn", &self.first_name);
         put_hashed("ln", "ln", &self.last_name);
         put_hashed("external_id", "external_id", &self.external_id);
+        put_hashed("country", "country", &self.country);
         for (key, v) in [
             ("client_ip_address", &self.client_ip_address),
             ("client_user_agent", &self.client_user_agent),
@@ -85,6 +106,19 @@ impl UserData {
     }
 }
 
+/// Which of Meta's datasets an event may reach.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Delivery {
+    /// The live dataset (or Test Events while a test event code is set).
+    #[default]
+    Live,
+    /// Only Meta's Test Events view: a purchase in PayU's test environment,
+    /// sent only while a test event code is configured.
+    TestOnly,
+    /// Never sent (the reason is stored): a purchase that moved no money.
+    Never(&'static str),
+}
+
 /// One event to send.
 #[derive(Debug, Clone)]
 pub struct OutgoingEvent {
@@ -94,6 +128,7 @@ pub struct OutgoingEvent {
     pub event_source_url: Option<String>,
     pub user_data: UserData,
     pub custom_data: Map<String, Value>,
+    pub delivery: Delivery,
 }
 
 impl OutgoingEvent {
@@ -121,28 +156,191 @@ pub struct OutboxEntry {
     pub event_id: String,
     pub event_name: String,
     pub event_time: DateTime<Utc>,
-    /// `pending`, `sent`, `failed` or `not_forwarded`.
+    /// `pending`, `sent`, `failed`, `not_forwarded` or `skipped`.
     pub status: String,
     pub attempts: i32,
+    /// Meta's reason for refusing the event, or why it waits; never holds
+    /// the access token.
     pub last_error: Option<String>,
+    /// A purchase from PayU's test environment (Test Events only).
+    pub test_event: bool,
     pub created_at: DateTime<Utc>,
     pub sent_at: Option<DateTime<Utc>>,
 }
 
-/// What staff see of the outbox: whether events go to Meta at all, how many
-/// are in each state, and the newest.
+/// Sending stopped because Meta rejected the access token.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OutboxPause {
+    /// "Meta token rejected" and Meta's own message.
+    pub reason: String,
+    pub since: DateTime<Utc>,
+}
+
+/// What staff see of the outbox: whether events go to Meta at all, whether
+/// sending is paused and why, how many are in each state, and the newest.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OutboxView {
     /// A pixel id and access token are configured; without them events are
     /// stored as `not_forwarded` and sent once they are.
     pub forwarding: bool,
+    /// A test event code is configured: every event goes to Meta's Test
+    /// Events view, and purchases from PayU's test environment are sent.
+    pub test_events: bool,
+    /// Set while Meta rejects the access token: nothing is sent, nothing is
+    /// lost; sending resumes when the token is replaced or staff retry.
+    pub paused: Option<OutboxPause>,
     pub pending: u64,
     pub sent: u64,
     pub failed: u64,
     pub not_forwarded: u64,
+    /// Purchases that moved no money (simulator, demo): never sent.
+    pub skipped: u64,
     /// The 50 newest, newest first.
     pub events: Vec<OutboxEntry>,
+}
+
+/// What re-queueing failed events did.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RequeueOut {
+    /// Failed events put back in the queue (and a pause lifted).
+    pub requeued: u64,
+    /// Failed events left failed: older than Meta accepts (7 days).
+    pub too_old: u64,
+}
+
+/// Meta's `error` object.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct GraphError {
+    pub message: Option<String>,
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    pub code: Option<i64>,
+    pub error_subcode: Option<i64>,
+    pub is_transient: Option<bool>,
+    pub error_user_title: Option<String>,
+    pub error_user_msg: Option<String>,
+    pub fbtrace_id: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct GraphErrorBody {
+    error: GraphError,
+}
+
+/// What one request to Meta came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Sent,
+    /// A temporary failure (network, 5xx, throttling, `is_transient`).
+    Retry(String),
+    /// The access token is invalid or expired: nothing will go through.
+    TokenRejected(String),
+    /// Meta refused the request because of its events.
+    Refused(String),
+}
+
+/// Meta's codes for a token that is invalid, expired or lacks permission.
+fn token_code(code: i64) -> bool {
+    matches!(code, 102 | 190)
+}
+
+/// Meta's codes for throttling and temporary trouble.
+fn transient_code(code: i64) -> bool {
+    matches!(code, 1 | 2 | 4 | 17 | 32 | 341 | 613 | 80004)
+}
+
+/// Reads Meta's answer to a request that was not a success: its `error`
+/// object decides between retrying, pausing and refusing.
+pub fn classify(status: u16, body: &str) -> Outcome {
+    let parsed = serde_json::from_str::<GraphErrorBody>(body)
+        .ok()
+        .map(|b| b.error);
+    let Some(e) = parsed else {
+        let text: String = body.chars().take(200).collect();
+        let reason = format!("Meta answered {status} without an error object: {text}");
+        return if status >= 500 || status == 429 {
+            Outcome::Retry(reason)
+        } else if status == 401 {
+            Outcome::TokenRejected(format!("{TOKEN_REJECTED}: {reason}"))
+        } else {
+            Outcome::Refused(reason)
+        };
+    };
+    let mut reason = format!(
+        "Meta answered {status}: {}",
+        e.message.as_deref().unwrap_or("no message")
+    );
+    if let Some(msg) = e
+        .error_user_msg
+        .as_deref()
+        .or(e.error_user_title.as_deref())
+    {
+        reason.push_str(&format!(" ({msg})"));
+    }
+    let mut parts = Vec::new();
+    if let Some(kind) = &e.kind {
+        parts.push(format!("type {kind}"));
+    }
+    if let Some(code) = e.code {
+        parts.push(format!("code {code}"));
+    }
+    if let Some(sub) = e.error_subcode {
+        parts.push(format!("subcode {sub}"));
+    }
+    if let Some(trace) = &e.fbtrace_id {
+        parts.push(format!("fbtrace_id {trace}"));
+    }
+    if !parts.is_empty() {
+        reason.push_str(&format!(" [{}]", parts.join(", ")));
+    }
+    let reason: String = reason.chars().take(600).collect();
+    // An OAuthException alone is not a token problem: Meta labels invalid
+    // event parameters (code 100) with that type too.
+    let token = e.code.is_some_and(token_code)
+        || (status == 401 && e.code.is_none_or(|c| !transient_code(c)))
+        || (e.kind.as_deref() == Some("OAuthException") && e.code.is_none());
+    if token {
+        return Outcome::TokenRejected(format!("{TOKEN_REJECTED}: {reason}"));
+    }
+    if status >= 500
+        || status == 429
+        || e.is_transient == Some(true)
+        || e.code.is_some_and(transient_code)
+    {
+        return Outcome::Retry(reason);
+    }
+    Outcome::Refused(reason)
+}
+
+/// A fingerprint of the access token to tell a replaced token from the
+/// rejected one (never the token itself).
+fn fingerprint(token: &str) -> String {
+    sha256(&format!("convertassist-meta-token|{token}"))[..32].to_string()
+}
+
+/// A transport error's text without its URL and without the token.
+fn describe_transport(err: reqwest::Error, token: &str) -> String {
+    let err = err.without_url();
+    let mut text = err.to_string();
+    let mut source = std::error::Error::source(&err);
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    redact(&format!("sending failed: {text}"), token)
+}
+
+/// `text` with every occurrence of `token` blanked out.
+fn redact(text: &str, token: &str) -> String {
+    if token.is_empty() {
+        text.to_string()
+    } else {
+        text.replace(token, "[access token]")
+    }
 }
 
 /// The outbox and its sender.
@@ -172,72 +370,166 @@ impl Outbox {
         self.config.configured()
     }
 
-    /// Stores `event` (once per `event_id`: a later copy of the same event
-    /// only adds the browser's details while it is still unsent).
+    /// Whether an event of `delivery` goes to Meta with this configuration.
+    pub fn will_send(&self, delivery: Delivery) -> bool {
+        self.initial_status(delivery).0 == "pending"
+    }
+
+    /// The pixel id the dashboard's pages may use for Meta's cookies, when
+    /// events are forwarded.
+    pub fn public_pixel_id(&self) -> Option<String> {
+        self.configured()
+            .then(|| self.config.pixel_id.clone())
+            .flatten()
+    }
+
+    /// Stores the server's own `event` (once per `event_id`), due at once.
     pub async fn enqueue<C: ConnectionTrait>(
         &self,
         conn: &C,
         event: &OutgoingEvent,
     ) -> Result<bool, MetaError> {
+        self.store(conn, event, None, Utc::now()).await
+    }
+
+    /// Stores the server's own `event`, due at `not_before` (so the
+    /// browser's copy, with its cookies, can join it first).
+    pub async fn enqueue_after<C: ConnectionTrait>(
+        &self,
+        conn: &C,
+        event: &OutgoingEvent,
+        not_before: DateTime<Utc>,
+    ) -> Result<bool, MetaError> {
+        self.store(conn, event, None, not_before).await
+    }
+
+    /// Stores the browser's copy of `event`. The first copy of an event id
+    /// is kept: if the server stored the event first, the browser's copy
+    /// adds only what the server cannot know (its `_fbp`/`_fbc` cookies)
+    /// while the event is unsent, and makes it due at once; every later
+    /// copy changes nothing. Returns whether a new event was stored.
+    pub async fn enqueue_from_browser<C: ConnectionTrait>(
+        &self,
+        conn: &C,
+        event: &OutgoingEvent,
+    ) -> Result<bool, MetaError> {
+        let now = Utc::now();
+        if self.store(conn, event, Some(now), now).await? {
+            return Ok(true);
+        }
+        let Some(stored) = entity::Entity::find()
+            .filter(entity::Column::EventId.eq(&event.event_id))
+            .one(conn)
+            .await?
+        else {
+            return Ok(false);
+        };
+        if stored.browser_at.is_some() {
+            return Ok(false);
+        }
+        let Ok(mut payload) = serde_json::from_str::<Value>(&stored.payload) else {
+            // Unreadable: the sender marks it failed; nothing to merge into.
+            return Ok(false);
+        };
+        let browser = event.to_meta();
+        if let (Some(user), Some(from)) = (
+            payload.get_mut("user_data").and_then(Value::as_object_mut),
+            browser.get("user_data").and_then(Value::as_object),
+        ) {
+            for key in ["fbp", "fbc"] {
+                if let Some(v) = from.get(key)
+                    && !user.contains_key(key)
+                {
+                    user.insert(key.into(), v.clone());
+                }
+            }
+        }
+        // Only the first browser copy gets here past `browser_at IS NULL`.
+        entity::Entity::update_many()
+            .col_expr(entity::Column::Payload, Expr::value(payload.to_string()))
+            .col_expr(entity::Column::BrowserAt, Expr::value(Some(now)))
+            .filter(entity::Column::EventId.eq(&event.event_id))
+            .filter(entity::Column::BrowserAt.is_null())
+            .filter(entity::Column::Status.is_in(["pending", "not_forwarded"]))
+            .exec(conn)
+            .await?;
+        // The event no longer waits for the browser.
+        entity::Entity::update_many()
+            .col_expr(entity::Column::NextAttemptAt, Expr::value(now))
+            .filter(entity::Column::EventId.eq(&event.event_id))
+            .filter(entity::Column::Status.eq("pending"))
+            .filter(entity::Column::Attempts.eq(0))
+            .filter(entity::Column::NextAttemptAt.gt(now))
+            .exec(conn)
+            .await?;
+        Ok(false)
+    }
+
+    /// The status a new event starts in, and why it waits (if it does).
+    fn initial_status(&self, delivery: Delivery) -> (&'static str, Option<String>) {
+        match delivery {
+            Delivery::Never(reason) => ("skipped", Some(reason.to_string())),
+            _ if !self.configured() => ("not_forwarded", None),
+            Delivery::TestOnly if self.config.test_event_code.is_none() => (
+                "not_forwarded",
+                Some(
+                    "A test payment: sent to Meta's Test Events only while CA_META_TEST_EVENT_CODE is set"
+                        .into(),
+                ),
+            ),
+            _ => ("pending", None),
+        }
+    }
+
+    /// Inserts `event` unless its id is stored; true when inserted.
+    async fn store<C: ConnectionTrait>(
+        &self,
+        conn: &C,
+        event: &OutgoingEvent,
+        browser_at: Option<DateTime<Utc>>,
+        not_before: DateTime<Utc>,
+    ) -> Result<bool, MetaError> {
         let payload = event.to_meta().to_string();
         let now = Utc::now();
-        let status = if self.configured() {
-            "pending"
-        } else {
-            "not_forwarded"
-        };
+        let (status, reason) = self.initial_status(event.delivery);
         let exists = entity::Entity::find()
             .filter(entity::Column::EventId.eq(&event.event_id))
             .one(conn)
             .await?
             .is_some();
-        let inserted = if exists {
-            0
-        } else {
-            let row = entity::ActiveModel {
-                id: Set(ca_core::ids::new_id().to_string()),
-                event_id: Set(event.event_id.clone()),
-                event_name: Set(event.event_name.clone()),
-                event_time: Set(event.event_time),
-                payload: Set(payload.clone()),
-                status: Set(status.into()),
-                attempts: Set(0),
-                next_attempt_at: Set(now),
-                claim_token: Set(None),
-                claimed_until: Set(None),
-                last_error: Set(None),
-                created_at: Set(now),
-                sent_at: Set(None),
-            };
-            match row.insert(conn).await {
-                Ok(_) => 1,
-                // Stored meanwhile by a concurrent call: the unique index decides.
-                Err(err)
-                    if matches!(
-                        err.sql_err(),
-                        Some(sea_orm::SqlErr::UniqueConstraintViolation(_))
-                    ) =>
-                {
-                    0
-                }
-                Err(err) => return Err(err.into()),
-            }
-        };
-        if inserted == 0 {
-            // Same event again (e.g. the browser's Purchase after the server's):
-            // richer details replace the stored ones while it is unsent.
-            let has_browser = event.user_data.client_user_agent.is_some();
-            if has_browser {
-                entity::Entity::update_many()
-                    .col_expr(entity::Column::Payload, Expr::value(payload))
-                    .filter(entity::Column::EventId.eq(&event.event_id))
-                    .filter(entity::Column::Status.is_in(["pending", "not_forwarded"]))
-                    .exec(conn)
-                    .await?;
-            }
+        if exists {
             return Ok(false);
         }
-        Ok(true)
+        let row = entity::ActiveModel {
+            id: Set(ca_core::ids::new_id().to_string()),
+            event_id: Set(event.event_id.clone()),
+            event_name: Set(event.event_name.clone()),
+            event_time: Set(event.event_time),
+            payload: Set(payload),
+            status: Set(status.into()),
+            attempts: Set(0),
+            next_attempt_at: Set(not_before),
+            claim_token: Set(None),
+            claimed_until: Set(None),
+            last_error: Set(reason),
+            created_at: Set(now),
+            sent_at: Set(None),
+            browser_at: Set(browser_at),
+            test_event: Set(event.delivery == Delivery::TestOnly),
+        };
+        match row.insert(conn).await {
+            Ok(_) => Ok(true),
+            // Stored meanwhile by a concurrent call: the unique index decides.
+            Err(err)
+                if matches!(
+                    err.sql_err(),
+                    Some(sea_orm::SqlErr::UniqueConstraintViolation(_))
+                ) =>
+            {
+                Ok(false)
+            }
+            Err(err) => Err(err.into()),
+        }
     }
 
     /// Which of `event_ids` are stored.
@@ -259,6 +551,46 @@ impl Outbox {
             .collect())
     }
 
+    /// The pause, if sending is paused.
+    pub async fn pause(&self) -> Result<Option<OutboxPause>, MetaError> {
+        Ok(state::Entity::find_by_id(STATE_ID)
+            .one(&self.db)
+            .await?
+            .and_then(|s| {
+                Some(OutboxPause {
+                    reason: s.paused_reason?,
+                    since: s.paused_at?,
+                })
+            }))
+    }
+
+    async fn set_pause(
+        &self,
+        reason: Option<String>,
+        token: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<(), MetaError> {
+        let row = state::ActiveModel {
+            id: Set(STATE_ID.into()),
+            paused_at: Set(reason.as_ref().map(|_| now)),
+            paused_reason: Set(reason),
+            token_fingerprint: Set(token.map(fingerprint)),
+        };
+        state::Entity::insert(row)
+            .on_conflict(
+                sea_orm::sea_query::OnConflict::column(state::Column::Id)
+                    .update_columns([
+                        state::Column::PausedReason,
+                        state::Column::PausedAt,
+                        state::Column::TokenFingerprint,
+                    ])
+                    .to_owned(),
+            )
+            .exec(&self.db)
+            .await?;
+        Ok(())
+    }
+
     /// The outbox as staff see it.
     pub async fn view(&self) -> Result<OutboxView, MetaError> {
         use sea_orm::PaginatorTrait;
@@ -269,10 +601,13 @@ impl Outbox {
         };
         Ok(OutboxView {
             forwarding: self.configured(),
+            test_events: self.config.test_event_code.is_some(),
+            paused: self.pause().await?,
             pending: count("pending").await?,
             sent: count("sent").await?,
             failed: count("failed").await?,
             not_forwarded: count("not_forwarded").await?,
+            skipped: count("skipped").await?,
             events: self.recent(50).await?,
         })
     }
@@ -292,18 +627,88 @@ impl Outbox {
                 status: e.status,
                 attempts: e.attempts,
                 last_error: e.last_error,
+                test_event: e.test_event,
                 created_at: e.created_at,
                 sent_at: e.sent_at,
             })
             .collect())
     }
 
+    /// Staff put failed events back in the queue (those Meta still accepts,
+    /// younger than 7 days) and lift a pause: after a token is replaced, or
+    /// once whatever Meta refused is fixed.
+    pub async fn requeue_failed(&self, now: DateTime<Utc>) -> Result<RequeueOut, MetaError> {
+        let oldest = now - chrono::Duration::days(MAX_AGE_DAYS);
+        let requeued = entity::Entity::update_many()
+            .col_expr(entity::Column::Status, Expr::value("pending"))
+            .col_expr(entity::Column::Attempts, Expr::value(0))
+            .col_expr(entity::Column::NextAttemptAt, Expr::value(now))
+            .col_expr(entity::Column::LastError, Expr::value(None::<String>))
+            .col_expr(entity::Column::ClaimToken, Expr::value(None::<String>))
+            .col_expr(
+                entity::Column::ClaimedUntil,
+                Expr::value(None::<DateTime<Utc>>),
+            )
+            .filter(entity::Column::Status.eq("failed"))
+            .filter(entity::Column::EventTime.gte(oldest))
+            .exec(&self.db)
+            .await?
+            .rows_affected;
+        use sea_orm::PaginatorTrait;
+        let too_old = entity::Entity::find()
+            .filter(entity::Column::Status.eq("failed"))
+            .count(&self.db)
+            .await?;
+        if self.pause().await?.is_some() {
+            self.set_pause(None, None, now).await?;
+            tracing::info!("Meta outbox resumed by staff");
+        }
+        Ok(RequeueOut { requeued, too_old })
+    }
+
     /// Claims due events (so two instances never send the same batch) and
-    /// sends them in one request. Returns how many were sent.
+    /// sends them. A batch Meta refuses is split in halves and each half
+    /// sent again, down to the single events at fault, so one bad event
+    /// never takes good ones with it. A rejected access token pauses
+    /// sending with every event kept pending. Returns how many were sent.
     pub async fn send_due(&self, now: DateTime<Utc>) -> Result<usize, MetaError> {
         let (Some(pixel), Some(token)) = (&self.config.pixel_id, &self.config.access_token) else {
             return Ok(0);
         };
+        if let Some(paused) = state::Entity::find_by_id(STATE_ID).one(&self.db).await?
+            && paused.paused_reason.is_some()
+        {
+            if paused.token_fingerprint.as_deref() == Some(fingerprint(token).as_str()) {
+                return Ok(0);
+            }
+            tracing::info!("the Meta access token was replaced: sending resumes");
+            self.set_pause(None, None, now).await?;
+        }
+        let testing = self.config.test_event_code.is_some();
+        // Events kept while Meta was not configured go now; a test purchase
+        // goes only while a test event code is set.
+        let mut promote = entity::Entity::update_many()
+            .col_expr(entity::Column::Status, Expr::value("pending"))
+            .col_expr(entity::Column::NextAttemptAt, Expr::value(now))
+            .col_expr(entity::Column::LastError, Expr::value(None::<String>))
+            .filter(entity::Column::Status.eq("not_forwarded"));
+        if !testing {
+            promote = promote.filter(entity::Column::TestEvent.eq(false));
+            entity::Entity::update_many()
+                .col_expr(entity::Column::Status, Expr::value("not_forwarded"))
+                .col_expr(
+                    entity::Column::LastError,
+                    Expr::value(Some(
+                        "A test payment: sent to Meta's Test Events only while CA_META_TEST_EVENT_CODE is set"
+                            .to_string(),
+                    )),
+                )
+                .filter(entity::Column::Status.eq("pending"))
+                .filter(entity::Column::TestEvent.eq(true))
+                .exec(&self.db)
+                .await?;
+        }
+        promote.exec(&self.db).await?;
         // Too old for Meta: mark failed rather than retry forever.
         entity::Entity::update_many()
             .col_expr(entity::Column::Status, Expr::value("failed"))
@@ -338,7 +743,7 @@ impl Outbox {
             .col_expr(entity::Column::ClaimToken, Expr::value(Some(claim.clone())))
             .col_expr(
                 entity::Column::ClaimedUntil,
-                Expr::value(Some(now + chrono::Duration::seconds(60))),
+                Expr::value(Some(now + chrono::Duration::seconds(CLAIM_SECS))),
             )
             .filter(entity::Column::Id.is_in(due))
             .filter(
@@ -351,18 +756,19 @@ impl Outbox {
         let batch = entity::Entity::find()
             .filter(entity::Column::ClaimToken.eq(&claim))
             .filter(entity::Column::Status.eq("pending"))
+            .order_by_asc(entity::Column::CreatedAt)
             .all(&self.db)
             .await?;
-        if batch.is_empty() {
-            return Ok(0);
+        let mut readable = Vec::with_capacity(batch.len());
+        for e in batch {
+            match serde_json::from_str::<Value>(&e.payload) {
+                Ok(v) if v.is_object() => readable.push((e, v)),
+                Ok(_) => self.fail_unreadable(&e, "not a JSON object").await?,
+                Err(err) => self.fail_unreadable(&e, &err.to_string()).await?,
+            }
         }
-        let data: Vec<Value> = batch
-            .iter()
-            .filter_map(|e| serde_json::from_str(&e.payload).ok())
-            .collect();
-        let mut body = json!({ "data": data });
-        if let Some(code) = &self.config.test_event_code {
-            body["test_event_code"] = json!(code);
+        if readable.is_empty() {
+            return Ok(0);
         }
         let url = format!(
             "{}/{}/{}/events",
@@ -370,77 +776,188 @@ impl Outbox {
             self.config.api_version,
             pixel
         );
+        let mut sent = 0;
+        let mut parts = vec![readable];
+        while let Some(part) = parts.pop() {
+            let ids: Vec<String> = part.iter().map(|(e, _)| e.id.clone()).collect();
+            let data: Vec<&Value> = part.iter().map(|(_, v)| v).collect();
+            match self.post(&url, token, &data).await {
+                Outcome::Sent => {
+                    self.mark_sent(ids, now).await?;
+                    sent += part.len();
+                }
+                Outcome::Retry(error) => {
+                    tracing::warn!(events = part.len(), %error, "Meta events will be retried");
+                    let rows: Vec<&entity::Model> = part.iter().map(|(e, _)| e).collect();
+                    self.mark_retry(&rows, &error, now).await?;
+                }
+                Outcome::TokenRejected(reason) => {
+                    tracing::error!(%reason, "Meta rejected the access token: sending paused, events kept");
+                    self.set_pause(Some(reason.clone()), Some(token), now)
+                        .await?;
+                    let mut waiting = ids;
+                    waiting.extend(parts.iter().flatten().map(|(e, _)| e.id.clone()));
+                    self.release(waiting, &reason).await?;
+                    break;
+                }
+                Outcome::Refused(error) if part.len() == 1 => {
+                    tracing::warn!(event_id = %part[0].0.event_id, %error, "Meta refused an event; not retried");
+                    self.mark_failed(ids, &error).await?;
+                }
+                Outcome::Refused(error) => {
+                    tracing::info!(events = part.len(), %error, "Meta refused a batch: sending its halves to find the event at fault");
+                    let mut first = part;
+                    let second = first.split_off(first.len() / 2);
+                    // Depth first, in order: the first half is popped next.
+                    parts.push(second);
+                    parts.push(first);
+                }
+            }
+        }
+        if sent > 0 {
+            tracing::info!(events = sent, "Meta events sent");
+        }
+        Ok(sent)
+    }
+
+    /// One request to the Graph API. The token travels in the body, never
+    /// in the URL, so no error text can carry it.
+    async fn post(&self, url: &str, token: &str, data: &[&Value]) -> Outcome {
+        let mut body = json!({ "data": data, "access_token": token });
+        if let Some(code) = &self.config.test_event_code {
+            body["test_event_code"] = json!(code);
+        }
         let result = self
             .http
-            .post(&url)
-            .query(&[("access_token", token.as_str())])
-            .timeout(Duration::from_secs(30))
+            .post(url)
+            .timeout(self.config.timeout)
             .json(&body)
             .send()
             .await;
-        let ids: Vec<String> = batch.iter().map(|e| e.id.clone()).collect();
-        let (outcome, error) = match result {
-            Ok(res) if res.status().is_success() => ("sent", None),
+        match result {
+            Err(err) => Outcome::Retry(describe_transport(err, token)),
+            Ok(res) if res.status().is_success() => Outcome::Sent,
             Ok(res) => {
-                let status = res.status();
-                let text: String = res
-                    .text()
-                    .await
-                    .unwrap_or_default()
-                    .chars()
-                    .take(500)
-                    .collect();
-                let retry = status.is_server_error()
-                    || status.as_u16() == 429
-                    || text.contains("\"is_transient\":true");
-                (
-                    if retry { "retry" } else { "failed" },
-                    Some(format!("Meta answered {status}: {text}")),
-                )
-            }
-            Err(err) => ("retry", Some(format!("sending failed: {err}"))),
-        };
-        match outcome {
-            "sent" => {
-                entity::Entity::update_many()
-                    .col_expr(entity::Column::Status, Expr::value("sent"))
-                    .col_expr(entity::Column::SentAt, Expr::value(Some(now)))
-                    .col_expr(entity::Column::LastError, Expr::value(None::<String>))
-                    .filter(entity::Column::Id.is_in(ids))
-                    .exec(&self.db)
-                    .await?;
-                tracing::info!(events = batch.len(), "Meta events sent");
-                Ok(batch.len())
-            }
-            "failed" => {
-                tracing::warn!(events = batch.len(), error = ?error, "Meta refused the events; not retried");
-                entity::Entity::update_many()
-                    .col_expr(entity::Column::Status, Expr::value("failed"))
-                    .col_expr(entity::Column::LastError, Expr::value(error))
-                    .col_expr(
-                        entity::Column::Attempts,
-                        sea_orm::sea_query::ExprTrait::add(Expr::col(entity::Column::Attempts), 1),
-                    )
-                    .filter(entity::Column::Id.is_in(ids))
-                    .exec(&self.db)
-                    .await?;
-                Ok(0)
-            }
-            _ => {
-                tracing::warn!(events = batch.len(), error = ?error, "Meta events will be retried");
-                for e in &batch {
-                    let attempts = e.attempts + 1;
-                    let mut active: entity::ActiveModel = e.clone().into();
-                    active.attempts = Set(attempts);
-                    active.next_attempt_at = Set(now + backoff(attempts));
-                    active.last_error = Set(error.clone());
-                    active.claim_token = Set(None);
-                    active.claimed_until = Set(None);
-                    active.update(&self.db).await?;
+                let status = res.status().as_u16();
+                let text = match res.text().await {
+                    Ok(text) => text,
+                    Err(err) => return Outcome::Retry(describe_transport(err, token)),
+                };
+                match classify(status, &text) {
+                    Outcome::Retry(r) => Outcome::Retry(redact(&r, token)),
+                    Outcome::TokenRejected(r) => Outcome::TokenRejected(redact(&r, token)),
+                    Outcome::Refused(r) => Outcome::Refused(redact(&r, token)),
+                    Outcome::Sent => Outcome::Sent,
                 }
-                Ok(0)
             }
         }
+    }
+
+    async fn fail_unreadable(&self, e: &entity::Model, why: &str) -> Result<(), MetaError> {
+        let reason = format!("the stored event could not be read: {why}");
+        tracing::error!(event_id = %e.event_id, %reason, "Meta event not sent");
+        self.mark_failed(vec![e.id.clone()], &reason).await
+    }
+
+    async fn mark_sent(&self, ids: Vec<String>, now: DateTime<Utc>) -> Result<(), MetaError> {
+        for chunk in ids.chunks(500) {
+            entity::Entity::update_many()
+                .col_expr(entity::Column::Status, Expr::value("sent"))
+                .col_expr(entity::Column::SentAt, Expr::value(Some(now)))
+                .col_expr(entity::Column::LastError, Expr::value(None::<String>))
+                .col_expr(entity::Column::ClaimToken, Expr::value(None::<String>))
+                .col_expr(
+                    entity::Column::ClaimedUntil,
+                    Expr::value(None::<DateTime<Utc>>),
+                )
+                .filter(entity::Column::Id.is_in(chunk.to_vec()))
+                .exec(&self.db)
+                .await?;
+        }
+        Ok(())
+    }
+
+    async fn mark_failed(&self, ids: Vec<String>, error: &str) -> Result<(), MetaError> {
+        for chunk in ids.chunks(500) {
+            entity::Entity::update_many()
+                .col_expr(entity::Column::Status, Expr::value("failed"))
+                .col_expr(
+                    entity::Column::LastError,
+                    Expr::value(Some(error.to_string())),
+                )
+                .col_expr(
+                    entity::Column::Attempts,
+                    Expr::col(entity::Column::Attempts).add(1),
+                )
+                .col_expr(entity::Column::ClaimToken, Expr::value(None::<String>))
+                .col_expr(
+                    entity::Column::ClaimedUntil,
+                    Expr::value(None::<DateTime<Utc>>),
+                )
+                .filter(entity::Column::Id.is_in(chunk.to_vec()))
+                .exec(&self.db)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Back to pending, unclaimed and not counted as an attempt.
+    async fn release(&self, ids: Vec<String>, why: &str) -> Result<(), MetaError> {
+        for chunk in ids.chunks(500) {
+            entity::Entity::update_many()
+                .col_expr(
+                    entity::Column::LastError,
+                    Expr::value(Some(why.to_string())),
+                )
+                .col_expr(entity::Column::ClaimToken, Expr::value(None::<String>))
+                .col_expr(
+                    entity::Column::ClaimedUntil,
+                    Expr::value(None::<DateTime<Utc>>),
+                )
+                .filter(entity::Column::Id.is_in(chunk.to_vec()))
+                .exec(&self.db)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// One more attempt, due after the backoff of its count.
+    async fn mark_retry(
+        &self,
+        rows: &[&entity::Model],
+        error: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), MetaError> {
+        let mut by_attempts: BTreeMap<i32, Vec<String>> = BTreeMap::new();
+        for e in rows {
+            by_attempts
+                .entry(e.attempts + 1)
+                .or_default()
+                .push(e.id.clone());
+        }
+        for (attempts, ids) in by_attempts {
+            for chunk in ids.chunks(500) {
+                entity::Entity::update_many()
+                    .col_expr(entity::Column::Attempts, Expr::value(attempts))
+                    .col_expr(
+                        entity::Column::NextAttemptAt,
+                        Expr::value(now + backoff(attempts)),
+                    )
+                    .col_expr(
+                        entity::Column::LastError,
+                        Expr::value(Some(error.to_string())),
+                    )
+                    .col_expr(entity::Column::ClaimToken, Expr::value(None::<String>))
+                    .col_expr(
+                        entity::Column::ClaimedUntil,
+                        Expr::value(None::<DateTime<Utc>>),
+                    )
+                    .filter(entity::Column::Id.is_in(chunk.to_vec()))
+                    .exec(&self.db)
+                    .await?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -453,5 +970,40 @@ mod tests {
         assert_eq!(backoff(1).num_seconds(), 2);
         assert_eq!(backoff(3).num_seconds(), 8);
         assert_eq!(backoff(40).num_seconds(), 3600);
+    }
+
+    #[test]
+    fn metas_error_object_decides_what_happens() {
+        let bad_event = r#"{"error":{"message":"Invalid parameter","type":"OAuthException","code":100,"error_subcode":2804003,"is_transient":false,"error_user_title":"Event Timestamp Too Old","fbtrace_id":"AbC"}}"#;
+        match classify(400, bad_event) {
+            Outcome::Refused(r) => {
+                assert!(r.contains("Invalid parameter"), "{r}");
+                assert!(r.contains("code 100"), "{r}");
+                assert!(r.contains("subcode 2804003"), "{r}");
+                assert!(r.contains("fbtrace_id AbC"), "{r}");
+            }
+            other => panic!("{other:?}"),
+        }
+        let expired = r#"{"error":{"message":"Error validating access token: Session has expired","type":"OAuthException","code":190,"error_subcode":463}}"#;
+        assert!(matches!(
+            classify(400, expired),
+            Outcome::TokenRejected(r) if r.starts_with(TOKEN_REJECTED)
+        ));
+        let transient = r#"{"error":{"message":"An unexpected error has occurred. Please retry your request later.","type":"OAuthException","code":2,"is_transient":true}}"#;
+        assert!(matches!(classify(400, transient), Outcome::Retry(_)));
+        // A message that merely mentions `is_transient` is not transient.
+        let tricky = r#"{"error":{"message":"field \"is_transient\":true is not allowed","type":"GraphMethodException","code":100,"is_transient":false}}"#;
+        assert!(matches!(classify(400, tricky), Outcome::Refused(_)));
+        assert!(matches!(classify(503, "upstream down"), Outcome::Retry(_)));
+        assert!(matches!(classify(400, "<html>"), Outcome::Refused(_)));
+    }
+
+    #[test]
+    fn the_token_is_blanked_out_and_fingerprinted_not_stored() {
+        assert_eq!(redact("a TOKEN b", "TOKEN"), "a [access token] b");
+        let f = fingerprint("EAAB-secret");
+        assert!(!f.contains("EAAB"));
+        assert_eq!(f.len(), 32);
+        assert_ne!(f, fingerprint("EAAB-other"));
     }
 }

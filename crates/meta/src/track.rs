@@ -21,12 +21,30 @@ use ca_core::error::InfraError;
 use ca_core::rate_limit::{Limit, RateLimiter};
 use ca_core::{DomainError, ErrorKind, FieldErrors};
 
-use crate::outbox::{MAX_AGE_DAYS, Outbox, OutgoingEvent, UserData};
+use ca_billing::entities::payment::CheckoutMode;
+
+use crate::outbox::{Delivery, MAX_AGE_DAYS, Outbox, OutgoingEvent, UserData};
 
 /// Tracking calls per client IP per minute.
 pub const PER_IP: Limit = Limit::new(30, 60);
 /// A `Lead` is accepted for an account this long after it signed up.
 pub const LEAD_WINDOW_HOURS: i64 = 24;
+/// How long the server's own Purchase waits for the browser's copy (which
+/// adds the `_fbp`/`_fbc` cookies) before it is sent without them.
+pub const BROWSER_WAIT_SECS: i64 = 60;
+/// The owners' country: profiles hold no country, and the product sells in
+/// India.
+pub const HOME_COUNTRY: &str = "IN";
+
+/// `GET /api/meta/config`: what the dashboard's pages need to keep Meta's
+/// click cookies.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MetaPublicConfig {
+    /// The Meta pixel (dataset) id while events are forwarded to Meta;
+    /// null otherwise, and then no Meta cookie is set.
+    pub pixel_id: Option<String>,
+}
 
 /// The events `POST /api/meta/track` takes, for the API document.
 #[derive(ToSchema)]
@@ -73,7 +91,9 @@ pub struct TrackIn {
 pub struct TrackOut {
     pub success: bool,
     pub event_id: String,
-    /// False while no Meta pixel is configured: the event is kept, not sent.
+    /// False while no Meta pixel is configured (the event is kept, not
+    /// sent), and for a purchase that moved no money or a test purchase
+    /// without a test event code.
     pub forwarded: bool,
 }
 
@@ -96,6 +116,9 @@ pub enum TrackError {
     },
     #[error("This purchase could not be verified")]
     NotVerified,
+    /// A purchase is reported only by the signed-in owner who paid.
+    #[error("Please sign in to report a purchase")]
+    SignInRequired,
     #[error("Too many requests. Please wait a moment and try again.")]
     RateLimited(Duration),
     #[error("internal error: {0}")]
@@ -119,6 +142,7 @@ impl DomainError for TrackError {
         match self {
             Self::Validation { .. } => ErrorKind::Validation,
             Self::NotVerified => ErrorKind::BusinessRule,
+            Self::SignInRequired => ErrorKind::Unauthorized,
             Self::RateLimited(d) => ErrorKind::RateLimited(*d),
             Self::Infra(_) => ErrorKind::Internal,
         }
@@ -128,6 +152,7 @@ impl DomainError for TrackError {
         match self {
             Self::Validation { .. } => "validation_failed",
             Self::NotVerified => "purchase_not_verified",
+            Self::SignInRequired => "missing_token",
             Self::RateLimited(_) => "rate_limited",
             Self::Infra(_) => "internal_error",
         }
@@ -181,11 +206,21 @@ impl MetaService {
         &self.outbox
     }
 
-    /// Checks and stores one dashboard event.
+    /// The public part of the Meta configuration.
+    pub fn public_config(&self) -> MetaPublicConfig {
+        MetaPublicConfig {
+            pixel_id: self.outbox.public_pixel_id(),
+        }
+    }
+
+    /// Checks and stores one dashboard event; `signed_in` is the caller's
+    /// account when the call carried a valid session. A `Purchase` is taken
+    /// only from the owner who paid.
     pub async fn track(
         &self,
         input: TrackIn,
         origin: Origin,
+        signed_in: Option<&user::Model>,
         now: DateTime<Utc>,
     ) -> Result<TrackOut, TrackError> {
         self.limiter
@@ -257,6 +292,7 @@ impl MetaService {
             first_name,
             last_name,
             external_id: None,
+            country: Some(HOME_COUNTRY.into()),
             client_ip_address: Some(origin.ip.clone()).filter(|ip| ip != "unknown"),
             client_user_agent: origin.user_agent.clone(),
             fbp: origin.fbp.clone(),
@@ -274,6 +310,9 @@ impl MetaService {
                 .as_deref()
                 .map(|c| c.trim().to_uppercase())
                 .unwrap_or_else(|| "INR".into());
+            let Some(buyer) = signed_in else {
+                return Err(TrackError::SignInRequired);
+            };
             let (Some(order), Some(value)) = (order, value) else {
                 return Err(TrackError::Validation {
                     message: "A purchase needs its orderId and value".into(),
@@ -285,11 +324,19 @@ impl MetaService {
             };
             let paid = payment::Entity::find()
                 .filter(payment::Column::Txnid.eq(&order))
-                .filter(payment::Column::Status.eq("success"))
+                .filter(
+                    payment::Column::Status
+                        .eq(ca_billing::entities::payment::PaymentStatus::Success),
+                )
                 .one(&self.db)
                 .await?
-                .filter(|p| Decimal::new(p.amount_paise, 2) == value && currency == p.currency)
+                .filter(|p| {
+                    p.owner_id == buyer.id
+                        && Decimal::new(p.amount_paise, 2) == value
+                        && currency == p.currency
+                })
                 .ok_or(TrackError::NotVerified)?;
+            // The payment's own record wins; the browser adds its cookies.
             purchase_event(&paid, Some(user_data), source)
         } else {
             let lead = text(&input.lead_id, 64, "leadId", &mut errors).ok_or_else(|| {
@@ -321,25 +368,30 @@ impl MetaService {
                 event_source_url: source,
                 user_data,
                 custom_data: custom,
+                delivery: Delivery::Live,
             }
         };
-        self.outbox.enqueue(&self.db, &event).await?;
+        self.outbox.enqueue_from_browser(&self.db, &event).await?;
         Ok(TrackOut {
             success: true,
             event_id: event.event_id,
-            forwarded: self.outbox.configured(),
+            forwarded: self.outbox.will_send(event.delivery),
         })
     }
 
     /// Queues a `Purchase` for every successful payment of the last week not
-    /// queued yet (the server's own report; the browser's adds its cookies).
+    /// queued yet (the server's own report, complete with the buyer's
+    /// browser as seen at checkout; the browser's copy adds its cookies and
+    /// is waited for a minute). Payments that moved no money are recorded
+    /// as never sent; test payments go only to Meta's Test Events.
     pub async fn sync_purchases(&self, now: DateTime<Utc>) -> Result<usize, TrackError> {
         let paid = payment::Entity::find()
-            .filter(payment::Column::Status.eq("success"))
+            .filter(
+                payment::Column::Status.eq(ca_billing::entities::payment::PaymentStatus::Success),
+            )
             .filter(payment::Column::SettledAt.gte(now - chrono::Duration::days(MAX_AGE_DAYS)))
             .all(&self.db)
             .await?;
-        let paid: Vec<payment::Model> = paid.into_iter().filter(|p| p.provider != "demo").collect();
         // One look at the outbox per round, not one per payment.
         let stored = self
             .outbox
@@ -351,7 +403,12 @@ impl MetaService {
                 continue;
             }
             let event = purchase_event(&p, None, None);
-            if self.outbox.enqueue(&self.db, &event).await? {
+            let wait = chrono::Duration::seconds(BROWSER_WAIT_SECS);
+            if self
+                .outbox
+                .enqueue_after(&self.db, &event, now + wait)
+                .await?
+            {
                 queued += 1;
             }
         }
@@ -375,16 +432,21 @@ fn purchase_event(
     browser: Option<UserData>,
     source: Option<String>,
 ) -> OutgoingEvent {
-    let mut user_data = browser.unwrap_or_default();
-    // What we know from the payment wins over what the browser says.
-    user_data.email = Some(p.email.clone());
-    if p.phone != ca_billing::payments::DEFAULT_PHONE {
-        user_data.phone = Some(p.phone.clone());
-    }
-    user_data.first_name = user_data
-        .first_name
-        .or_else(|| p.firstname.split_whitespace().next().map(str::to_string));
-    user_data.external_id = Some(p.owner_id.clone());
+    let browser = browser.unwrap_or_default();
+    // What the payment recorded wins over what a browser says: the buyer's
+    // browser at checkout, their email, their phone only when they gave one.
+    let user_data = UserData {
+        email: Some(p.email.clone()),
+        phone: Some(p.phone.clone()).filter(|ph| ph != ca_billing::payments::DEFAULT_PHONE),
+        first_name: p.firstname.split_whitespace().next().map(str::to_string),
+        last_name: None,
+        external_id: Some(p.owner_id.clone()),
+        country: Some(HOME_COUNTRY.into()),
+        client_ip_address: p.client_ip.clone().or(browser.client_ip_address),
+        client_user_agent: p.client_user_agent.clone().or(browser.client_user_agent),
+        fbp: browser.fbp,
+        fbc: browser.fbc,
+    };
     let mut custom = Map::new();
     custom.insert("value".into(), json!(p.amount_paise as f64 / 100.0));
     custom.insert("currency".into(), json!(p.currency));
@@ -395,8 +457,15 @@ fn purchase_event(
         event_id: purchase_event_id(&p.txnid),
         event_name: "Purchase".into(),
         event_time: p.settled_at.unwrap_or(p.created_at),
-        event_source_url: source,
+        event_source_url: p.source_url.clone().or(source),
         user_data,
         custom_data: custom,
+        delivery: match p.mode {
+            CheckoutMode::Live => Delivery::Live,
+            CheckoutMode::Test => Delivery::TestOnly,
+            CheckoutMode::Simulator | CheckoutMode::Demo => {
+                Delivery::Never("No money moved (simulator or demo payment): never sent to Meta")
+            }
+        },
     }
 }

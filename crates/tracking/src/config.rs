@@ -18,25 +18,16 @@ use sea_orm::EntityTrait;
 use sha2::{Digest, Sha256};
 
 use ca_auth::entities::user;
-use ca_billing::service::entitlement;
+use ca_billing::plans::entitlement;
 use ca_campaigns::settings::CampaignSettings;
 use ca_conversations::dto::{PublicForm, email_capture_form};
 
+use crate::TrackingError;
 use crate::dto::{PublicCampaign, PublicConfigOut};
-use crate::{CachedConfig, TrackingError, TrackingService};
+use crate::service::{Allowance, CachedConfig, TrackingService};
 
 /// Entries kept before a cache starts again empty.
 const MAX_ENTRIES: usize = 10_000;
-
-/// Whether an owner's campaigns may run, as of when it was read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Allowance {
-    Running,
-    /// The owner's plan covers no campaign.
-    PlanInactive,
-    /// The owner's visitors of the month are used up.
-    VisitorLimit,
-}
 
 /// What the service's cache has for a campaign.
 enum Cached {
@@ -165,7 +156,7 @@ impl TrackingService {
             Allowance::PlanInactive
         } else if allowed.visitors_per_month >= 0
             && ca_campaigns::counters::visitors_in_month(&self.db, owner_id, now).await?
-                >= allowed.visitors_per_month
+                >= ca_billing::usage::visitor_stop(allowed.visitors_per_month)
         {
             Allowance::VisitorLimit
         } else {

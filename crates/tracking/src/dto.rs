@@ -35,10 +35,9 @@ pub struct PublicConfigOut {
     pub campaign: Option<PublicCampaign>,
 }
 
-/// The kinds of widget event (`EventIn.type`), for the API document.
-#[derive(ToSchema)]
-#[schema(rename_all = "lowercase")]
-#[allow(dead_code)]
+/// The kinds of widget event (`EventIn.type`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum EventKind {
     Pageview,
     Impression,
@@ -56,9 +55,13 @@ pub struct EventIn {
     #[schema(required = true, pattern = r"^[A-Za-z0-9_\-]{8,64}$")]
     pub visitor_id: String,
     /// `pageview`, `impression` or `engagement` (engaged time on a page).
-    #[serde(default, rename = "type")]
+    #[serde(
+        default,
+        rename = "type",
+        deserialize_with = "ca_core::validation::lenient"
+    )]
     #[schema(required = true, value_type = EventKind, inline)]
-    pub event_type: String,
+    pub event_type: Option<EventKind>,
     /// `engagement` only: whole seconds of engaged time not reported before, 1–1800.
     #[serde(default)]
     #[schema(value_type = Option<i64>, minimum = 1, maximum = 1800)]

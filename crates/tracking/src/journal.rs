@@ -26,7 +26,7 @@ use sea_orm::{ConnectionTrait, DbErr, EntityTrait, Set};
 use serde::{Deserialize, Serialize};
 
 use crate::entities::event_journal;
-use crate::writer::{Event, Kind};
+use crate::event::{Event, Kind};
 
 /// A segment is closed and a new one started past this size, so stored
 /// events do not keep disk space for long.
@@ -43,6 +43,9 @@ struct Record {
     s: u32,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     n: bool,
+    /// Not counted toward the monthly visitors (see `Event::counts_visitor`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    x: bool,
     o: String,
     c: String,
     v: String,
@@ -68,6 +71,7 @@ pub fn encode(seq: u64, event: &Event) -> Vec<u8> {
         k: k.into(),
         s,
         n,
+        x: !event.counts_visitor,
         o: event.owner_id.clone(),
         c: event.campaign_id.clone(),
         v: event.visitor_id.clone(),
@@ -97,6 +101,7 @@ fn decode(line: &[u8]) -> Option<(u64, Event)> {
             campaign_id: r.c,
             visitor_id: r.v,
             at: r.t,
+            counts_visitor: !r.x,
         },
     ))
 }

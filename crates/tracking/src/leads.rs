@@ -8,7 +8,8 @@ use ca_campaigns::entities::campaign;
 use ca_conversations::dto::{SubmitIn, SubmitOut};
 use ca_conversations::entities::conversation;
 
-use crate::{TrackingError, TrackingService};
+use crate::TrackingError;
+use crate::service::TrackingService;
 
 impl TrackingService {
     /// The visitor submitted a conversion form (or the popup's email field):
@@ -65,7 +66,7 @@ impl TrackingService {
         // Only the first lead of a conversation counts as a conversion.
         let first = ca_conversations::visitor::mark_converted(txn, &conv.id).await?;
         let (name, phone, company) = (text("name"), text("phone"), text("company"));
-        let customer = ca_customers::upsert_lead(
+        let (customer, previous) = ca_customers::upsert_lead_and_previous(
             txn,
             &ca_customers::Lead {
                 owner_id: &conv.owner_id,
@@ -83,6 +84,35 @@ impl TrackingService {
             now,
         )
         .await?;
+        // The owner's webhooks hear of it in this same transaction.
+        match &previous {
+            None => {
+                let page_url = serde_json::from_str::<serde_json::Value>(&conv.user_context)
+                    .ok()
+                    .and_then(|c| {
+                        c.get("currentUrl")
+                            .and_then(|u| u.as_str())
+                            .map(str::to_string)
+                    });
+                ca_webhooks::enqueue(
+                    txn,
+                    &conv.owner_id,
+                    ca_webhooks::Event::LeadCreated(ca_webhooks::events::LeadCreated {
+                        customer: ca_customers::hooks::customer_data(&customer),
+                        fields: data.clone(),
+                        campaign: ca_webhooks::events::CampaignRef {
+                            id: campaign.id.clone(),
+                            name: campaign.name.clone(),
+                        },
+                        page_url,
+                        conversation_id: Some(conv.conversation_id.clone()),
+                    }),
+                    now,
+                )
+                .await?;
+            }
+            Some(before) => ca_customers::hooks::lead_updated(txn, before, &customer, now).await?,
+        }
         if first {
             ca_campaigns::counters::add_conversion(txn, &campaign.id, now).await?;
             ca_customers::notifications::queue_lead(

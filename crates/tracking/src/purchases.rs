@@ -8,9 +8,10 @@ use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, QueryOrde
 
 use ca_core::FieldErrors;
 
+use crate::TrackingError;
 use crate::dto::{PurchaseIn, PurchaseOut};
 use crate::entities::{campaign_touch, purchase};
-use crate::{TrackingError, TrackingService};
+use crate::service::TrackingService;
 
 /// Rupees (a JSON number or numeric string, at most 2 decimals) to paise.
 fn paise(value: Option<&serde_json::Value>) -> Option<i64> {
@@ -145,6 +146,27 @@ impl TrackingService {
         if let Some(campaign_id) = attributed.as_ref().filter(|_| !held) {
             ca_campaigns::counters::add_revenue(&txn, campaign_id, value).await?;
             ca_customers::record_purchase(&txn, &owner_id, &input.visitor_id, value, now).await?;
+            let name = ca_campaigns::entities::campaign::Entity::find_by_id(campaign_id.clone())
+                .one(&txn)
+                .await?
+                .map(|c| c.name)
+                .unwrap_or_default();
+            ca_webhooks::enqueue(
+                &txn,
+                &owner_id,
+                ca_webhooks::Event::PurchaseAttributed(ca_webhooks::events::PurchaseAttributed {
+                    order_id: order_id.clone(),
+                    value: value as f64 / 100.0,
+                    currency: "INR".into(),
+                    campaign: ca_webhooks::events::CampaignRef {
+                        id: campaign_id.clone(),
+                        name,
+                    },
+                    visitor_id: input.visitor_id.clone(),
+                }),
+                now,
+            )
+            .await?;
         }
         txn.commit().await?;
         tracing::debug!(order = %order_id, campaign = ?attributed, held, "purchase recorded");

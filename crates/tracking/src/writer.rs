@@ -23,34 +23,12 @@ use sea_orm::{DatabaseConnection, DbErr, EntityTrait};
 use tokio::sync::{mpsc, oneshot};
 
 use ca_campaigns::counters::SeenVisitor;
-use ca_campaigns::service::period_of;
+use ca_campaigns::counters::period_of;
 use ca_customers::EngagedTime;
 
 use crate::entities::campaign_touch;
+use crate::event::{Event, Kind};
 use crate::journal::{self, Journal};
-
-/// What happened.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    PageView,
-    Impression,
-    /// Engaged time on a page, in whole seconds; `new_session` when the
-    /// report began a new browsing session.
-    Engagement {
-        seconds: u32,
-        new_session: bool,
-    },
-}
-
-/// One accepted event.
-#[derive(Debug, Clone)]
-pub struct Event {
-    pub kind: Kind,
-    pub owner_id: String,
-    pub campaign_id: String,
-    pub visitor_id: String,
-    pub at: DateTime<Utc>,
-}
 
 enum Msg {
     Event(Event, oneshot::Sender<bool>),
@@ -568,9 +546,11 @@ async fn store(
             Kind::PageView => {
                 let first = first_views.entry(e.campaign_id.clone()).or_insert(e.at);
                 *first = std::cmp::Ord::min(*first, e.at);
-                visitors
-                    .entry((e.owner_id.clone(), period_of(e.at), e.visitor_id.clone()))
-                    .or_insert(e.at);
+                if e.counts_visitor {
+                    visitors
+                        .entry((e.owner_id.clone(), period_of(e.at), e.visitor_id.clone()))
+                        .or_insert(e.at);
+                }
                 *page_views
                     .entry(e.owner_id.clone())
                     .or_default()

@@ -4,9 +4,11 @@ import { createRoot } from "react-dom/client";
 import { RouterProvider } from "react-router";
 import { Providers, makeQueryClient } from "./app/providers";
 import { createRouter } from "./app/router";
+import { keepMetaClickCookies } from "./lib/meta-cookies";
 import { rememberLightTheme } from "./lib/storage";
 
 rememberLightTheme();
+void keepMetaClickCookies();
 const root = document.getElementById("root");
 if (root) {
   createRoot(root).render(

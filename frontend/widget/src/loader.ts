@@ -26,7 +26,7 @@
 import { trackEngagement } from "./engaged";
 import { watchTouchExit } from "./exit";
 import { toJson } from "./json";
-import type { OpenOptions, PublicCampaign, Realm } from "./types";
+import type { OpenOptions, PublicCampaign, PublicConfig, Realm } from "./types";
 
 declare const __POPUP_CHUNK__: string;
 
@@ -247,7 +247,7 @@ function start(): void {
       credentials: "omit",
     })
     .then((r) => (r.ok ? r.json() : null))
-    .then((cfg: { active?: boolean; campaign?: PublicCampaign } | null) => {
+    .then((cfg: PublicConfig | null) => {
       const c = cfg?.active ? cfg.campaign : undefined;
       if (!c) return;
       void beacon(`${api}/api/widget/events`, { campaignId, visitorId, type: "pageview" });

@@ -1,67 +1,17 @@
-/** What `GET /api/widget/campaigns/{id}/config` answers (see the OpenAPI document). */
-export interface PublicField {
-  name: string;
-  label: string;
-  type: string;
-  required: boolean;
-  placeholder: string;
-}
+import type { components } from "./api/schema";
 
-export interface PublicForm {
-  id: string;
-  name: string;
-  type: string;
-  title: string;
-  subtitle: string;
-  buttonText: string;
-  successMessage: string;
-  fields: PublicField[];
-}
+/**
+ * What `GET /api/widget/campaigns/{id}/config` answers, as generated from the OpenAPI document
+ * into `api/schema.d.ts` (`cargo xtask openapi`; `cargo xtask test` fails when it is stale).
+ * Types only: nothing of it reaches the bundle.
+ */
+type Schemas = components["schemas"];
 
-export interface TrustBadge {
-  icon: string;
-  text: string;
-}
-
-export interface PublicCampaign {
-  id: string;
-  exitIntent: { enabled: boolean; sensitivity: string; delay: number; cooldown: number };
-  popup: {
-    title: string;
-    message: string;
-    buttonText: string;
-    buttonColor: string;
-    backgroundColor: string;
-    textColor: string;
-    showCloseButton: boolean;
-    design: {
-      maxWidth: number;
-      padding: number;
-      borderRadius: number;
-      fontFamily: string;
-      headerTitle: string;
-      headerSubtitle: string;
-      primaryColor: string;
-      secondaryColor: string;
-      popupSize: string;
-      formTitle: string;
-      formSubtitle: string;
-      submitButtonText: string;
-      showTrustBadges: boolean;
-      trustBadges: TrustBadge[];
-    };
-  };
-  targeting: {
-    devices: string[];
-    minTimeOnPage: number;
-    maxDisplaysPerSession: number;
-    cooldownMinutes: number;
-    excludePages: string[];
-    includePages: string[];
-  };
-  greeting: string;
-  emailCapture: PublicForm;
-}
+export type PublicConfig = Schemas["PublicConfigOut"];
+export type PublicCampaign = Schemas["PublicCampaign"];
+export type PublicForm = Schemas["PublicForm"];
+export type PublicField = Schemas["PublicField"];
+export type TrustBadge = Schemas["TrustBadge"];
 
 /** `fetch` and `JSON.parse` that work whatever the page did to its own (see the loader). */
 export interface Realm {

@@ -6,8 +6,8 @@
 use actix_web::{delete, get, post, put, web};
 use ca_admin::dto::{
     AdSpendIn, AdminUser, ChangePlanIn, CreateAdminIn, CreateUserIn, DashboardStats, LoginAsIn,
-    SimpleUserIn, SimpleUserList, SimpleUserResponse, SuperadminFigures, SystemHealth,
-    UserChangeIn, UserData, UserDetail, UserList, UserListQuery,
+    RefundIn, RefundResponse, SimpleUserIn, SimpleUserList, SimpleUserResponse, SuperadminFigures,
+    SystemHealth, UserChangeIn, UserData, UserDetail, UserList, UserListQuery,
 };
 use ca_auth::dto::AuthResponse;
 use ca_auth::trial::TrialSettings;
@@ -52,6 +52,7 @@ data_responses! {
     TrialSettingsResponse => TrialSettings,
     PlanSavedResponse => PlanOut,
     MetaOutboxResponse => ca_meta::outbox::OutboxView,
+    MetaRequeueResponse => ca_meta::outbox::RequeueOut,
 }
 
 fn ok<T, R: From<T>>(data: T) -> web::Json<R> {
@@ -329,9 +330,44 @@ pub async fn health(
     Ok(ok(state.admin.health(&user.actor()).await?))
 }
 
+/// Refund one of an owner's successful payments (staff): the money goes back
+/// through PayU (a simulated or demo payment is refunded at once), the
+/// payment shows as refunded, and the unused part of the period it paid for
+/// ends unless `keepAccess`.
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    params(("txnid" = String, Path, description = "The payment's txnid")),
+    request_body = RefundIn,
+    responses(
+        (status = 200, description = "Refunded", body = RefundResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff", body = ErrorBody),
+        (status = 404, description = "No such payment", body = ErrorBody),
+        (status = 422, description = "Not a successful payment, or PayU refused the refund", body = ErrorBody),
+    )
+)]
+#[post("/payments/{txnid}/refund")]
+pub async fn refund_payment(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    txnid: web::Path<String>,
+    body: web::Json<RefundIn>,
+) -> Result<web::Json<RefundResponse>, ApiError> {
+    let payment = state
+        .admin
+        .refund_payment(&user.actor(), &txnid, body.into_inner())
+        .await?;
+    Ok(web::Json(RefundResponse {
+        success: true,
+        data: payment,
+    }))
+}
+
 /// The Meta Conversions API outbox: whether events are forwarded (a pixel
-/// id and access token are configured), how many wait, went, failed or are
-/// kept unforwarded, and the newest 50 (staff).
+/// id and access token are configured), whether sending is paused because
+/// Meta rejected the access token, how many wait, went, failed, are kept
+/// unforwarded or are never sent, and the newest 50 (staff).
 #[utoipa::path(
     tag = "admin",
     security(("bearer" = [])),
@@ -356,6 +392,36 @@ pub async fn meta_events(
         .await
         .map_err(ApiError::internal)?;
     Ok(ok(view))
+}
+
+/// Put the Meta events that failed back in the queue (staff): those Meta
+/// still accepts (younger than 7 days) are sent again on the next round,
+/// and a pause after a rejected access token is lifted.
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "How many were re-queued, and how many were too old", body = MetaRequeueResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff", body = ErrorBody),
+    )
+)]
+#[post("/meta/events/requeue")]
+pub async fn requeue_meta_events(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+) -> Result<web::Json<MetaRequeueResponse>, ApiError> {
+    if !user.actor().is_staff() {
+        return Err(ca_admin::AdminError::AdminRequired.into());
+    }
+    let out = state
+        .meta
+        .outbox()
+        .requeue_failed(chrono::Utc::now())
+        .await
+        .map_err(ApiError::internal)?;
+    tracing::info!(staff = %user.0.id, requeued = out.requeued, "Meta events re-queued");
+    Ok(ok(out))
 }
 
 /// The platform's business figures (superusers).

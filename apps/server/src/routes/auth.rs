@@ -106,6 +106,7 @@ pub async fn update_me(
         (status = 200, description = "Changed", body = ChangePasswordOut),
         (status = 400, description = "Wrong current password or weak new one", body = ErrorBody),
         (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Signed in as this account by staff (`not_while_acting_as`)", body = ErrorBody),
     )
 )]
 #[post("/change-password")]
@@ -114,6 +115,7 @@ pub async fn change_password(
     user: CurrentUser,
     body: web::Json<ChangePasswordIn>,
 ) -> Result<web::Json<ChangePasswordOut>, ApiError> {
+    user.owner_in_person()?;
     Ok(web::Json(
         state
             .auth
@@ -129,6 +131,7 @@ pub async fn change_password(
     responses(
         (status = 200, description = "Signed out everywhere", body = MessageOut),
         (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Signed in as this account by staff (`not_while_acting_as`)", body = ErrorBody),
     )
 )]
 #[post("/logout-all")]
@@ -136,6 +139,7 @@ pub async fn logout_all(
     state: web::Data<AppState>,
     user: CurrentUser,
 ) -> Result<web::Json<MessageOut>, ApiError> {
+    user.owner_in_person()?;
     state.auth.logout_all(user.0).await?;
     Ok(web::Json(MessageOut::ok("Signed out of all devices")))
 }

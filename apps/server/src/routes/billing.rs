@@ -1,12 +1,13 @@
 //! `/api/plans/*` and `/api/billing/*`: plans, usage, checkout and the demo payment.
 
-use actix_web::{get, post, web};
+use actix_web::{get, post, put, web};
 use ca_auth::dto::UserOut;
+use ca_billing::dto::UsageResponse;
+use ca_billing::dto::{BillingDetailsIn, BillingDetailsResponse};
 use ca_billing::dto::{
     CancelResponse, CheckoutData, CheckoutResponse, PlanChoiceIn, PlanResponse, PlansResponse,
     SubscriptionResponse,
 };
-use ca_campaigns::dto::UsageResponse;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -73,11 +74,13 @@ pub async fn usage(
 ) -> Result<web::Json<UsageResponse>, ApiError> {
     Ok(web::Json(UsageResponse {
         success: true,
-        data: state.campaigns.usage(&user.0, chrono::Utc::now()).await?,
+        data: state.billing.usage(&user.0, chrono::Utc::now()).await?,
     }))
 }
 
-/// Start buying a plan: answers where to send the browser.
+/// Start buying a plan: answers where to send the browser (the demo page
+/// while no payment provider is configured; with PayU, a page that sends the
+/// browser to PayU's checkout for the plan's monthly price).
 #[utoipa::path(
     tag = "billing",
     security(("bearer" = [])),
@@ -90,15 +93,20 @@ pub async fn usage(
         (status = 404, description = "No such plan", body = ErrorBody),
         (status = 409, description = "Already on this plan", body = ErrorBody),
         (status = 422, description = "Free or contact-sales plan", body = ErrorBody),
+        (status = 429, description = "More than 10 checkouts started in a minute", body = ErrorBody),
     )
 )]
 #[post("/checkout")]
 pub async fn checkout(
     state: web::Data<AppState>,
     user: CurrentUser,
+    browser: crate::extract::BuyerBrowser,
     body: web::Json<PlanChoiceIn>,
 ) -> Result<web::Json<CheckoutResponse>, ApiError> {
-    let url = state.billing.checkout(&user.0, &body.plan_id).await?;
+    let url = state
+        .billing
+        .checkout(&user.0, &body.plan_id, browser.0)
+        .await?;
     Ok(web::Json(CheckoutResponse {
         success: true,
         data: CheckoutData { checkout_url: url },
@@ -210,5 +218,56 @@ pub async fn cancel(
             data.plan_name
         ),
         data,
+    }))
+}
+
+/// The signed-in owner's billing details (address, state and optional
+/// GSTIN their tax invoices are made out to), with the states to choose from.
+#[utoipa::path(
+    tag = "billing",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The details; empty until saved", body = BillingDetailsResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+    )
+)]
+#[get("/details")]
+pub async fn get_details(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+) -> Result<web::Json<BillingDetailsResponse>, ApiError> {
+    Ok(web::Json(BillingDetailsResponse {
+        success: true,
+        data: state.billing.billing_details(&user.0).await?,
+    }))
+}
+
+/// Save the signed-in owner's billing details. The address and the state
+/// are required; a GSTIN is optional and must be well formed, pass its check
+/// character and have been issued in the chosen state. A refused input
+/// changes nothing. Invoices already issued keep the details they were
+/// issued with; the next payment's invoice uses these.
+#[utoipa::path(
+    tag = "billing",
+    security(("bearer" = [])),
+    request_body = BillingDetailsIn,
+    responses(
+        (status = 200, description = "Saved", body = BillingDetailsResponse),
+        (status = 400, description = "A field breaks a rule (each field's message in `errors`)", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+    )
+)]
+#[put("/details")]
+pub async fn put_details(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    body: web::Json<BillingDetailsIn>,
+) -> Result<web::Json<BillingDetailsResponse>, ApiError> {
+    Ok(web::Json(BillingDetailsResponse {
+        success: true,
+        data: state
+            .billing
+            .save_billing_details(&user.0, body.into_inner())
+            .await?,
     }))
 }

@@ -31,7 +31,7 @@ pub async fn list(
     user: CurrentUser,
 ) -> Result<web::Json<CampaignListResponse>, ApiError> {
     let campaigns = state.campaigns.list(&user.0.id).await?;
-    let usage = state.campaigns.usage(&user.0, chrono::Utc::now()).await?;
+    let usage = state.billing.usage(&user.0, chrono::Utc::now()).await?;
     Ok(web::Json(CampaignListResponse {
         success: true,
         campaigns,

@@ -12,6 +12,7 @@ pub mod health;
 pub mod meta;
 pub mod payments;
 pub mod test_widget;
+pub mod webhooks;
 pub mod widget;
 
 use serde::Serialize;

@@ -15,7 +15,7 @@ use ca_billing::payments::CallbackRefused;
 use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
 
 use crate::error::{ApiError, ErrorBody};
-use crate::extract::CurrentUser;
+use crate::extract::{BuyerBrowser, CurrentUser};
 use crate::state::AppState;
 
 /// Start paying for a plan: creates the pending payment (the amount comes
@@ -33,17 +33,22 @@ use crate::state::AppState;
         (status = 404, description = "No such plan", body = ErrorBody),
         (status = 409, description = "Already on this plan", body = ErrorBody),
         (status = 422, description = "Free or contact-sales plan", body = ErrorBody),
+        (status = 429, description = "More than 10 checkouts started in a minute", body = ErrorBody),
     )
 )]
 #[post("/initialize")]
 pub async fn initialize(
     state: web::Data<AppState>,
     user: CurrentUser,
+    browser: BuyerBrowser,
     body: web::Json<InitializeIn>,
 ) -> Result<web::Json<InitializeResponse>, ApiError> {
     Ok(web::Json(InitializeResponse {
         success: true,
-        data: state.billing.initialize(&user.0, body.into_inner()).await?,
+        data: state
+            .billing
+            .initialize(&user.0, body.into_inner(), browser.0)
+            .await?,
     }))
 }
 
@@ -140,7 +145,10 @@ pub async fn history(
     }))
 }
 
-/// The invoice of one of the owner's successful payments.
+/// The invoice of one of the owner's successful (or since refunded)
+/// payments, as it was issued: seller, buyer, place of supply, SAC, taxable
+/// value, CGST and SGST (buyer in the seller's state) or IGST, total in
+/// words, and the credit note when the payment was refunded.
 #[utoipa::path(
     tag = "payments",
     security(("bearer" = [])),
@@ -161,6 +169,61 @@ pub async fn invoice(
         success: true,
         data: state.billing.invoice(&user.0, &txnid).await?,
     }))
+}
+
+/// The tax invoice of one of the owner's successful (or since refunded)
+/// payments as an A4 PDF, as it was issued.
+#[utoipa::path(
+    tag = "payments",
+    security(("bearer" = [])),
+    params(("txnid" = String, Path, description = "Transaction id")),
+    responses(
+        (status = 200, description = "The invoice as an A4 PDF", content_type = "application/pdf", body = String),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 404, description = "Absent, not yours, or not a successful payment", body = ErrorBody),
+    )
+)]
+#[get("/invoice/{txnid}/pdf")]
+pub async fn invoice_pdf(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    txnid: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let (name, bytes) = state.billing.document_pdf(&user.0, &txnid, false).await?;
+    Ok(pdf_response(&name, bytes))
+}
+
+/// The credit note issued when one of the owner's payments was refunded, as
+/// an A4 PDF.
+#[utoipa::path(
+    tag = "payments",
+    security(("bearer" = [])),
+    params(("txnid" = String, Path, description = "Transaction id")),
+    responses(
+        (status = 200, description = "The credit note as an A4 PDF", content_type = "application/pdf", body = String),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 404, description = "Absent, not yours, or not refunded", body = ErrorBody),
+    )
+)]
+#[get("/invoice/{txnid}/credit-note/pdf")]
+pub async fn credit_note_pdf(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    txnid: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let (name, bytes) = state.billing.document_pdf(&user.0, &txnid, true).await?;
+    Ok(pdf_response(&name, bytes))
+}
+
+fn pdf_response(name: &str, bytes: Vec<u8>) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("application/pdf")
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{name}\""),
+        ))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .body(bytes)
 }
 
 fn form_fields(body: &[u8]) -> HashMap<String, String> {
@@ -251,47 +314,67 @@ pub async fn payu_return(state: web::Data<AppState>, body: web::Bytes) -> HttpRe
     tag = "payments",
     request_body(content = Option<String>, content_type = "application/x-www-form-urlencoded", description = "PayU's result fields; a browser that arrives without them is sent to the failure page"),
     responses(
-        (status = 200, description = "Applied, or already applied"),
+        (status = 200, description = "Applied, or already applied", body = WebhookOut),
         (status = 400, description = "Forged, tampered or unknown; nothing changed", body = ErrorBody),
         (status = 503, description = "Not stored this time; PayU resends", body = ErrorBody),
     )
 )]
 #[post("/webhook")]
-pub async fn payu_webhook(state: web::Data<AppState>, body: web::Bytes) -> HttpResponse {
+pub async fn payu_webhook(
+    state: web::Data<AppState>,
+    body: web::Bytes,
+) -> Result<web::Json<WebhookOut>, ApiError> {
     let fields = form_fields(&body);
     match state.billing.callback(&fields).await {
-        Ok(s) => HttpResponse::Ok().json(serde_json::json!({
-            "success": true,
-            "txnid": s.txnid,
-            "status": s.status,
-            "applied": s.applied,
+        Ok(s) => Ok(web::Json(WebhookOut {
+            success: true,
+            txnid: s.txnid,
+            status: s.status,
+            applied: s.applied,
         })),
-        // PayU resends what was not answered 200.
-        Err(CallbackRefused::NotStored { .. }) => {
-            HttpResponse::ServiceUnavailable().json(serde_json::json!({
-                "success": false,
-                "message": "The payment could not be stored just now; please resend",
-                "code": "try_again",
-            }))
-        }
         Err(refused) => {
-            log_refused("webhook", &refused);
-            HttpResponse::BadRequest().json(serde_json::json!({
-                "success": false,
-                "message": "The callback could not be verified; nothing was changed",
-                "code": "callback_refused",
-            }))
+            if !matches!(refused, CallbackRefused::NotStored { .. }) {
+                log_refused("webhook", &refused);
+            }
+            let message = refused.public_message();
+            Err(ApiError::from(refused).with_message(message))
         }
     }
+}
+
+/// What PayU's webhook is answered when the callback was applied (or had
+/// been already).
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+pub struct WebhookOut {
+    pub success: bool,
+    pub txnid: String,
+    pub status: ca_billing::entities::payment::PaymentStatus,
+    /// False for a resend or a late duplicate: nothing changed.
+    pub applied: bool,
+}
+
+/// Once PayU is configured (test or live) the simulator does not exist: its
+/// pages answer 404, so nobody can use it to get a plan without paying.
+fn simulator_off() -> HttpResponse {
+    use actix_web::ResponseError;
+    ApiError::not_found().error_response()
 }
 
 const SIMULATOR_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; \
 form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
+/// The checkout link's page posts its form to PayU's hosted checkout.
+const CHECKOUT_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; \
+form-action 'self' https://test.payu.in https://secure.payu.in; base-uri 'none'; frame-ancestors 'none'";
+
 fn html_page(title: &str, body: &str) -> HttpResponse {
+    html_page_with(title, body, SIMULATOR_CSP)
+}
+
+fn html_page_with(title: &str, body: &str, csp: &'static str) -> HttpResponse {
     HttpResponse::Ok()
         .content_type("text/html; charset=utf-8")
-        .insert_header((header::CONTENT_SECURITY_POLICY, SIMULATOR_CSP))
+        .insert_header((header::CONTENT_SECURITY_POLICY, csp))
         .insert_header((header::CACHE_CONTROL, "no-store"))
         .body(format!(
             "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
@@ -320,9 +403,57 @@ fn hidden_inputs(fields: &[(String, String)]) -> String {
         .collect()
 }
 
+/// A checkout link (`/api/billing/checkout` answers it when PayU is
+/// configured): a page that posts the stored payment's signed form to PayU,
+/// by itself, or with its button where scripts do not run.
+pub async fn checkout_page(state: web::Data<AppState>, txnid: web::Path<String>) -> HttpResponse {
+    match state
+        .billing
+        .checkout_form(&txnid, chrono::Utc::now())
+        .await
+    {
+        Ok((action, params)) => {
+            let fields: Vec<(String, String)> = params.into_iter().collect();
+            html_page_with(
+                "Continue to payment",
+                &format!(
+                    "<h1>Continue to payment</h1><p>Taking you to PayU to pay securely…</p>\
+<form id=\"pay\" method=\"post\" action=\"{action}\">{inputs}\
+<button class=\"pay\" type=\"submit\">Continue to PayU</button></form>\
+<script src=\"/payment/checkout/submit.js\"></script>",
+                    action = attr(&action),
+                    inputs = hidden_inputs(&fields),
+                ),
+                CHECKOUT_CSP,
+            )
+        }
+        Err(_) => {
+            let mut res = html_page_with(
+                "Payment link expired",
+                "<h1>This payment link has expired</h1><p>Start again from Billing in your dashboard.</p>\
+<p><a href=\"/billing\">Go to Billing</a></p>",
+                CHECKOUT_CSP,
+            );
+            *res.status_mut() = actix_web::http::StatusCode::NOT_FOUND;
+            res
+        }
+    }
+}
+
+/// The checkout link page's script: posts the form.
+pub async fn checkout_script() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/javascript; charset=utf-8")
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .body("document.getElementById('pay').submit();\n")
+}
+
 /// The simulator's hosted page (the `action` of a simulated checkout): shows
 /// the order and lets the buyer pay or fail.
 pub async fn simulator_page(state: web::Data<AppState>, body: web::Bytes) -> HttpResponse {
+    if !state.billing.simulator_enabled() {
+        return simulator_off();
+    }
     let request = form_fields(&body);
     match state.billing.simulator_order(&request).await {
         Ok(p) => {
@@ -360,6 +491,9 @@ pub async fn simulator_page(state: web::Data<AppState>, body: web::Bytes) -> Htt
 /// The buyer pressed Pay or Fail: a page that posts PayU's signed result
 /// back to the merchant's surl or furl, as PayU's page does.
 pub async fn simulator_complete(state: web::Data<AppState>, body: web::Bytes) -> HttpResponse {
+    if !state.billing.simulator_enabled() {
+        return simulator_off();
+    }
     let mut request = form_fields(&body);
     let outcome = request.remove("outcome").unwrap_or_default();
     if let Err(why) = state.billing.simulator_order(&request).await {
@@ -387,7 +521,10 @@ pub async fn simulator_complete(state: web::Data<AppState>, body: web::Bytes) ->
 }
 
 /// Submits the return form (a file, so the page needs no inline script).
-pub async fn simulator_script() -> HttpResponse {
+pub async fn simulator_script(state: web::Data<AppState>) -> HttpResponse {
+    if !state.billing.simulator_enabled() {
+        return simulator_off();
+    }
     HttpResponse::Ok()
         .content_type("text/javascript; charset=utf-8")
         .body("document.getElementById('back').submit();\n")

@@ -215,7 +215,7 @@ async fn plans_that_cannot_be_bought_are_refused_and_change_nothing() {
     assert_eq!(me.body["user"]["planId"], "free");
 
     // With an invitation the invite-only plan can be bought.
-    ca_billing::service::invite(&app.db.conn, "beta", "Refused@example.in")
+    ca_billing::plans::invite(&app.db.conn, "beta", "Refused@example.in")
         .await
         .expect("invite");
     let ok = pay("beta").await;

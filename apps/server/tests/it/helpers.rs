@@ -15,6 +15,7 @@ pub struct TestApp {
     /// journalled and stored just after, so a test that reads counts waits
     /// for it with `events.flush()`.
     pub events: ca_tracking::writer::EventWriter,
+    _workers: ca_server::workers::Workers,
     _data: DataDir,
 }
 
@@ -46,11 +47,14 @@ pub async fn spawn_app_with(change: impl FnOnce(&mut Config)) -> TestApp {
         jwt_secret: Some(SECRET.to_string()),
         static_dir: data.join("no-dashboard"),
         body_limit: 16 * 1024,
+        // Webhook receivers of the tests listen on 127.0.0.1.
+        webhooks_allow_private: true,
         ..Config::default()
     };
     change(&mut config);
     let state = ca_server::prepare(config).await.expect("prepare");
     let events = state.tracking.writer().clone();
+    let workers = ca_server::workers::Workers::start(&state);
     let server = ca_server::serve(state, listener).expect("serve");
     tokio::spawn(server);
     TestApp {
@@ -61,6 +65,7 @@ pub async fn spawn_app_with(change: impl FnOnce(&mut Config)) -> TestApp {
             .expect("client"),
         db,
         events,
+        _workers: workers,
         _data: DataDir(data),
     }
 }

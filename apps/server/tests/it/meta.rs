@@ -1,5 +1,7 @@
 //! `POST /api/meta/track`: validation, the registration Lead, purchases that
-//! must be ours, and the server's own Purchase for every settled payment.
+//! must be ours, and the server's own Purchase for every settled payment,
+//! complete with the buyer's browser at checkout; `GET /api/meta/config`;
+//! the outbox paused by a rejected token as staff see it, and re-queueing.
 
 use sea_orm::EntityTrait;
 use serde_json::{Value, json};
@@ -77,15 +79,22 @@ async fn track_checks_every_field_and_only_real_purchases() {
     .error(422, "purchase_not_verified");
 
     // Purchases: an invented order and a wrong value are refused.
-    app.post(
+    app.send(
+        "POST",
         "/api/meta/track",
+        Some(&token),
         json!({"eventName": "Purchase", "orderId": "CAFAKE123", "value": 999, "currency": "INR"}),
     )
     .await
     .error(422, "purchase_not_verified");
-    app.post("/api/meta/track", json!({"eventName": "Purchase"}))
-        .await
-        .error(400, "validation_failed");
+    app.send(
+        "POST",
+        "/api/meta/track",
+        Some(&token),
+        json!({"eventName": "Purchase"}),
+    )
+    .await
+    .error(400, "validation_failed");
     let init = app
         .send(
             "POST",
@@ -99,8 +108,10 @@ async fn track_checks_every_field_and_only_real_purchases() {
         .expect("txnid")
         .to_string();
     // Pending is not a purchase yet.
-    app.post(
+    app.send(
+        "POST",
         "/api/meta/track",
+        Some(&token),
         json!({"eventName": "Purchase", "orderId": txnid, "value": 999}),
     )
     .await
@@ -119,14 +130,29 @@ async fn track_checks_every_field_and_only_real_purchases() {
         .as_str()
         .expect("txnid")
         .to_string();
-    app.post(
+    app.send(
+        "POST",
         "/api/meta/track",
+        Some(&token),
         json!({"eventName": "Purchase", "orderId": demo_txnid, "value": 1}),
     )
     .await
     .error(422, "purchase_not_verified");
+    // Only the owner who paid reports the purchase: not a stranger without
+    // a session, not another owner who knows the txnid.
+    let purchase =
+        json!({"eventName": "Purchase", "orderId": demo_txnid, "value": 999, "currency": "INR"});
+    app.post("/api/meta/track", purchase.clone())
+        .await
+        .error(401, "missing_token");
+    let (other, _) = app
+        .register("other-owner@example.in", "correct horse 1")
+        .await;
+    app.send("POST", "/api/meta/track", Some(&other), purchase.clone())
+        .await
+        .error(422, "purchase_not_verified");
     let ok = app
-        .post("/api/meta/track", json!({"eventName": "Purchase", "orderId": demo_txnid, "value": 999, "currency": "INR"}))
+        .send("POST", "/api/meta/track", Some(&token), purchase)
         .await;
     assert_eq!(ok.status, 200, "{}", ok.body);
     assert_eq!(ok.body["eventId"], format!("purchase-{demo_txnid}"));
@@ -187,6 +213,7 @@ async fn every_settled_payment_is_reported_once_by_the_server() {
                 graph_url: "http://127.0.0.1:9".into(),
                 api_version: "v21.0".into(),
                 test_event_code: None,
+                timeout: std::time::Duration::from_secs(5),
             },
         ),
         std::sync::Arc::new(ca_core::rate_limit::RateLimiter::memory()),
@@ -234,6 +261,8 @@ async fn every_settled_payment_is_reported_once_by_the_server() {
         .filter(|(e, _, _)| *e == format!("purchase-{txnid}"))
         .collect();
     assert_eq!(stored.len(), 1);
+    // A simulator payment moved no money: recorded, never sent to Meta.
+    assert_eq!(stored[0].1, "skipped");
     assert_eq!(stored[0].2["custom_data"]["value"], 9990.0);
     assert_eq!(
         stored[0].2["user_data"]["em"][0],
@@ -241,8 +270,10 @@ async fn every_settled_payment_is_reported_once_by_the_server() {
     );
     // The browser's report of it is accepted and does not add a second event.
     let ok = app
-        .post(
+        .send(
+            "POST",
             "/api/meta/track",
+            Some(&token),
             json!({"eventName": "Purchase", "orderId": txnid, "value": "9990.00"}),
         )
         .await;
@@ -288,5 +319,324 @@ async fn staff_see_the_outbox_and_what_was_not_forwarded() {
     assert!(
         events.iter().all(|e| e["status"] == "not_forwarded"),
         "{data}"
+    );
+}
+
+/// The first browser copy of an event is kept: someone who learns an
+/// account id (or a txnid) cannot rewrite the event's attribution by
+/// sending it again with their own cookies and user agent.
+#[tokio::test]
+async fn a_later_copy_cannot_rewrite_an_events_attribution() {
+    let app = spawn_app().await;
+    let (_, user) = app.register("first@example.in", "correct horse 1").await;
+    let id = user["id"].as_str().expect("id").to_string();
+    let send = |ua: &'static str, fbp: &'static str| {
+        let app = &app;
+        let id = id.clone();
+        async move {
+            let r = app
+                .client
+                .post(app.url("/api/meta/track"))
+                .header("user-agent", ua)
+                .header("cookie", format!("_fbp={fbp}"))
+                .json(&json!({"eventName": "Lead", "leadId": id}))
+                .send()
+                .await
+                .expect("send");
+            assert_eq!(r.status(), 200);
+        }
+    };
+    send("Mozilla/5.0 (the owner)", "fb.1.1700000000.1").await;
+    send("curl/8.0 (someone else)", "fb.1.1700000000.666").await;
+    let stored = outbox(&app).await;
+    let lead = stored
+        .iter()
+        .find(|(e, _, _)| *e == format!("lead-{id}"))
+        .expect("lead");
+    assert_eq!(
+        lead.2["user_data"]["client_user_agent"],
+        "Mozilla/5.0 (the owner)"
+    );
+    assert_eq!(lead.2["user_data"]["fbp"], "fb.1.1700000000.1");
+}
+
+fn unconfigured_service(app: &crate::helpers::TestApp) -> ca_meta::MetaService {
+    ca_meta::MetaService::new(
+        app.db.conn.clone(),
+        ca_meta::Outbox::new(
+            app.db.conn.clone(),
+            ca_meta::MetaConfig {
+                pixel_id: None,
+                access_token: None,
+                graph_url: "http://127.0.0.1:9".into(),
+                api_version: "v21.0".into(),
+                test_event_code: None,
+                timeout: std::time::Duration::from_secs(5),
+            },
+        ),
+        std::sync::Arc::new(ca_core::rate_limit::RateLimiter::memory()),
+        app.base.clone(),
+    )
+}
+
+/// The server's Purchase is complete on its own: the buyer's user agent,
+/// address and page as seen when checkout started, the owner's id, the
+/// country, and no phone when the buyer gave none. The success page's copy
+/// adds only its `_fbp`/`_fbc` cookies, once; a reload changes nothing.
+#[tokio::test]
+async fn the_server_purchase_carries_the_buyers_browser_and_the_browser_adds_its_cookies() {
+    use sea_orm::sea_query::Expr;
+    use sea_orm::{ColumnTrait, QueryFilter};
+    let app = spawn_app().await;
+    let (token, user) = app
+        .register("browser-buyer@example.in", "correct horse 1")
+        .await;
+    let owner_id = user["id"].as_str().expect("id").to_string();
+    // An owner who gave no phone: the payment page gets a stand-in number.
+    ca_auth::entities::user::Entity::update_many()
+        .col_expr(ca_auth::entities::user::Column::Phone, Expr::value(""))
+        .filter(ca_auth::entities::user::Column::Id.eq(&owner_id))
+        .exec(&app.db.conn)
+        .await
+        .expect("no phone");
+    let init = app
+        .client
+        .post(app.url("/api/payment/initialize"))
+        .bearer_auth(&token)
+        .header("user-agent", "Mozilla/5.0 (Checkout)")
+        .header("referer", format!("{}/billing?plan=basic", app.base))
+        .json(&json!({"udf2": "basic"}))
+        .send()
+        .await
+        .expect("initialize");
+    assert_eq!(init.status(), 200);
+    let init: Value = init.json().await.expect("json");
+    let txnid = init["data"]["txnid"].as_str().expect("txnid").to_string();
+    let payment = ca_billing::entities::payment::Entity::find()
+        .filter(ca_billing::entities::payment::Column::Txnid.eq(&txnid))
+        .one(&app.db.conn)
+        .await
+        .expect("payment")
+        .expect("stored");
+    assert_eq!(payment.phone, ca_billing::payments::DEFAULT_PHONE);
+    // Paid live (settled by hand, the way PayU's callback would).
+    ca_billing::entities::payment::Entity::update_many()
+        .col_expr(
+            ca_billing::entities::payment::Column::Status,
+            Expr::value("success"),
+        )
+        .col_expr(
+            ca_billing::entities::payment::Column::Mode,
+            Expr::value("live"),
+        )
+        .col_expr(
+            ca_billing::entities::payment::Column::SettledAt,
+            Expr::value(Some(chrono::Utc::now())),
+        )
+        .filter(ca_billing::entities::payment::Column::Txnid.eq(&txnid))
+        .exec(&app.db.conn)
+        .await
+        .expect("settle");
+    unconfigured_service(&app)
+        .sync_purchases(chrono::Utc::now())
+        .await
+        .expect("sync");
+    let event_id = format!("purchase-{txnid}");
+    let find = |stored: Vec<(String, String, Value)>| {
+        let mine: Vec<_> = stored
+            .into_iter()
+            .filter(|(e, _, _)| *e == event_id)
+            .collect();
+        assert_eq!(mine.len(), 1, "one event per payment");
+        mine.into_iter().next().expect("purchase")
+    };
+    let (_, status, server) = find(outbox(&app).await);
+    assert_eq!(
+        status, "not_forwarded",
+        "a live purchase, kept until Meta is configured"
+    );
+    let ud = &server["user_data"];
+    assert_eq!(server["action_source"], "website");
+    assert_eq!(
+        server["event_source_url"],
+        format!("{}/billing?plan=basic", app.base)
+    );
+    assert_eq!(ud["client_user_agent"], "Mozilla/5.0 (Checkout)");
+    assert_eq!(ud["client_ip_address"], "127.0.0.1");
+    assert_eq!(
+        ud["external_id"][0],
+        ca_meta::normalize::hashed("external_id", &owner_id).expect("hash")
+    );
+    assert_eq!(ud["country"][0], ca_meta::normalize::sha256("in"));
+    assert!(ud.get("ph").is_none(), "no phone was given: {ud}");
+    assert!(ud.get("fbp").is_none());
+
+    // The success page reports it with its cookies (and the payment page's
+    // stand-in phone number, as the dashboard passes it on).
+    let report = |ua: &'static str, cookies: &'static str| {
+        let app = &app;
+        let token = token.clone();
+        let txnid = txnid.clone();
+        async move {
+            let r = app
+                .client
+                .post(app.url("/api/meta/track"))
+                .bearer_auth(token)
+                .header("user-agent", ua)
+                .header("cookie", cookies)
+                .json(&json!({"eventName": "Purchase", "orderId": txnid, "value": 999, "currency": "INR",
+                    "phone": "9999999999", "email": "browser-buyer@example.in"}))
+                .send()
+                .await
+                .expect("track");
+            assert_eq!(r.status(), 200);
+        }
+    };
+    report(
+        "Mozilla/5.0 (Success page)",
+        "_fbp=fb.1.1764000000000.1234567890; _fbc=fb.1.1764000000000.IwAR0abc",
+    )
+    .await;
+    report(
+        "Mozilla/5.0 (Reload)",
+        "_fbp=fb.1.1764000000001.999; _fbc=fb.1.1764000000001.other",
+    )
+    .await;
+    let (_, _, merged) = find(outbox(&app).await);
+    let ud = &merged["user_data"];
+    assert_eq!(ud["fbp"], "fb.1.1764000000000.1234567890");
+    assert_eq!(ud["fbc"], "fb.1.1764000000000.IwAR0abc");
+    assert_eq!(ud["client_user_agent"], "Mozilla/5.0 (Checkout)");
+    assert!(ud.get("ph").is_none(), "no hash of a stand-in phone: {ud}");
+}
+
+#[tokio::test]
+async fn the_pixel_id_is_public_once_meta_is_configured() {
+    let app = spawn_app().await;
+    let r = app.get("/api/meta/config", None).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.body, json!({"pixelId": null}));
+    let app = crate::helpers::spawn_app_with(|c| {
+        c.meta_pixel_id = Some("1234567890123456".into());
+        c.meta_access_token = Some("EAAsecret".into());
+        c.meta_graph_url = "http://127.0.0.1:9".into();
+    })
+    .await;
+    let r = app.get("/api/meta/config", None).await;
+    assert_eq!(r.body, json!({"pixelId": "1234567890123456"}));
+    assert!(!r.body.to_string().contains("EAAsecret"));
+}
+
+/// A Graph API stand-in that rejects every token, as Meta does for a
+/// revoked one (code 190); it counts the requests.
+async fn revoking_graph() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use actix_web::{App, HttpResponse, HttpServer, web};
+    let hits = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("addr"));
+    let counter = hits.clone();
+    let server = HttpServer::new(move || {
+        let counter = counter.clone();
+        App::new().route(
+            "/{version}/{pixel}/events",
+            web::post().to(move || {
+                counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                async {
+                    HttpResponse::BadRequest().json(json!({"error": {
+                        "message": "Error validating access token: Session has expired on Thursday, 26-Nov-26.",
+                        "type": "OAuthException", "code": 190, "error_subcode": 463, "fbtrace_id": "Ab1"}}))
+                }
+            }),
+        )
+    })
+    .listen(listener)
+    .expect("listen")
+    .workers(1)
+    .run();
+    tokio::spawn(server);
+    (url, hits)
+}
+
+/// A revoked token pauses the outbox: events stay pending, staff read
+/// "Meta token rejected" (never the token), and staff can re-queue failed
+/// events; owners cannot.
+#[tokio::test]
+async fn a_revoked_token_pauses_the_outbox_and_staff_can_requeue() {
+    use sea_orm::sea_query::Expr;
+    use sea_orm::{ColumnTrait, QueryFilter};
+    let (graph, hits) = revoking_graph().await;
+    let app = crate::helpers::spawn_app_with(|c| {
+        c.meta_pixel_id = Some("1234567890123456".into());
+        c.meta_access_token = Some("EAArevoked-token-42".into());
+        c.meta_graph_url = graph.clone();
+    })
+    .await;
+    let (owner, user) = app.register("paused@example.in", "correct horse 1").await;
+    let lead = app
+        .post(
+            "/api/meta/track",
+            json!({"eventName": "Lead", "leadId": user["id"], "email": "paused@example.in"}),
+        )
+        .await;
+    assert_eq!(lead.status, 200, "{}", lead.body);
+    assert_eq!(lead.body["forwarded"], true);
+    let (staff, _) = crate::admin::account(&app, "paused-staff@example.in", "admin").await;
+    let mut view = Value::Null;
+    for _ in 0..40 {
+        view = app.get("/api/admin/meta/events", Some(&staff)).await.body;
+        if !view["data"]["paused"].is_null() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+    }
+    let data = &view["data"];
+    let reason = data["paused"]["reason"].as_str().expect("paused");
+    assert!(reason.starts_with("Meta token rejected"), "{reason}");
+    assert!(reason.contains("Session has expired"), "{reason}");
+    assert_eq!(data["pending"], 1, "{data}");
+    assert_eq!(data["failed"], 0, "{data}");
+    assert!(!view.to_string().contains("EAArevoked-token-42"));
+    // Paused: the worker's later rounds send nothing.
+    let after_pause = hits.load(std::sync::atomic::Ordering::SeqCst);
+    tokio::time::sleep(std::time::Duration::from_millis(3500)).await;
+    assert_eq!(hits.load(std::sync::atomic::Ordering::SeqCst), after_pause);
+
+    // A failed event, re-queued by staff (not by an owner).
+    ca_meta::entity::Entity::update_many()
+        .col_expr(ca_meta::entity::Column::Status, Expr::value("failed"))
+        .col_expr(
+            ca_meta::entity::Column::LastError,
+            Expr::value(Some("Meta answered 400: Invalid parameter".to_string())),
+        )
+        .filter(
+            ca_meta::entity::Column::EventId
+                .eq(format!("lead-{}", user["id"].as_str().expect("id"))),
+        )
+        .exec(&app.db.conn)
+        .await
+        .expect("fail");
+    app.send(
+        "POST",
+        "/api/admin/meta/events/requeue",
+        Some(&owner),
+        json!({}),
+    )
+    .await
+    .error(403, "admin_required");
+    let out = app
+        .send(
+            "POST",
+            "/api/admin/meta/events/requeue",
+            Some(&staff),
+            json!({}),
+        )
+        .await;
+    assert_eq!(out.status, 200, "{}", out.body);
+    assert_eq!(out.body["data"]["requeued"], 1);
+    assert_eq!(out.body["data"]["tooOld"], 0);
+    let stored = outbox(&app).await;
+    assert!(
+        stored.iter().all(|(_, status, _)| status == "pending"),
+        "{stored:?}"
     );
 }

@@ -10,11 +10,13 @@ use sea_orm::sea_query::Expr;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use serde_json::{Value, json};
 
+use ca_billing::entities::payment::PaymentStatus;
+
 use crate::billing::campaign;
 use crate::helpers::{Reply, SECRET, TestApp, spawn_app, spawn_app_with};
 
 /// The simulator's credentials as the server derives them.
-fn simulator_credentials() -> ca_billing::payu::Credentials {
+pub(crate) fn simulator_credentials() -> ca_billing::payu::Credentials {
     use sha2::{Digest, Sha256};
     ca_billing::payu::Credentials {
         key: "ca-simulator".into(),
@@ -24,12 +26,12 @@ fn simulator_credentials() -> ca_billing::payu::Credentials {
     }
 }
 
-async fn initialize(app: &TestApp, token: &str, body: Value) -> Reply {
+pub(crate) async fn initialize(app: &TestApp, token: &str, body: Value) -> Reply {
     app.send("POST", "/api/payment/initialize", Some(token), body)
         .await
 }
 
-fn params_of(reply: &Reply) -> Vec<(String, String)> {
+pub(crate) fn params_of(reply: &Reply) -> Vec<(String, String)> {
     reply.body["data"]["params"]
         .as_object()
         .expect("params")
@@ -38,7 +40,7 @@ fn params_of(reply: &Reply) -> Vec<(String, String)> {
         .collect()
 }
 
-async fn post_form(
+pub(crate) async fn post_form(
     app: &TestApp,
     path: &str,
     fields: &[(String, String)],
@@ -60,7 +62,7 @@ async fn post_form(
 }
 
 /// The hidden inputs of an HTML form, decoded.
-fn hidden_inputs(html: &str) -> Vec<(String, String)> {
+pub(crate) fn hidden_inputs(html: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for part in html.split("<input type=\"hidden\" name=\"").skip(1) {
         let (name, rest) = part.split_once("\" value=\"").expect("value");
@@ -75,7 +77,7 @@ fn hidden_inputs(html: &str) -> Vec<(String, String)> {
 
 /// Goes through the simulator's hosted page with `outcome` and returns the
 /// fields it posts back, and where.
-async fn simulate(
+pub(crate) async fn simulate(
     app: &TestApp,
     params: &[(String, String)],
     outcome: &str,
@@ -99,11 +101,11 @@ async fn simulate(
     )
 }
 
-fn path_of(url: &str, app: &TestApp) -> String {
+pub(crate) fn path_of(url: &str, app: &TestApp) -> String {
     url.strip_prefix(&app.base).expect("own url").to_string()
 }
 
-fn field<'a>(fields: &'a [(String, String)], name: &str) -> &'a str {
+pub(crate) fn field<'a>(fields: &'a [(String, String)], name: &str) -> &'a str {
     fields
         .iter()
         .find(|(k, _)| k == name)
@@ -111,7 +113,7 @@ fn field<'a>(fields: &'a [(String, String)], name: &str) -> &'a str {
         .expect(name)
 }
 
-fn with(fields: &[(String, String)], name: &str, value: &str) -> Vec<(String, String)> {
+pub(crate) fn with(fields: &[(String, String)], name: &str, value: &str) -> Vec<(String, String)> {
     fields
         .iter()
         .map(|(k, v)| {
@@ -125,7 +127,10 @@ fn with(fields: &[(String, String)], name: &str, value: &str) -> Vec<(String, St
 }
 
 /// Re-signs PayU's result fields with `c` (as only someone holding the salt could).
-fn resign(c: &ca_billing::payu::Credentials, fields: &[(String, String)]) -> Vec<(String, String)> {
+pub(crate) fn resign(
+    c: &ca_billing::payu::Credentials,
+    fields: &[(String, String)],
+) -> Vec<(String, String)> {
     let udf: Vec<&str> = (1..=5).map(|i| field(fields, &format!("udf{i}"))).collect();
     let hash = ca_billing::payu::response_hash(
         c,
@@ -143,7 +148,7 @@ fn resign(c: &ca_billing::payu::Credentials, fields: &[(String, String)]) -> Vec
     with(fields, "hash", &hash)
 }
 
-async fn payment(app: &TestApp, txnid: &str) -> ca_billing::entities::payment::Model {
+pub(crate) async fn payment(app: &TestApp, txnid: &str) -> ca_billing::entities::payment::Model {
     use ca_billing::entities::payment;
     payment::Entity::find()
         .filter(payment::Column::Txnid.eq(txnid))
@@ -153,7 +158,21 @@ async fn payment(app: &TestApp, txnid: &str) -> ca_billing::entities::payment::M
         .expect("payment")
 }
 
-async fn last_invoice_number(app: &TestApp) -> i64 {
+/// As if PayU was last asked about `txnid` a minute ago.
+pub(crate) async fn last_asked_long_ago(app: &TestApp, txnid: &str) {
+    use ca_billing::entities::payment;
+    payment::Entity::update_many()
+        .col_expr(
+            payment::Column::CheckedAt,
+            Expr::value(Some(Utc::now() - chrono::Duration::minutes(1))),
+        )
+        .filter(payment::Column::Txnid.eq(txnid))
+        .exec(&app.db.conn)
+        .await
+        .expect("update");
+}
+
+pub(crate) async fn last_invoice_number(app: &TestApp) -> i64 {
     ca_billing::entities::invoice_sequence::Entity::find_by_id(1)
         .one(&app.db.conn)
         .await
@@ -163,7 +182,7 @@ async fn last_invoice_number(app: &TestApp) -> i64 {
 }
 
 /// Initializes and pays `plan` for `cycle` through the simulator; returns the txnid.
-async fn buy(app: &TestApp, token: &str, plan: &str, cycle: &str) -> String {
+pub(crate) async fn buy(app: &TestApp, token: &str, plan: &str, cycle: &str) -> String {
     let init = initialize(app, token, json!({"udf2": plan, "udf4": cycle})).await;
     assert_eq!(init.status, 200, "{}", init.body);
     let (target, fields) = simulate(app, &params_of(&init), "success").await;
@@ -281,7 +300,7 @@ async fn initialize_computes_the_amount_and_refuses_what_cannot_be_bought() {
         .await
         .error(409, "already_subscribed");
     // An invitation opens the invite-only plan.
-    ca_billing::service::invite(&app.db.conn, "beta", "payer@example.in")
+    ca_billing::plans::invite(&app.db.conn, "beta", "payer@example.in")
         .await
         .expect("invite");
     let beta = initialize(&app, &token, json!({"udf2": "beta"})).await;
@@ -382,7 +401,7 @@ async fn a_failed_payment_goes_to_the_failure_page_and_changes_no_plan() {
     );
     assert!(location.contains("declined"), "{location}");
     let p = payment(&app, txnid).await;
-    assert_eq!(p.status, "failure");
+    assert_eq!(p.status, PaymentStatus::Failure);
     assert_eq!(p.invoice_number, None);
     assert!(p.error_message.is_some_and(|e| e.contains("declined")));
     let me = app.get("/api/auth/me", Some(&token)).await;
@@ -441,7 +460,7 @@ async fn forged_tampered_unknown_and_replayed_callbacks_change_nothing() {
     let (status, _, body) = post_form(&app, "/api/payment/payu/webhook", &forged).await;
     assert_eq!(status, 400, "{body}");
     assert!(body.contains("callback_refused"));
-    assert_eq!(payment(&app, &txnid).await.status, "pending");
+    assert_eq!(payment(&app, &txnid).await.status, PaymentStatus::Pending);
     let me = app.get("/api/auth/me", Some(&token)).await;
     assert_eq!(me.body["user"]["subscriptionStatus"], "trial");
 
@@ -516,7 +535,7 @@ async fn concurrent_callbacks_are_applied_once() {
     }
     assert!(applied <= 1);
     let p = payment(&app, field(&fields, "txnid")).await;
-    assert_eq!(p.status, "success");
+    assert_eq!(p.status, PaymentStatus::Success);
     assert_eq!(p.invoice_number, Some(1));
     assert_eq!(last_invoice_number(&app).await, 1);
     // The annual period is a year.
@@ -531,7 +550,7 @@ async fn concurrent_callbacks_are_applied_once() {
 
 /// A stand-in of PayU's `postservice.php?form=2` that answers `answer` and
 /// records the requests it got.
-async fn payu_stub(
+pub(crate) async fn payu_stub(
     answer: Arc<Mutex<Value>>,
     seen: Arc<Mutex<Vec<HashMap<String, String>>>>,
 ) -> String {
@@ -621,9 +640,23 @@ async fn verify_settles_a_pending_payment_from_payus_answer() {
             ca_billing::payu::api_hash(&c, "verify_payment", &txnid)
         );
     }
+    // Asked again at once, the server does not ask PayU again: at most once
+    // every 5 s per payment, however often the page asks.
+    let asked = seen.lock().expect("lock").len();
+    let v = app
+        .send(
+            "POST",
+            "/payment/verify",
+            Some(&token),
+            json!({"txnid": txnid}),
+        )
+        .await;
+    assert_eq!(v.body["data"]["status"], "pending");
+    assert_eq!(seen.lock().expect("lock").len(), asked);
     // A success for another amount is not applied.
     *answer.lock().expect("lock") = json!({"status": 1, "transaction_details": {txnid.clone(): {
         "status": "success", "amt": "1.00", "mihpayid": "403993715521937565", "mode": "CC"}}});
+    last_asked_long_ago(&app, &txnid).await;
     let v = app
         .send(
             "POST",
@@ -634,6 +667,7 @@ async fn verify_settles_a_pending_payment_from_payus_answer() {
         .await;
     assert_eq!(v.body["data"]["status"], "pending");
     // PayU's success for the stored amount settles it.
+    last_asked_long_ago(&app, &txnid).await;
     *answer.lock().expect("lock") = json!({"status": 1, "msg": "1 out of 1 Transactions Fetched Successfully",
         "transaction_details": {txnid.clone(): {
         "status": "success", "unmappedstatus": "captured", "amt": "999.00", "transaction_amount": "999.00",

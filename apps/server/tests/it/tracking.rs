@@ -6,7 +6,7 @@ use std::time::Duration;
 use ca_campaigns::entities::{campaign, monthly_visitor};
 use ca_customers::entities::customer;
 use ca_tracking::entities::campaign_touch;
-use ca_tracking::writer::{Event, Kind};
+use ca_tracking::event::{Event, Kind};
 use chrono::{TimeZone, Utc};
 use sea_orm::sea_query::Expr;
 use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter};
@@ -278,22 +278,35 @@ async fn the_visitor_limit_and_a_lapsed_plan_switch_the_widget_off() {
     let (_, id) = owner_and_campaign(&app, "limits@example.in").await;
     let path = format!("/api/widget/campaigns/{id}/config");
     let owner = owner_of(&app, &id).await;
-    // The trial allows 1,000 visitors a month.
+    // The trial allows 1,000 visitors a month; the popup keeps showing for
+    // a grace of 10 % more and stops at 1,100.
     let now = Utc::now();
-    let rows: Vec<monthly_visitor::ActiveModel> = (0..1000)
-        .map(|i| monthly_visitor::ActiveModel {
-            owner_id: sea_orm::Set(owner.clone()),
-            period: sea_orm::Set(ca_campaigns::service::period_of(now)),
-            visitor_id: sea_orm::Set(format!("visitor-{i:05}")),
-            first_seen_at: sea_orm::Set(now),
-        })
-        .collect();
-    for chunk in rows.chunks(200) {
+    let visitors = |range: std::ops::Range<i32>| -> Vec<monthly_visitor::ActiveModel> {
+        range
+            .map(|i| monthly_visitor::ActiveModel {
+                owner_id: sea_orm::Set(owner.clone()),
+                period: sea_orm::Set(ca_campaigns::counters::period_of(now)),
+                visitor_id: sea_orm::Set(format!("visitor-{i:05}")),
+                first_seen_at: sea_orm::Set(now),
+            })
+            .collect()
+    };
+    for chunk in visitors(0..1000).chunks(200) {
         monthly_visitor::Entity::insert_many(chunk.to_vec())
             .exec(&app.db.conn)
             .await
             .expect("insert");
     }
+    assert_eq!(app.get(&path, None).await.body["active"], true, "grace");
+    monthly_visitor::Entity::insert_many(visitors(1000..1099))
+        .exec(&app.db.conn)
+        .await
+        .expect("insert");
+    assert_eq!(app.get(&path, None).await.body["active"], true, "1,099");
+    monthly_visitor::Entity::insert_many(visitors(1099..1100))
+        .exec(&app.db.conn)
+        .await
+        .expect("insert");
     assert_eq!(app.get(&path, None).await.body["reason"], "visitor_limit");
     monthly_visitor::Entity::delete_many()
         .exec(&app.db.conn)
@@ -436,6 +449,7 @@ async fn monthly_visitors_start_again_each_month() {
         campaign_id: id.clone(),
         visitor_id: visitor.to_string(),
         at: when,
+        counts_visitor: true,
     };
     // Nov 30 23:00 and Dec 1 00:00 (day 31 here) are different months.
     ca_tracking::writer::write(
@@ -456,12 +470,26 @@ async fn monthly_visitors_start_again_each_month() {
         .await
         .expect("q")
         .expect("owner");
-    let nov = ca_campaigns::service::usage(&app.db.conn, &user, at(30, 23))
-        .await
-        .expect("usage");
-    let dec = ca_campaigns::service::usage(&app.db.conn, &user, at(31, 1))
-        .await
-        .expect("usage");
+    let nov = ca_billing::usage::usage(
+        &app.db.conn,
+        &user,
+        ca_campaigns::counters::used(&app.db.conn, &user.id, at(30, 23))
+            .await
+            .expect("used"),
+        at(30, 23),
+    )
+    .await
+    .expect("usage");
+    let dec = ca_billing::usage::usage(
+        &app.db.conn,
+        &user,
+        ca_campaigns::counters::used(&app.db.conn, &user.id, at(31, 1))
+            .await
+            .expect("used"),
+        at(31, 1),
+    )
+    .await
+    .expect("usage");
     assert_eq!(nov.visitors.current, 2);
     assert_eq!(dec.visitors.current, 1);
     assert_eq!(
@@ -1017,7 +1045,11 @@ async fn a_switched_off_campaign_counts_nothing() {
 
 /// Starts the server binary on `db_url`, listening on `port`, and waits
 /// until it answers.
-async fn start_server(db_url: &str, data: &std::path::Path, port: u16) -> std::process::Child {
+pub(crate) async fn start_server(
+    db_url: &str,
+    data: &std::path::Path,
+    port: u16,
+) -> std::process::Child {
     let base = format!("http://127.0.0.1:{port}");
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ca-server"))
         .env("CA_DATABASE_URL", db_url)
@@ -1029,6 +1061,7 @@ async fn start_server(db_url: &str, data: &std::path::Path, port: u16) -> std::p
         .env("CA_WIDGET_EVENTS_IP_PER_MINUTE", "10000000")
         .env("CA_WIDGET_EVENTS_CAMPAIGN_PER_MINUTE", "10000000")
         .env("CA_LOG", "error")
+        .env("CA_WEBHOOKS_ALLOW_PRIVATE", "true")
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -1239,6 +1272,7 @@ async fn a_batch_counts_each_visitors_page_views() {
         campaign_id: id.clone(),
         visitor_id: visitor.to_string(),
         at: Utc::now(),
+        counts_visitor: true,
     };
     let mut batch = vec![ev("v_batch_one_1")];
     batch.extend(std::iter::repeat_with(|| ev("v_batch_two_2")).take(3));
@@ -1303,6 +1337,7 @@ async fn a_batch_counts_each_visitors_engaged_time() {
         campaign_id: id.clone(),
         visitor_id: visitor.to_string(),
         at: Utc::now(),
+        counts_visitor: true,
     };
     // 700 other visitors first, so the customers fall into the second group of 500.
     let mut batch: Vec<Event> = (0..700)
@@ -1405,6 +1440,7 @@ fn push_impressions(
                         campaign_id: "campaign".into(),
                         visitor_id,
                         at: Utc::now(),
+                        counts_visitor: true,
                     })
                     .await
             })
@@ -1591,6 +1627,7 @@ async fn a_journal_is_stored_once_from_where_the_database_left_off() {
         campaign_id: id.clone(),
         visitor_id: visitor.into(),
         at: Utc::now(),
+        counts_visitor: true,
     };
     // Two segments: events 1–3 and 4–5, then a line cut short.
     let mut first = Vec::new();
@@ -1716,4 +1753,63 @@ async fn a_journal_that_cannot_be_stored_turns_events_away_as_busy() {
     drop(holder);
     drop(writer);
     let _ = std::fs::remove_dir_all(folder);
+}
+
+/// A burst of visitors leaving their email at once (a sale, a newsletter)
+/// all become leads. Each submission holds the database's write lock while
+/// it stores the lead; if it also needed a second pooled connection for a
+/// read, a burst larger than the pool would leave the lock holder waiting
+/// for a connection that every other submission holds while it waits for
+/// the lock, and they would fail once their busy timeout ran out.
+#[tokio::test]
+async fn a_burst_of_form_submissions_larger_than_the_pool_all_become_leads() {
+    let app = spawn_app_with(|c| {
+        c.widget_ip_per_minute = 100_000;
+        c.widget_campaign_per_minute = 100_000;
+    })
+    .await;
+    let (token, campaign) = owner_and_campaign(&app, "burst@example.in").await;
+    const BURST: usize = 24;
+    let mut conversations = Vec::new();
+    for i in 0..BURST {
+        conversations.push(start_conversation(&app, &campaign, &format!("v_burst_{i:02}")).await);
+    }
+    // Every submission queues behind one held lock, then all go at once.
+    let (holder, lock) = hold_write_lock(&app.db.url, "EXCLUSIVE").await;
+    let mut sent = Vec::new();
+    for (i, conversation) in conversations.iter().enumerate() {
+        let (client, url) = (
+            app.client.clone(),
+            app.url(&format!("/api/widget/conversations/{conversation}/forms")),
+        );
+        sent.push(tokio::spawn(async move {
+            let res = client
+                .post(url)
+                .json(&json!({"values": {"email": format!("buyer{i}@example.in")}}))
+                .send()
+                .await
+                .expect("send");
+            let status = res.status().as_u16();
+            (status, res.text().await.unwrap_or_default())
+        }));
+    }
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    lock.rollback().await.expect("release");
+    drop(holder);
+    let mut refused = Vec::new();
+    for s in sent {
+        let (status, body) = s.await.expect("join");
+        if status != 200 {
+            refused.push(format!("{status} {body}"));
+        }
+    }
+    assert!(refused.is_empty(), "refused submissions: {refused:?}");
+    let customers = app.get("/api/customers/user", Some(&token)).await;
+    assert_eq!(customers.status, 200, "{}", customers.body);
+    assert_eq!(
+        customers.body["pagination"]["total"].as_i64(),
+        Some(BURST as i64),
+        "{}",
+        customers.body
+    );
 }

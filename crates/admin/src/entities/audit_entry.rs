@@ -10,6 +10,9 @@ pub struct Model {
     pub id: String,
     pub actor_id: String,
     pub actor_name: String,
+    /// The actor's email when the entry was written (kept after the
+    /// account is deleted).
+    pub actor_email: String,
     /// Set when the actor was signed in as another user.
     pub acting_as_id: Option<String>,
     pub action: String,

@@ -2,3 +2,4 @@
 
 pub mod campaign;
 pub mod monthly_visitor;
+pub mod visitor_quota_notice;

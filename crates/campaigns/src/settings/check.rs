@@ -508,3 +508,16 @@ fn form_fields(c: &mut Check, p: &str, fields: &mut [FormField]) {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_rules() {
+        assert!(is_page_rule("/checkout"));
+        assert!(is_page_rule("https://shop.example.in/blog/*"));
+        assert!(!is_page_rule("javascript:alert(1)"));
+        assert!(!is_page_rule("not a url"));
+    }
+}

@@ -7,6 +7,7 @@ pub mod language;
 pub mod openai;
 pub mod owner;
 pub mod passages;
+pub mod questions;
 pub mod retrieval;
 
 use std::sync::Arc;

@@ -15,18 +15,15 @@ use ca_core::FieldErrors;
 use ca_core::paging::{Pagination, whole_number};
 use ca_core::rate_limit::Limit;
 
-use super::language::words;
 use super::{Brief, Request, Source};
 use crate::dto::TimingOut;
 use crate::entities::{conversation, message};
 use crate::error::ConversationError;
 use crate::forms::{self, FormState};
-use crate::visitor::ConversationService;
+use crate::service::ConversationService;
 
 /// Tries an owner may make a minute (a configured model costs money).
 pub const TRIES_PER_MINUTE: u32 = 30;
-/// Longest stored form of an unanswered question, in characters.
-const QUESTION_KEY_MAX: usize = 200;
 
 /// A question to try the assistant with.
 #[derive(Debug, Clone, Default, Deserialize, ToSchema)]
@@ -111,16 +108,6 @@ pub struct UnansweredResponse {
     pub success: bool,
     pub questions: Vec<UnansweredQuestion>,
     pub pagination: Pagination,
-}
-
-/// The form in which questions are counted as the same: lower case, words
-/// only.
-pub fn question_key(question: &str) -> String {
-    words(question)
-        .join(" ")
-        .chars()
-        .take(QUESTION_KEY_MAX)
-        .collect()
 }
 
 fn millis(d: std::time::Duration) -> i64 {
@@ -333,23 +320,5 @@ impl ConversationService {
                 u64::try_from(total.unwrap_or(0)).unwrap_or(0),
             ),
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn questions_count_as_one_whatever_their_case_spacing_or_punctuation() {
-        assert_eq!(
-            question_key("  Do you ship to PUNE?? "),
-            question_key("do you ship to pune")
-        );
-        assert_eq!(question_key("Is COD ₹50 extra?"), "is cod ₹ 50 extra");
-        assert_eq!(
-            question_key(&"why ".repeat(100)).chars().count(),
-            QUESTION_KEY_MAX
-        );
     }
 }

@@ -7,7 +7,7 @@ use utoipa::IntoParams;
 
 use crate::entities::{conversation, message};
 use crate::error::ConversationError;
-use crate::visitor::ConversationService;
+use crate::service::ConversationService;
 
 use super::{names, owned_campaign, summary};
 

@@ -8,8 +8,8 @@ pub mod export;
 use ca_campaigns::entities::campaign;
 use ca_core::FieldErrors;
 use ca_core::figures::{percent, round};
-use ca_core::paging::{Counted, Pagination, count_capped, whole_number};
-use ca_core::search::{contains, contains_any_case, contains_pattern, fts_phrase};
+use ca_core::paging::{Counted, Pagination, whole_number};
+use ca_core::search::{self, Trigram, contains, contains_any_case};
 use chrono::{DateTime, Duration, Utc};
 use sea_orm::sea_query::{Expr, ExprTrait, Func};
 use sea_orm::{
@@ -19,7 +19,7 @@ use sea_orm::{
 
 use crate::entities::{conversation, message};
 use crate::error::ConversationError;
-use crate::visitor::ConversationService;
+use crate::service::ConversationService;
 use dto::{
     CampaignRef, ConversationAnalyticsResponse, ConversationCounts, ConversationDetail,
     ConversationListResponse, ConversationMessage, ConversationOut, ListQuery, MessagesQuery,
@@ -102,44 +102,14 @@ pub fn period(raw: Option<&str>) -> Result<(String, Duration), ConversationError
 /// index is built on (migration `m20261124_000022`), so it must stay the same.
 const PG_SEARCH_TEXT: &str = "lower(last_message || E'\\n' || collected_text)";
 
-/// The shortest term the trigram index on SQLite can look up; shorter ones scan.
-const INDEXED_TERM: usize = 3;
-
-/// The owner's conversations whose last message or collected values hold
-/// `term` (lower-cased, without line breaks).
-fn search_condition(backend: DbBackend, owner_id: &str, term: &str) -> Condition {
-    let mine = Condition::all().add(conversation::Column::OwnerId.eq(owner_id));
-    match backend {
-        DbBackend::Postgres => mine.add(Expr::cust_with_values(
-            format!("{PG_SEARCH_TEXT} LIKE $1"),
-            [contains_pattern(term)],
-        )),
-        DbBackend::Sqlite if term.chars().count() >= INDEXED_TERM => {
-            // A quoted FTS5 phrase of trigrams matches that exact substring,
-            // case-folded. The unary `+` keeps SQLite from walking the
-            // owner's index (all their rows) instead of starting from the matches.
-            Condition::all()
-                .add(Expr::cust_with_values(
-                    "+\"conversations\".\"owner_id\" = ?",
-                    [owner_id],
-                ))
-                .add(Expr::cust_with_values(
-                    "\"conversations\".\"id\" IN (SELECT k.conversation_id FROM conversation_search_keys k \
-                     WHERE k.owner_id = ? \
-                     AND k.rid IN (SELECT rowid FROM conversations_search WHERE conversations_search MATCH ?))",
-                    [owner_id.to_string(), fts_phrase(term)],
-                ))
-        }
-        _ => like_condition(backend, owner_id, term),
-    }
-}
-
-/// SQLite: the same conversations as [`search_condition`], tested on each
-/// row's own columns, for walking the list's order when many match (probing
-/// the full-text index once per row costs far more than reading the row).
-fn search_row_condition(owner_id: &str, term: &str) -> Condition {
-    like_condition(DbBackend::Sqlite, owner_id, term)
-}
+/// The conversations' trigram search (PostgreSQL and SQLite indexes).
+const TRIGRAM: Trigram = Trigram {
+    table: "conversations",
+    pg_text: PG_SEARCH_TEXT,
+    fts_index: "conversations_search",
+    fts_keys: "conversation_search_keys",
+    fts_key: "conversation_id",
+};
 
 /// The owner's conversations whose last message or collected values hold
 /// `term`, tested on each row's columns (whatever the case, non-ASCII
@@ -158,24 +128,6 @@ fn like_condition(backend: DbBackend, owner_id: &str, term: &str) -> Condition {
         )
 }
 
-/// SQLite: how many of the owner's conversations hold `term`, from the
-/// search index alone, counted up to [`COUNT_CAP`] (the matches stream from
-/// the index until then).
-async fn search_count<C: ConnectionTrait>(
-    conn: &C,
-    owner_id: &str,
-    term: &str,
-) -> Result<Counted, ConversationError> {
-    Ok(ca_core::search::fts_count_capped(
-        conn,
-        "conversations_search",
-        "conversation_search_keys",
-        owner_id,
-        term,
-    )
-    .await?)
-}
-
 impl ConversationService {
     /// One page of the owner's conversations (of one campaign when given), newest first.
     pub async fn list(
@@ -187,41 +139,21 @@ impl ConversationService {
         let mut errors = FieldErrors::new();
         let page = whole_number(q.page.as_deref(), "page", 1, 1, 1_000_000, &mut errors);
         let limit = whole_number(q.limit.as_deref(), "limit", 10, 1, 100, &mut errors);
-        let status = q
-            .status
-            .as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty() && *s != "all");
+        let status = search::chosen(q.status.as_deref());
         if status.is_some_and(|s| !["active", "completed"].contains(&s)) {
             errors.insert(
                 "status".into(),
                 vec!["Status must be active or completed".into()],
             );
         }
-        let outcome = q
-            .outcome
-            .as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty() && *s != "all");
+        let outcome = search::chosen(q.outcome.as_deref());
         if outcome.is_some_and(|s| !["conversion", "dismissal", "none"].contains(&s)) {
             errors.insert(
                 "outcome".into(),
                 vec!["Outcome must be conversion, dismissal or none".into()],
             );
         }
-        let search = q
-            .search
-            .as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            // A line break separates the fields in the search index; no term holds one.
-            .map(|s| s.replace(char::is_control, " ").to_lowercase());
-        if search.as_ref().is_some_and(|s| s.chars().count() > 100) {
-            errors.insert(
-                "search".into(),
-                vec!["Search can be at most 100 characters".into()],
-            );
-        }
+        let search = search::term(q.search.as_deref(), &mut errors);
         if !errors.is_empty() {
             return Err(ConversationError::invalid(errors));
         }
@@ -242,31 +174,48 @@ impl ConversationService {
             }
             query
         };
-        let indexed = backend == DbBackend::Sqlite
-            && search
-                .as_deref()
-                .is_some_and(|t| t.chars().count() >= INDEXED_TERM);
         let query = filtered(match &search {
-            Some(term) => search_condition(backend, owner_id, term),
+            Some(term) => TRIGRAM.matches(
+                backend,
+                owner_id,
+                term,
+                like_condition(backend, owner_id, term),
+            ),
             None => Condition::all().add(conversation::Column::OwnerId.eq(owner_id)),
         });
         let counted = match &search {
-            // The search keys carry the owner: no conversation row is read.
-            Some(term)
-                if indexed && campaign_id.is_none() && status.is_none() && outcome.is_none() =>
-            {
-                search_count(&self.db, owner_id, term).await?
+            // Without other filters the count comes from the index alone.
+            Some(term) => {
+                let unfiltered = campaign_id.is_none() && status.is_none() && outcome.is_none();
+                TRIGRAM
+                    .count(
+                        &self.db,
+                        owner_id,
+                        term,
+                        unfiltered,
+                        query.clone().into_query(),
+                    )
+                    .await?
             }
-            Some(_) => count_capped(&self.db, query.clone().into_query()).await?,
             None => Counted::exact(query.clone().count(&self.db).await?),
         };
         let total = counted.total;
         let offset = (page - 1) * limit;
-        // When many conversations match, walking the newest first and testing
-        // each finds the page after a few rows, instead of sorting every match.
+        // On SQLite, when many conversations match, walking the newest first
+        // and testing each finds the page after a few rows, instead of
+        // sorting every match.
         let query = match &search {
-            Some(term) if indexed && total >= 20 * (offset + limit) => {
-                filtered(search_row_condition(owner_id, term))
+            Some(term)
+                if backend == DbBackend::Sqlite
+                    && TRIGRAM.indexed(backend, term)
+                    && total >= 20 * (offset + limit) =>
+            {
+                filtered(TRIGRAM.matches_row(
+                    backend,
+                    owner_id,
+                    term,
+                    like_condition(backend, owner_id, term),
+                ))
             }
             _ => query,
         };

@@ -50,12 +50,56 @@ export interface paths {
         };
         /**
          * The Meta Conversions API outbox: whether events are forwarded (a pixel
-         *     id and access token are configured), how many wait, went, failed or are
-         *     kept unforwarded, and the newest 50 (staff).
+         *     id and access token are configured), whether sending is paused because
+         *     Meta rejected the access token, how many wait, went, failed, are kept
+         *     unforwarded or are never sent, and the newest 50 (staff).
          */
         get: operations["meta_events"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/meta/events/requeue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put the Meta events that failed back in the queue (staff): those Meta
+         *     still accepts (younger than 7 days) are sent again on the next round,
+         *     and a pause after a rejected access token is lifted.
+         */
+        post: operations["requeue_meta_events"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/payments/{txnid}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund one of an owner's successful payments (staff): the money goes back
+         *     through PayU (a simulated or demo payment is refunded at once), the
+         *     payment shows as refunded, and the unused part of the period it paid for
+         *     ends unless `keepAccess`.
+         */
+        post: operations["refund_payment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -384,8 +428,39 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start buying a plan: answers where to send the browser. */
+        /**
+         * Start buying a plan: answers where to send the browser (the demo page
+         *     while no payment provider is configured; with PayU, a page that sends the
+         *     browser to PayU's checkout for the plan's monthly price).
+         */
         post: operations["checkout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in owner's billing details (address, state and optional
+         *     GSTIN their tax invoices are made out to), with the states to choose from.
+         */
+        get: operations["get_details"];
+        /**
+         * Save the signed-in owner's billing details. The address and the state
+         *     are required; a GSTIN is optional and must be well formed, pass its check
+         *     character and have been issued in the chosen state. A refused input
+         *     changes nothing. Invoices already issued keep the details they were
+         *     issued with; the next payment's invoice uses these.
+         */
+        put: operations["put_details"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -839,6 +914,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/meta/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Meta pixel id while events are forwarded to Meta (null otherwise).
+         *     With it the dashboard's pages keep Meta's `_fbp` cookie and turn an ad
+         *     click's `fbclid` into `_fbc`, so sign-ups and purchases are attributed
+         *     to the ad. No session needed; nothing secret is in it.
+         */
+        get: operations["public_config"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/meta/track": {
         parameters: {
             query?: never;
@@ -850,10 +947,12 @@ export interface paths {
         put?: never;
         /**
          * Report a sign-up (`Lead`, with the new account's id) or a verified
-         *     purchase (`Purchase`, with the payment's txnid and value). Checked,
-         *     stored, and sent to Meta in the background with the client's IP, user
-         *     agent and `_fbp`/`_fbc` cookies; a purchase that is not one of our
-         *     successful payments is refused.
+         *     purchase (`Purchase`, with the payment's txnid and value, from the
+         *     signed-in owner who paid). Checked, stored, and sent to Meta in the
+         *     background with the client's IP, user agent and `_fbp`/`_fbc` cookies;
+         *     a purchase that is not one of the caller's successful payments is
+         *     refused. The first browser copy of an event counts: a later one changes
+         *     nothing.
          */
         post: operations["track"];
         delete?: never;
@@ -907,8 +1006,53 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The invoice of one of the owner's successful payments. */
+        /**
+         * The invoice of one of the owner's successful (or since refunded)
+         *     payments, as it was issued: seller, buyer, place of supply, SAC, taxable
+         *     value, CGST and SGST (buyer in the seller's state) or IGST, total in
+         *     words, and the credit note when the payment was refunded.
+         */
         get: operations["invoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment/invoice/{txnid}/credit-note/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The credit note issued when one of the owner's payments was refunded, as
+         *     an A4 PDF.
+         */
+        get: operations["credit_note_pdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment/invoice/{txnid}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tax invoice of one of the owner's successful (or since refunded)
+         *     payments as an A4 PDF, as it was issued.
+         */
+        get: operations["invoice_pdf"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1068,6 +1212,137 @@ export interface paths {
         post?: never;
         /** Delete an account (staff only), as `DELETE /api/admin/users/{id}`. */
         delete: operations["users_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The delivery log: the last 30 days of attempts, newest first (of one
+         *     endpoint with `endpointId`).
+         */
+        get: operations["webhooks_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/deliveries/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the event of a delivery again, now, with the same `webhook-id`. */
+        post: operations["webhooks_resend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The owner's endpoints. */
+        get: operations["webhooks_list_endpoints"];
+        put?: never;
+        /**
+         * Add an endpoint: a webhook (https; `http://localhost` only where the
+         *     server allows private destinations) or a Mailchimp audience push. The
+         *     answer alone carries the signing secret.
+         */
+        post: operations["webhooks_create_endpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change an endpoint. */
+        put: operations["webhooks_update_endpoint"];
+        post?: never;
+        /** Delete an endpoint and its delivery log. */
+        delete: operations["webhooks_delete_endpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/endpoints/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new signing secret; the old one keeps signing for 24 hours (both sign
+         *     meanwhile).
+         */
+        post: operations["webhooks_rotate_secret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/endpoints/{id}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reveal the endpoint's signing secret. */
+        get: operations["webhooks_reveal_secret"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** "Send test event": a `webhook.test` event to this endpoint, sent at once. */
+        post: operations["webhooks_send_test"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1279,7 +1554,128 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "campaign.limit_reached": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * campaign.limit_reached
+         * @description The owner's campaigns reached the plan's monthly visitors.
+         */
+        post: operations["webhook_campaign_limit_reached"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "conversation.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * conversation.completed
+         * @description A visitor's conversation with the assistant ended: its transcript and outcome.
+         */
+        post: operations["webhook_conversation_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "lead.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * lead.created
+         * @description A visitor left their email through a campaign: a new customer, the form's fields, the campaign and the page.
+         */
+        post: operations["webhook_lead_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "lead.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * lead.updated
+         * @description A customer's status or lead score changed.
+         */
+        post: operations["webhook_lead_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "purchase.attributed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * purchase.attributed
+         * @description An order the site reported was counted as a campaign's revenue.
+         */
+        post: operations["webhook_purchase_attributed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test
+         * @description Sent to one endpoint when the owner presses "Send test event".
+         */
+        post: operations["webhook_webhook_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description `{success, counted}`: the event is stored. */
@@ -1339,8 +1735,8 @@ export interface components {
             role: string;
             /** Format: date-time */
             subscriptionEndsAt?: string | null;
-            /** @description `free`, `trial`, `active` or `expired`, as of now. */
-            subscriptionStatus: string;
+            /** @description As of now. */
+            subscriptionStatus: components["schemas"]["SubscriptionStatus"];
             /**
              * Format: int64
              * @description Successful payments.
@@ -1377,6 +1773,7 @@ export interface components {
             /** @description The account the actor was signed in as, if any. */
             actingAsId?: string | null;
             action: string;
+            actorEmail: string;
             actorId: string;
             actorName: string;
             after?: Record<string, never> | null;
@@ -1396,11 +1793,35 @@ export interface components {
         BTreeMap: {
             [key: string]: string[];
         };
-        /** @description Who paid. */
-        Buyer: {
-            email: string;
+        /** @description `PUT /api/billing/details`: where the owner's invoices are addressed. */
+        BillingDetailsIn: {
+            /** @description Postal address (up to 500 characters; lines separated by newlines). */
+            address: string;
+            /**
+             * @description The business's GSTIN, to claim input tax credit; blank or absent for none.
+             *     It must have been issued in the chosen state.
+             */
+            gstin?: string | null;
+            /** @description GST state code of the state or union territory, e.g. `29` (see `states`). */
+            stateCode: string;
+        };
+        /** @description The owner's billing details; empty until saved. */
+        BillingDetailsOut: {
+            address?: string | null;
+            gstin?: string | null;
+            /** @description The name invoices are made out to: the account's name. */
             name: string;
-            phone: string;
+            stateCode?: string | null;
+            stateName?: string | null;
+            /** @description Every state and union territory to choose from, by GST state code. */
+            states: components["schemas"]["StateOut"][];
+            /** Format: date-time */
+            updatedAt?: string | null;
+        };
+        /** @description `{success, data: details}`. */
+        BillingDetailsResponse: {
+            data: components["schemas"]["BillingDetailsOut"];
+            success: boolean;
         };
         /** @description A campaign's counters. */
         CampaignAnalytics: {
@@ -1452,6 +1873,20 @@ export interface components {
             /** @description Missing parts take the defaults. */
             settings?: components["schemas"]["CampaignSettings"];
             websiteUrl: string;
+        };
+        /**
+         * @description `campaign.limit_reached`: the owner's campaigns had as many visitors this
+         *     month as the plan allows; the popup keeps showing up to `stopAt`.
+         */
+        CampaignLimitReached: {
+            /** Format: int64 */
+            limit: number;
+            /** Format: date-time */
+            resetDate: string;
+            /** Format: int64 */
+            stopAt: number;
+            /** Format: int64 */
+            visitors: number;
         };
         /** @description `GET /api/campaigns`. */
         CampaignListResponse: {
@@ -1610,6 +2045,11 @@ export interface components {
         CheckoutData: {
             checkoutUrl: string;
         };
+        /**
+         * @description Where a payment was made.
+         * @enum {string}
+         */
+        CheckoutMode: "simulator" | "demo" | "test" | "live";
         /** @description `{success, data: {checkoutUrl}}`. */
         CheckoutResponse: {
             data: components["schemas"]["CheckoutData"];
@@ -1650,6 +2090,22 @@ export interface components {
             success: boolean;
             /** Format: int64 */
             totalConversations: number;
+        };
+        /**
+         * @description `conversation.completed`: the conversation, how it ended and its
+         *     transcript.
+         */
+        ConversationCompleted: {
+            campaign: components["schemas"]["WebhookCampaign"];
+            collectedData: Record<string, never>;
+            /** Format: date-time */
+            completedAt: string;
+            conversationId: string;
+            /** @description `conversion`, `dismissal` or `none`. */
+            outcome: string;
+            /** Format: date-time */
+            startedAt: string;
+            transcript: components["schemas"]["TranscriptLine"][];
         };
         /** @description `analytics` of a conversation. */
         ConversationCounts: {
@@ -1782,6 +2238,30 @@ export interface components {
             /** @description `free`, `trial` or `active` (default: the trial settings decide). */
             subscriptionStatus?: string | null;
         };
+        /** @description The credit note issued when a payment was refunded. */
+        CreditNoteOut: {
+            /** Format: date-time */
+            issuedAt: string;
+            /** @description What is credited back (the whole invoice). */
+            lines: components["schemas"]["TaxLines"];
+            /** @description From the invoices' gap-free series, e.g. `CA-000043`. */
+            number: string;
+        };
+        /** @description The customer a lead made or changed. */
+        CustomerData: {
+            company?: string | null;
+            email: string;
+            id: string;
+            /**
+             * Format: int32
+             * @description 0–100.
+             */
+            leadScore: number;
+            name?: string | null;
+            phone?: string | null;
+            /** @description `lead`, `prospect`, `customer` or `churned`. */
+            status: string;
+        };
         /** @description `{success, customers, pagination}`. */
         CustomerListResponse: {
             customers: components["schemas"]["CustomerOut"][];
@@ -1899,6 +2379,40 @@ export interface components {
             settings: components["schemas"]["CampaignSettings"];
             success: boolean;
         };
+        /** @description `{success, data: [delivery], pagination}`. */
+        DeliveryList: {
+            data: components["schemas"]["DeliveryOut"][];
+            pagination: components["schemas"]["Pagination"];
+            success: boolean;
+        };
+        /** @description One attempt to deliver an event (the delivery log). */
+        DeliveryOut: {
+            /**
+             * Format: int32
+             * @description 1 for the first attempt.
+             */
+            attempt: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: int64 */
+            durationMs: number;
+            endpointId: string;
+            /** @description The event's id: the `webhook-id` header. */
+            eventId: string;
+            eventType: string;
+            id: string;
+            /** Format: date-time */
+            nextAttemptAt?: string | null;
+            /** @description The answer's first 4 KB, or why there was none. */
+            responseExcerpt?: string | null;
+            /** Format: int32 */
+            responseStatus?: number | null;
+            /**
+             * @description How the attempt ended: `delivered`, `pending` (it will be retried at
+             *     `nextAttemptAt`) or `failed` (given up).
+             */
+            status: string;
+        };
         /**
          * @description [`DEVICES`] as the API document lists them.
          * @enum {string}
@@ -1911,6 +2425,69 @@ export interface components {
             path: string;
             /** Format: int64 */
             totalBytes: number;
+        };
+        /**
+         * @description `POST` and `PUT /api/webhooks/endpoints`: a webhook (signed JSON posts to
+         *     `url`) or a Mailchimp audience push (`kind: "mailchimp"` with `apiKey`
+         *     and `listId`; `url` is then left out).
+         */
+        EndpointIn: {
+            /** @description Mailchimp: the API key (`…-us21`: the suffix names the data centre). */
+            apiKey?: string | null;
+            /** @description At most 200 characters. */
+            description?: string | null;
+            /** @description Default true. */
+            enabled?: boolean | null;
+            /** @description The events it wants (at least one). */
+            eventTypes?: components["schemas"]["EventType"][] | null;
+            /** @description `webhook` (default) or `mailchimp`. */
+            kind?: string | null;
+            /** @description Mailchimp: the audience (list) id. */
+            listId?: string | null;
+            /** @description https, at most 2,048 characters. */
+            url?: string | null;
+        };
+        /** @description `{success, data: [endpoint]}`. */
+        EndpointList: {
+            data: components["schemas"]["EndpointOut"][];
+            success: boolean;
+        };
+        /**
+         * @description An endpoint as the owner sees it (its secret only when created, rotated
+         *     or revealed).
+         */
+        EndpointOut: {
+            /** Format: date-time */
+            createdAt: string;
+            description: string;
+            /** @description Why the server switched it off (failing for 5 days), if it did. */
+            disabledReason?: string | null;
+            enabled: boolean;
+            eventTypes: components["schemas"]["EventType"][];
+            /**
+             * Format: date-time
+             * @description Deliveries have been failing since then, without a success.
+             */
+            failingSince?: string | null;
+            id: string;
+            /** @description `webhook` or `mailchimp`. */
+            kind: string;
+            listId?: string | null;
+            /**
+             * Format: date-time
+             * @description The previous secret still signs until then (after a rotation).
+             */
+            previousSecretExpiresAt?: string | null;
+            /** @description Only in the answer that creates the endpoint. */
+            secret?: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+            url: string;
+        };
+        /** @description `{success, data: endpoint}`. */
+        EndpointResponse: {
+            data: components["schemas"]["EndpointOut"];
+            success: boolean;
         };
         /** @description The JSON body of every error answer. */
         ErrorBody: {
@@ -1938,6 +2515,11 @@ export interface components {
             type: "pageview" | "impression" | "engagement";
             visitorId: string;
         };
+        /**
+         * @description The kinds of event.
+         * @enum {string}
+         */
+        EventType: "lead.created" | "lead.updated" | "conversation.completed" | "purchase.attributed" | "campaign.limit_reached" | "webhook.test";
         /** @description When the popup may open. */
         ExitIntentSettings: {
             /**
@@ -2097,6 +2679,11 @@ export interface components {
             planId?: string | null;
             /** @description Ignored: the server names the product. */
             productinfo?: string | null;
+            /**
+             * @description Pay for the plan the owner is on again, before its period ends: the
+             *     new period starts where the current one ends ("Renew now").
+             */
+            renew?: boolean | null;
             /** @description Another name for the plan id. */
             subscriptionId?: string | null;
             /** @description Ignored: always the signed-in user. */
@@ -2113,21 +2700,31 @@ export interface components {
             data: components["schemas"]["InitializeData"];
             success: boolean;
         };
-        /** @description An invoice for a successful payment. */
+        /** @description An invoice for a successful (or since refunded) payment. */
         InvoiceOut: {
             /**
              * Format: double
              * @description Rupees.
              */
             amount: number;
-            buyer: components["schemas"]["Buyer"];
+            /** @description As they were when the payment settled; later profile edits do not change it. */
+            buyer: components["schemas"]["InvoiceParty"];
+            creditNote?: null | components["schemas"]["CreditNoteOut"];
             currency: string;
             /** @description `monthly` or `annual`. */
             cycle: string;
+            /** @description What was sold, e.g. `Basic Plan (Monthly)`. */
+            description: string;
+            /**
+             * Format: double
+             * @description GST rate in percent.
+             */
+            gstRate: number;
             /** @description From a gap-free sequence, e.g. `CA-000042`. */
             invoiceNumber: string;
             /** Format: date-time */
             issuedAt: string;
+            lines: components["schemas"]["TaxLines"];
             mihpayid?: string | null;
             /** Format: date-time */
             paidAt: string;
@@ -2136,16 +2733,58 @@ export interface components {
             periodEnd?: string | null;
             /** Format: date-time */
             periodStart?: string | null;
+            /** @description e.g. `Karnataka (29)`. */
+            placeOfSupply?: string | null;
+            /** @description GST state code of the place of supply. */
+            placeOfSupplyCode?: string | null;
             planId: string;
             planName: string;
             provider: string;
-            seller: components["schemas"]["Seller"];
+            /** @description Services accounting code. */
+            sac: string;
+            seller: components["schemas"]["InvoiceParty"];
+            /** @description `paid`, or `refunded` (then `creditNote` is set). */
+            status: string;
+            /** @description `intra` (CGST + SGST) or `inter` (IGST). */
+            taxType: string;
             txnid: string;
+        };
+        /** @description The seller or the buyer as printed on an issued invoice. */
+        InvoiceParty: {
+            /** @description Postal address, lines separated by newlines. */
+            address?: string | null;
+            email?: string | null;
+            gstin?: string | null;
+            /** @description Legal name (the seller) or the account's name (the buyer). */
+            name: string;
+            phone?: string | null;
+            /** @description GST state code, e.g. `29`. */
+            stateCode?: string | null;
+            /** @description e.g. `Karnataka`. */
+            stateName?: string | null;
         };
         /** @description `{success, data: invoice}`. */
         InvoiceResponse: {
             data: components["schemas"]["InvoiceOut"];
             success: boolean;
+        };
+        /**
+         * @description `lead.created`: the new customer, the form's fields as the visitor
+         *     filled them, the campaign and the page it happened on.
+         */
+        LeadCreated: {
+            campaign: components["schemas"]["WebhookCampaign"];
+            conversationId?: string | null;
+            customer: components["schemas"]["CustomerData"];
+            fields: Record<string, never>;
+            pageUrl?: string | null;
+        };
+        /** @description `lead.updated`: the customer now, and what it was before. */
+        LeadUpdated: {
+            customer: components["schemas"]["CustomerData"];
+            /** Format: int32 */
+            previousLeadScore: number;
+            previousStatus: string;
         };
         /** @description The token of the session as the user, and the user. */
         LoginAsData: {
@@ -2182,6 +2821,21 @@ export interface components {
         };
         MetaOutboxResponse: {
             data: components["schemas"]["OutboxView"];
+            success: boolean;
+        };
+        /**
+         * @description `GET /api/meta/config`: what the dashboard's pages need to keep Meta's
+         *     click cookies.
+         */
+        MetaPublicConfig: {
+            /**
+             * @description The Meta pixel (dataset) id while events are forwarded to Meta;
+             *     null otherwise, and then no Meta cookie is set.
+             */
+            pixelId?: string | null;
+        };
+        MetaRequeueResponse: {
+            data: components["schemas"]["RequeueOut"];
             success: boolean;
         };
         /** @description `{success, message, data: {user}}`. */
@@ -2222,15 +2876,28 @@ export interface components {
             eventName: string;
             /** Format: date-time */
             eventTime: string;
+            /**
+             * @description Meta's reason for refusing the event, or why it waits; never holds
+             *     the access token.
+             */
             lastError?: string | null;
             /** Format: date-time */
             sentAt?: string | null;
-            /** @description `pending`, `sent`, `failed` or `not_forwarded`. */
+            /** @description `pending`, `sent`, `failed`, `not_forwarded` or `skipped`. */
             status: string;
+            /** @description A purchase from PayU's test environment (Test Events only). */
+            testEvent: boolean;
+        };
+        /** @description Sending stopped because Meta rejected the access token. */
+        OutboxPause: {
+            /** @description "Meta token rejected" and Meta's own message. */
+            reason: string;
+            /** Format: date-time */
+            since: string;
         };
         /**
-         * @description What staff see of the outbox: whether events go to Meta at all, how many
-         *     are in each state, and the newest.
+         * @description What staff see of the outbox: whether events go to Meta at all, whether
+         *     sending is paused and why, how many are in each state, and the newest.
          */
         OutboxView: {
             /** @description The 50 newest, newest first. */
@@ -2244,10 +2911,21 @@ export interface components {
             forwarding: boolean;
             /** Format: int64 */
             notForwarded: number;
+            paused?: null | components["schemas"]["OutboxPause"];
             /** Format: int64 */
             pending: number;
             /** Format: int64 */
             sent: number;
+            /**
+             * Format: int64
+             * @description Purchases that moved no money (simulator, demo): never sent.
+             */
+            skipped: number;
+            /**
+             * @description A test event code is configured: every event goes to Meta's Test
+             *     Events view, and purchases from PayU's test environment are sent.
+             */
+            testEvents: boolean;
         };
         /** @description `GET /api/customers/analytics/overview`. */
         OverviewResponse: {
@@ -2327,6 +3005,8 @@ export interface components {
             amount: number;
             /** Format: date-time */
             createdAt: string;
+            /** @description The credit note issued when the payment was refunded. */
+            creditNoteNumber?: string | null;
             /** @description `monthly` or `annual`. */
             cycle: string;
             email: string;
@@ -2345,9 +3025,25 @@ export interface components {
             productinfo: string;
             /** @description `payu`, `simulator` or `demo`. */
             provider: string;
-            /** @description `pending`, `success` or `failure`. */
-            status: string;
+            status: components["schemas"]["PaymentStatus"];
             txnid: string;
+        };
+        /**
+         * @description Where a payment stands. It only moves forward from `pending`.
+         * @enum {string}
+         */
+        PaymentStatus: "pending" | "success" | "failure" | "expired" | "refunded";
+        /**
+         * @description Payments that may need a look: stuck pending, and the last run of the
+         *     reconciliation with PayU.
+         */
+        PaymentsHealth: {
+            lastReconciliation: components["schemas"]["Reconciliation"];
+            /**
+             * Format: int64
+             * @description Payments still pending 15 minutes after they were made.
+             */
+            pendingOver15Minutes: number;
         };
         /** @description `POST /api/billing/checkout` and `POST /api/billing/mock-payment-success`. */
         PlanChoiceIn: {
@@ -2611,6 +3307,21 @@ export interface components {
             /** @description `lead`, `coupon`, … (the owner's form type). */
             type: string;
         };
+        /**
+         * @description `purchase.attributed`: an order the site reported, counted as the
+         *     campaign's revenue.
+         */
+        PurchaseAttributed: {
+            campaign: components["schemas"]["WebhookCampaign"];
+            currency: string;
+            orderId: string;
+            /**
+             * Format: double
+             * @description Rupees, as the site reported.
+             */
+            value: number;
+            visitorId: string;
+        };
         /** @description `POST /api/widget/purchases`: what `caTrack('purchase', {value, currency, orderId})` sends. */
         PurchaseIn: {
             campaignId: string;
@@ -2638,6 +3349,41 @@ export interface components {
              *     kept, but not added to any revenue.
              */
             held: boolean;
+            success: boolean;
+        };
+        /** @description `{success, data: {eventId}}`: an event queued to be sent. */
+        QueuedOut: {
+            eventId: string;
+        };
+        /** @description `{success, data: {eventId}}`. */
+        QueuedResponse: {
+            data: components["schemas"]["QueuedOut"];
+            success: boolean;
+        };
+        /** @description What one reconciliation run did. */
+        Reconciliation: {
+            /** Format: int64 */
+            checked: number;
+            /** @description What went wrong, if anything (PayU unreachable, or refusing the call). */
+            error?: string | null;
+            /** Format: int64 */
+            expired: number;
+            /** Format: date-time */
+            ranAt?: string | null;
+            /** Format: int64 */
+            settled: number;
+        };
+        /** @description `POST /api/admin/payments/{txnid}/refund`. */
+        RefundIn: {
+            /**
+             * @description Let the owner keep the period the payment paid for (default: the
+             *     unused part of it ends now).
+             */
+            keepAccess?: boolean | null;
+        };
+        /** @description `{success, data: payment}`. */
+        RefundResponse: {
+            data: components["schemas"]["UserPayment"];
             success: boolean;
         };
         /** @description `POST /api/auth/register`. */
@@ -2680,6 +3426,19 @@ export interface components {
             avgTotalMs: number;
             /** Format: int64 */
             replies: number;
+        };
+        /** @description What re-queueing failed events did. */
+        RequeueOut: {
+            /**
+             * Format: int64
+             * @description Failed events put back in the queue (and a pause lifted).
+             */
+            requeued: number;
+            /**
+             * Format: int64
+             * @description Failed events left failed: older than Meta accepts (7 days).
+             */
+            tooOld: number;
         };
         /** @description `POST /api/auth/reset-password`. */
         ResetPasswordIn: {
@@ -2755,11 +3514,20 @@ export interface components {
              */
             maxOrderValue: number;
         };
-        /** @description Who issues invoices (from `CA_INVOICE_*`). */
-        Seller: {
-            address: string;
-            gstin?: string | null;
-            name: string;
+        /** @description The signing secret. */
+        SecretOut: {
+            /**
+             * Format: date-time
+             * @description After a rotation, the previous secret still signs until then.
+             */
+            previousSecretExpiresAt?: string | null;
+            /** @description `whsec_…`. */
+            secret: string;
+        };
+        /** @description `{success, data: {secret}}`. */
+        SecretResponse: {
+            data: components["schemas"]["SecretOut"];
+            success: boolean;
         };
         /** @description `POST /api/users`: an owner; without a password they get an email to choose one. */
         SimpleUserIn: {
@@ -2803,6 +3571,11 @@ export interface components {
             notice?: string | null;
             success: boolean;
         };
+        /** @description A state or union territory and its GST state code. */
+        StateOut: {
+            code: string;
+            name: string;
+        };
         StatsResponse: {
             data: components["schemas"]["DashboardStats"];
             success: boolean;
@@ -2815,8 +3588,7 @@ export interface components {
              */
             amount: number;
             mihpayid?: string | null;
-            /** @description `pending`, `success` or `failure`. */
-            status: string;
+            status: components["schemas"]["PaymentStatus"];
         };
         /** @description `{success, data: {status, amount, mihpayid}}`. */
         StatusResponse: {
@@ -2856,8 +3628,7 @@ export interface components {
             cycle?: string | null;
             planId: string;
             planName: string;
-            /** @description `trial`, `active`, `free` or `expired`. */
-            status: string;
+            status: components["schemas"]["SubscriptionStatus"];
             /**
              * Format: date-time
              * @description End of the paid period (the next billing date).
@@ -2873,6 +3644,12 @@ export interface components {
             data: components["schemas"]["SubscriptionOut"];
             success: boolean;
         };
+        /**
+         * @description An account's subscription as of now. `trial` and `active` give the
+         *     trial's or the plan's limits; every other status gives the free plan's.
+         * @enum {string}
+         */
+        SubscriptionStatus: "free" | "trial" | "active" | "cancelled" | "expired" | "past_due";
         /** @description `GET /api/admin/superadmin`: platform figures, all measured. */
         SuperadminFigures: components["schemas"]["RevenueFigures"] & {
             /**
@@ -2918,6 +3695,7 @@ export interface components {
             database: components["schemas"]["DatabaseHealth"];
             disk: components["schemas"]["DiskHealth"];
             eventWriter: components["schemas"]["WriterHealth"];
+            payments: components["schemas"]["PaymentsHealth"];
             process: components["schemas"]["ProcessHealth"];
             /** @description `ok`, or `degraded` when the database is unreachable. */
             status: string;
@@ -2962,6 +3740,35 @@ export interface components {
              * @default 30
              */
             minTimeOnPage: number;
+        };
+        /**
+         * @description Taxable value, GST and total of one document, in rupees (computed in
+         *     paise: the parts add up to the total exactly).
+         */
+        TaxLines: {
+            /** @description The total in words, Indian numbering (lakh, crore), rupees and paise. */
+            amountInWords: string;
+            /**
+             * Format: double
+             * @description Central and state GST, charged when the place of supply is the
+             *     seller's state (each half the rate); 0 otherwise.
+             */
+            cgst: number;
+            /**
+             * Format: double
+             * @description Integrated GST, charged when the place of supply is another state; 0 otherwise.
+             */
+            igst: number;
+            /** Format: double */
+            sgst: number;
+            /** Format: double */
+            taxableValue: number;
+            /** Format: double */
+            total: number;
+        };
+        /** @description `webhook.test`: a sample so the receiver can be tried. */
+        TestEvent: {
+            message: string;
         };
         ThisMonth: {
             /** Format: int64 */
@@ -3015,9 +3822,21 @@ export interface components {
         /** @description `{success, eventId, forwarded}`. */
         TrackOut: {
             eventId: string;
-            /** @description False while no Meta pixel is configured: the event is kept, not sent. */
+            /**
+             * @description False while no Meta pixel is configured (the event is kept, not
+             *     sent), and for a purchase that moved no money or a test purchase
+             *     without a test event code.
+             */
             forwarded: boolean;
             success: boolean;
+        };
+        /** @description One message of a conversation's transcript. */
+        TranscriptLine: {
+            /** Format: date-time */
+            at: string;
+            /** @description `visitor` or `assistant`. */
+            role: string;
+            text: string;
         };
         /** @description The trial settings. */
         TrialSettings: {
@@ -3148,8 +3967,7 @@ export interface components {
         /** @description `usage.plan`. */
         UsagePlan: {
             planId: string;
-            /** @description `trial`, `active`, `free`, `expired`, … */
-            status: string;
+            status: components["schemas"]["SubscriptionStatus"];
         };
         /** @description `{success, data: usage}`. */
         UsageResponse: {
@@ -3167,6 +3985,13 @@ export interface components {
              * @description When the monthly count starts again.
              */
             resetDate: string;
+            /**
+             * Format: int64
+             * @description The popup keeps showing past the limit for 10 % more visitors (a
+             *     grace) and stops at this many until the month starts again; -1 when
+             *     unlimited.
+             */
+            stopAt: number;
         };
         UserAnalytics: {
             conversations: components["schemas"]["ThisMonth"];
@@ -3261,8 +4086,8 @@ export interface components {
             role: string;
             /** Format: date-time */
             subscriptionEndsAt?: string | null;
-            /** @description Status as of now: `trial`, `active`, `free`, `cancelled`, `expired` or `past_due`. */
-            subscriptionStatus: string;
+            /** @description Status as of now. */
+            subscriptionStatus: components["schemas"]["SubscriptionStatus"];
             /** Format: date-time */
             trialEndsAt?: string | null;
             /**
@@ -3293,13 +4118,29 @@ export interface components {
             amount: number;
             /** Format: date-time */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description PayU reported it paid after it had failed or expired.
+             */
+            lateSuccessAt?: string | null;
             mihpayid?: string | null;
+            /**
+             * @description Where it was made: `simulator`, `demo`, `test` (PayU's test
+             *     environment) or `live`.
+             */
+            mode: components["schemas"]["CheckoutMode"];
             /** Format: date-time */
             paidAt?: string | null;
             paymentMode?: string | null;
             planId: string;
             productinfo: string;
-            status: string;
+            /** @description Why it did not go through (failed or not completed). */
+            reason?: string | null;
+            /** @description Refunded, and the owner kept the period it paid for. */
+            refundKeepsAccess?: boolean | null;
+            /** Format: date-time */
+            refundedAt?: string | null;
+            status: components["schemas"]["PaymentStatus"];
             txnid: string;
         };
         UserSubscription: {
@@ -3363,8 +4204,7 @@ export interface components {
             /** @description `monthly` or `annual`. */
             cycle: string;
             planId: string;
-            /** @description `pending`, `success` or `failure`. */
-            status: string;
+            status: components["schemas"]["PaymentStatus"];
         };
         /** @description `POST /payment/verify`. */
         VerifyIn: {
@@ -3377,6 +4217,22 @@ export interface components {
             firstname: string;
             phone: string;
             productinfo: string;
+            success: boolean;
+            txnid: string;
+        };
+        /** @description A campaign, as events name it. */
+        WebhookCampaign: {
+            id: string;
+            name: string;
+        };
+        /**
+         * @description What PayU's webhook is answered when the callback was applied (or had
+         *     been already).
+         */
+        WebhookOut: {
+            /** @description False for a resend or a late duplicate: nothing changed. */
+            applied: boolean;
+            status: components["schemas"]["PaymentStatus"];
             success: boolean;
             txnid: string;
         };
@@ -3548,6 +4404,125 @@ export interface operations {
             };
             /** @description Not staff */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    requeue_meta_events: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many were re-queued, and how many were too old */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetaRequeueResponse"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    refund_payment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payment's txnid */
+                txnid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundIn"];
+            };
+        };
+        responses: {
+            /** @description Refunded */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundResponse"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such payment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a successful payment, or PayU refused the refund */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4363,6 +5338,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Signed in as this account by staff (`not_while_acting_as`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
@@ -4505,6 +5489,15 @@ export interface operations {
             };
             /** @description No valid session */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in as this account by staff (`not_while_acting_as`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4821,6 +5814,95 @@ export interface operations {
             };
             /** @description Free or contact-sales plan */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description More than 10 checkouts started in a minute */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_details: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The details; empty until saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingDetailsResponse"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    put_details: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BillingDetailsIn"];
+            };
+        };
+        responses: {
+            /** @description Saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingDetailsResponse"];
+                };
+            };
+            /** @description A field breaks a rule (each field's message in `errors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6279,6 +7361,26 @@ export interface operations {
             };
         };
     };
+    public_config: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The public pixel id, or null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetaPublicConfig"];
+                };
+            };
+        };
+    };
     track: {
         parameters: {
             query?: never;
@@ -6303,6 +7405,15 @@ export interface operations {
             };
             /** @description A field breaks a rule */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A purchase reported without a session */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6453,6 +7564,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description More than 10 checkouts started in a minute */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     invoice: {
@@ -6474,6 +7594,106 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InvoiceResponse"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Absent, not yours, or not a successful payment */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    credit_note_pdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Transaction id */
+                txnid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The credit note as an A4 PDF */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Absent, not yours, or not refunded */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    invoice_pdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Transaction id */
+                txnid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invoice as an A4 PDF */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
                 };
             };
             /** @description The request does not fit the call (body, query or path; a NUL character) */
@@ -6565,7 +7785,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["WebhookOut"];
+                };
             };
             /** @description Forged, tampered or unknown; nothing changed */
             400: {
@@ -7329,6 +8551,451 @@ export interface operations {
             };
         };
     };
+    webhooks_deliveries: {
+        parameters: {
+            query?: {
+                /** @description Only this endpoint's deliveries. */
+                endpointId?: string;
+                page?: string;
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of attempts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryList"];
+                };
+            };
+            /** @description A query parameter breaks a rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    webhooks_resend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A delivery attempt's id (from the log) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Absent or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    webhooks_list_endpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndpointList"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    webhooks_create_endpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EndpointIn"];
+            };
+        };
+        responses: {
+            /** @description Added; `data.secret` is the signing secret */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndpointResponse"];
+                };
+            };
+            /** @description A field breaks a rule (a URL of a private network, plain http, no events…) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many endpoints */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    webhooks_update_endpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Endpoint id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EndpointIn"];
+            };
+        };
+        responses: {
+            /** @description Changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndpointResponse"];
+                };
+            };
+            /** @description A field breaks a rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Absent or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    webhooks_delete_endpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Endpoint id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Absent or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    webhooks_rotate_secret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Endpoint id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecretResponse"];
+                };
+            };
+            /** @description A Mailchimp push has no signing secret */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Absent or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    webhooks_reveal_secret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Endpoint id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecretResponse"];
+                };
+            };
+            /** @description A Mailchimp push has no signing secret */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Absent or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    webhooks_send_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Endpoint id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued; see the delivery log */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueuedResponse"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Absent or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     config: {
         parameters: {
             query?: never;
@@ -7903,6 +9570,354 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["HealthOut"];
                 };
+            };
+        };
+    };
+    webhook_campaign_limit_reached: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every delivery of it, retries and resends included */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">` with the endpoint's secret (without `whsec_`, base64-decoded); space-separated signatures during a rotation's overlap */
+                "webhook-signature": string;
+                /** @description Seconds since 1970 when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: components["schemas"]["CampaignLimitReached"];
+                    /** @description `msg_…`, the `webhook-id` */
+                    id: string;
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @constant */
+                    type: "campaign.limit_reached";
+                };
+            };
+        };
+        responses: {
+            /** @description Tried again later */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Tried again later (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer is a failure and is not tried again */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_conversation_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every delivery of it, retries and resends included */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">` with the endpoint's secret (without `whsec_`, base64-decoded); space-separated signatures during a rotation's overlap */
+                "webhook-signature": string;
+                /** @description Seconds since 1970 when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: components["schemas"]["ConversationCompleted"];
+                    /** @description `msg_…`, the `webhook-id` */
+                    id: string;
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @constant */
+                    type: "conversation.completed";
+                };
+            };
+        };
+        responses: {
+            /** @description Tried again later */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Tried again later (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer is a failure and is not tried again */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_lead_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every delivery of it, retries and resends included */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">` with the endpoint's secret (without `whsec_`, base64-decoded); space-separated signatures during a rotation's overlap */
+                "webhook-signature": string;
+                /** @description Seconds since 1970 when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: components["schemas"]["LeadCreated"];
+                    /** @description `msg_…`, the `webhook-id` */
+                    id: string;
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @constant */
+                    type: "lead.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Tried again later */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Tried again later (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer is a failure and is not tried again */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_lead_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every delivery of it, retries and resends included */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">` with the endpoint's secret (without `whsec_`, base64-decoded); space-separated signatures during a rotation's overlap */
+                "webhook-signature": string;
+                /** @description Seconds since 1970 when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: components["schemas"]["LeadUpdated"];
+                    /** @description `msg_…`, the `webhook-id` */
+                    id: string;
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @constant */
+                    type: "lead.updated";
+                };
+            };
+        };
+        responses: {
+            /** @description Tried again later */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Tried again later (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer is a failure and is not tried again */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_purchase_attributed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every delivery of it, retries and resends included */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">` with the endpoint's secret (without `whsec_`, base64-decoded); space-separated signatures during a rotation's overlap */
+                "webhook-signature": string;
+                /** @description Seconds since 1970 when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: components["schemas"]["PurchaseAttributed"];
+                    /** @description `msg_…`, the `webhook-id` */
+                    id: string;
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @constant */
+                    type: "purchase.attributed";
+                };
+            };
+        };
+        responses: {
+            /** @description Tried again later */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Tried again later (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer is a failure and is not tried again */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_webhook_test: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id: the same on every delivery of it, retries and resends included */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">` with the endpoint's secret (without `whsec_`, base64-decoded); space-separated signatures during a rotation's overlap */
+                "webhook-signature": string;
+                /** @description Seconds since 1970 when this attempt was signed */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    data: components["schemas"]["TestEvent"];
+                    /** @description `msg_…`, the `webhook-id` */
+                    id: string;
+                    /** Format: date-time */
+                    timestamp: string;
+                    /** @constant */
+                    type: "webhook.test";
+                };
+            };
+        };
+        responses: {
+            /** @description Tried again later */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Tried again later (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer is a failure and is not tried again */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

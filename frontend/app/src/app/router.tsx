@@ -206,6 +206,13 @@ export const routes: RouteObject[] = [
                 ),
               },
               {
+                path: "/settings/integrations",
+                lazy: page(
+                  async () =>
+                    (await import("../features/settings/routes/SettingsPage")).SettingsPage,
+                ),
+              },
+              {
                 path: "/settings/billing",
                 lazy: page(
                   async () =>

@@ -1,4 +1,4 @@
-// The stagewise developer toolbar (README, "Developer overlay"). Development only:
+// The stagewise developer toolbar (docs/dev-overlay.md). Development only:
 // main.tsx imports this module behind `import.meta.env.DEV`, so production builds
 // contain none of it (a test over dist/ checks that).
 import { ReactPlugin } from "@stagewise-plugins/react";

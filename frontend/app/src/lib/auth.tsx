@@ -9,15 +9,12 @@ import {
   useState,
 } from "react";
 import type { ReactNode } from "react";
+import type { components } from "../api/schema";
 import { client, messageOf, quietClient, type User } from "./api-client";
 import { clearToken, getToken, setToken } from "./storage";
 
-export interface RegisterInput {
-  name: string;
-  email: string;
-  password: string;
-  phone: string;
-}
+/** What registering sends: name, email, password and phone (with its country code). */
+export type RegisterInput = components["schemas"]["RegisterIn"];
 
 export interface AuthContextValue {
   user: User | null;

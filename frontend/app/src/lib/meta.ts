@@ -45,8 +45,31 @@ export async function trackSignup(user: {
   }
 }
 
+const REPORTED_KEY = "ca-meta-purchases";
+
+/** Txnids whose Purchase this browser already reported (the newest 20). */
+function reportedPurchases(): string[] {
+  try {
+    const list: unknown = JSON.parse(localStorage.getItem(REPORTED_KEY) ?? "[]");
+    return Array.isArray(list) ? list.filter((t): t is string => typeof t === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Reports a verified purchase once per txnid: reloading the success page
+ * does not report it again (the server would ignore it anyway). */
+export async function reportPurchaseOnce(p: Parameters<typeof trackPurchase>[0]): Promise<void> {
+  const reported = reportedPurchases();
+  if (reported.includes(p.txnid)) return;
+  localStorage.setItem(REPORTED_KEY, JSON.stringify([...reported, p.txnid].slice(-20)));
+  await trackPurchase(p);
+}
+
 /** Reports a verified purchase; the server forwards it only if it is one of
- * our successful payments with this value. A failure is only logged. */
+ * our successful payments with this value, from the signed-in owner who
+ * paid (whose id Meta receives, hashed). The request carries Meta's
+ * `_fbp`/`_fbc` cookies. A failure is only logged. */
 export async function trackPurchase(p: {
   txnid: string;
   amount: number;

@@ -10,10 +10,12 @@ import { createRoot } from "react-dom/client";
 import { contrastResolver } from "../app/contrast";
 import { makeQueryClient, theme } from "../app/providers";
 import { AuthProvider } from "../lib/auth";
+import { keepMetaClickCookies } from "../lib/meta-cookies";
 import { rememberLightTheme } from "../lib/storage";
 
 export function mountSignInPage(Page: ComponentType) {
   rememberLightTheme();
+  void keepMetaClickCookies();
   const root = document.getElementById("root");
   if (!root) return;
   createRoot(root).render(

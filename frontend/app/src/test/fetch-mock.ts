@@ -1,4 +1,5 @@
 import { vi } from "vitest";
+import type { User } from "../lib/api-client";
 
 /** Every fetch in a unit test goes here; tests give it answers. */
 export const fetchMock = vi.fn<(input: Request) => Promise<Response>>();
@@ -10,7 +11,7 @@ export function json(status: number, body: unknown): Response {
   });
 }
 
-export const sampleUser = {
+export const sampleUser: User = {
   _id: "u1",
   id: "u1",
   name: "Priya Sharma",

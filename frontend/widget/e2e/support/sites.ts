@@ -45,7 +45,7 @@ export interface SitePage {
 }
 
 /**
- * The Content-Security-Policy a strict site sends, allowing only what the README's widget section
+ * The Content-Security-Policy a strict site sends, allowing only what docs/widget.md
  * lists: the ConvertAssist server's origin in script-src and connect-src, no 'unsafe-inline'.
  */
 export function strictCsp(api: string): string {

@@ -85,12 +85,22 @@ export function useDeactivatePlan() {
   return $api.useMutation("delete", "/api/plans/{id}");
 }
 
+/** Refunds one of an owner's successful payments (staff). */
+export function useRefundPayment() {
+  return $api.useMutation("post", "/api/admin/payments/{txnid}/refund");
+}
+
 export function useSystemHealth() {
   return $api.useQuery("get", "/api/admin/system/health", {}, { refetchInterval: 30_000 });
 }
 
 export function useMetaOutbox() {
   return $api.useQuery("get", "/api/admin/meta/events", {}, { refetchInterval: 30_000 });
+}
+
+/** Puts failed Meta events back in the queue and lifts a pause (staff). */
+export function useRequeueMetaEvents() {
+  return $api.useMutation("post", "/api/admin/meta/events/requeue");
 }
 
 export function useSuperAdminStats() {

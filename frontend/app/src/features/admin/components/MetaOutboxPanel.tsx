@@ -1,6 +1,7 @@
 import {
   Alert,
   Badge,
+  Button,
   Card,
   Group,
   SimpleGrid,
@@ -10,8 +11,10 @@ import {
   Text,
   Title,
 } from "@mantine/core";
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { messageOf } from "../../../lib/api-client";
-import { useMetaOutbox } from "../api/admin";
+import { useMetaOutbox, useRequeueMetaEvents } from "../api/admin";
 import { scrollRegion } from "../../../components/a11y";
 
 const timeFormat = new Intl.DateTimeFormat("en-IN", { dateStyle: "medium", timeStyle: "short" });
@@ -21,11 +24,28 @@ const STATUS: Record<string, { label: string; color: string }> = {
   sent: { label: "Sent", color: "green" },
   failed: { label: "Failed", color: "red" },
   not_forwarded: { label: "Not forwarded", color: "gray" },
+  skipped: { label: "Never sent", color: "gray" },
 };
 
-/** The Meta Conversions API outbox: what was sent to Meta, what waits, what failed. */
+/** What re-queueing did, in words. */
+function requeueMessage(requeued: number, tooOld: number): string {
+  const put =
+    requeued === 0
+      ? "No failed event to re-queue; sending resumes."
+      : `${requeued.toLocaleString("en-IN")} failed ${requeued === 1 ? "event" : "events"} re-queued.`;
+  return tooOld > 0
+    ? `${put} ${tooOld.toLocaleString("en-IN")} older than 7 days stay failed (Meta refuses them).`
+    : put;
+}
+
+/** The Meta Conversions API outbox: what was sent to Meta, what waits, what
+ * failed and why, whether sending is paused because Meta rejected the access
+ * token; staff re-queue failed events from here. */
 export function MetaOutboxPanel() {
   const { data, isPending, error } = useMetaOutbox();
+  const requeue = useRequeueMetaEvents();
+  const queryClient = useQueryClient();
+  const [done, setDone] = useState<string | null>(null);
   if (isPending) return <Skeleton h={160} radius="md" />;
   if (error || !data) {
     return (
@@ -40,22 +60,57 @@ export function MetaOutboxPanel() {
     ["Waiting", o.pending],
     ["Failed", o.failed],
     ["Not forwarded", o.notForwarded],
+    ["Never sent", o.skipped],
   ];
+  const onRequeue = async () => {
+    setDone(null);
+    try {
+      const out = await requeue.mutateAsync({});
+      setDone(requeueMessage(out.data.requeued, out.data.tooOld));
+      await queryClient.invalidateQueries({ queryKey: ["get", "/api/admin/meta/events"] });
+    } catch {
+      // The mutation's error is shown below.
+    }
+  };
   return (
     <Card withBorder radius="md" p="md" data-testid="meta-outbox">
       <Group justify="space-between" mb="xs" gap="xs">
         <Title order={5}>Meta Conversions API</Title>
-        <Badge color={o.forwarding ? "green" : "gray"} variant="light">
-          {o.forwarding ? "Forwarding" : "Not configured"}
-        </Badge>
+        <Group gap="xs">
+          {o.testEvents && (
+            <Badge color="blue" variant="light">
+              Test events
+            </Badge>
+          )}
+          <Badge
+            color={o.paused ? "red" : o.forwarding ? "green" : "gray"}
+            variant="light"
+            data-testid="meta-outbox-state"
+          >
+            {o.paused ? "Paused" : o.forwarding ? "Forwarding" : "Not configured"}
+          </Badge>
+        </Group>
       </Group>
+      {o.paused && (
+        <Alert color="red" title="Meta token rejected" mb="sm" data-testid="meta-outbox-paused">
+          <Text fz="sm">
+            Sending has been paused since {timeFormat.format(new Date(o.paused.since))}. Nothing is
+            lost: the {o.pending.toLocaleString("en-IN")} waiting{" "}
+            {o.pending === 1 ? "event goes" : "events go"} once CA_META_ACCESS_TOKEN holds a valid
+            token (sending resumes by itself after a restart with a new token) or you retry below.
+          </Text>
+          <Text fz="xs" c="dimmed" mt={4} style={{ overflowWrap: "anywhere" }}>
+            {o.paused.reason}
+          </Text>
+        </Alert>
+      )}
       {!o.forwarding && (
         <Text fz="sm" c="dimmed" mb="sm">
           Sign-ups and purchases are stored here and sent to Meta once CA_META_PIXEL_ID and
           CA_META_ACCESS_TOKEN are set.
         </Text>
       )}
-      <SimpleGrid cols={{ base: 2, sm: 4 }} mb="sm">
+      <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} mb="sm">
         {counts.map(([label, n]) => (
           <Stack gap={0} key={label}>
             <Text fz="xs" c="dimmed" tt="uppercase" fw={700}>
@@ -65,19 +120,42 @@ export function MetaOutboxPanel() {
           </Stack>
         ))}
       </SimpleGrid>
+      {o.forwarding && (o.failed > 0 || o.paused) && (
+        <Group gap="sm" mb="sm" align="center">
+          <Button
+            size="xs"
+            variant="light"
+            onClick={() => void onRequeue()}
+            loading={requeue.isPending}
+          >
+            {o.failed > 0 ? "Re-queue failed events" : "Retry now"}
+          </Button>
+          {done && (
+            <Text fz="sm" role="status">
+              {done}
+            </Text>
+          )}
+          {requeue.error && (
+            <Text fz="sm" c="red" role="alert">
+              {messageOf(requeue.error, "The events could not be re-queued.")}
+            </Text>
+          )}
+        </Group>
+      )}
       {o.events.length === 0 ? (
         <Text fz="sm" c="dimmed">
           No events yet.
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={520} scrollAreaProps={scrollRegion("Meta events")}>
+        <Table.ScrollContainer minWidth={620} scrollAreaProps={scrollRegion("Meta events")}>
           <Table verticalSpacing="xs" fz="sm">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Event</Table.Th>
                 <Table.Th>Id</Table.Th>
                 <Table.Th>When</Table.Th>
-                <Table.Th>Status</Table.Th>
+                <Table.Th style={{ minWidth: 130 }}>Status</Table.Th>
+                <Table.Th>Reason</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -85,13 +163,26 @@ export function MetaOutboxPanel() {
                 const s = STATUS[e.status] ?? { label: e.status, color: "gray" };
                 return (
                   <Table.Tr key={e.eventId}>
-                    <Table.Td>{e.eventName}</Table.Td>
+                    <Table.Td>
+                      {e.eventName}
+                      {e.testEvent && (
+                        <Text span fz="xs" c="dimmed">
+                          {" "}
+                          (test)
+                        </Text>
+                      )}
+                    </Table.Td>
                     <Table.Td style={{ overflowWrap: "anywhere" }}>{e.eventId}</Table.Td>
                     <Table.Td>{timeFormat.format(new Date(e.eventTime))}</Table.Td>
                     <Table.Td>
-                      <Badge color={s.color} variant="light" title={e.lastError ?? undefined}>
+                      <Badge color={s.color} variant="light">
                         {s.label}
                       </Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text fz="xs" c="dimmed" style={{ overflowWrap: "anywhere" }} lineClamp={3}>
+                        {e.status === "sent" ? "" : (e.lastError ?? "")}
+                      </Text>
                     </Table.Td>
                   </Table.Tr>
                 );

@@ -15,7 +15,7 @@ import {
 import { useState, type FormEvent } from "react";
 import { messageOf } from "../../../lib/api-client";
 import { useSaveTrialSettings, useTrialSettings } from "../api/admin";
-import { fieldErrors } from "../api/errors";
+import { fieldErrors } from "../../../lib/errors";
 import {
   TRIAL_BOUNDS,
   TRIAL_FEATURES,

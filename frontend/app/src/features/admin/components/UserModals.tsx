@@ -1,14 +1,4 @@
-import {
-  Alert,
-  Button,
-  Group,
-  Modal,
-  PasswordInput,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-} from "@mantine/core";
+import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from "@mantine/core";
 import { useState, type FormEvent, type ReactNode } from "react";
 import { messageOf } from "../../../lib/api-client";
 import { useAuth } from "../../../lib/auth";
@@ -25,10 +15,10 @@ import {
   subscriptionFields,
   type SubscriptionChoice,
 } from "../api/change-plan";
-import { PASSWORD_MIN, PASSWORD_TOO_SHORT } from "../api/display";
-import { fieldErrors } from "../api/errors";
+import { fieldErrors } from "../../../lib/errors";
 import { capitalise, type SettableStatus } from "../api/status";
 import type { AdminUser } from "../api/types";
+import { AccountFields, accountErrors, EMPTY_ACCOUNT } from "./AccountFields";
 import { SubscriptionFields } from "./SubscriptionFields";
 import { READABLE_TEXT } from "../../../components/a11y";
 
@@ -91,72 +81,6 @@ function FormModal({
   );
 }
 
-interface AccountFields {
-  name: string;
-  email: string;
-  password: string;
-  phone: string;
-}
-
-const EMPTY_ACCOUNT: AccountFields = { name: "", email: "", password: "", phone: "" };
-
-/** Client checks of the account part: name, email and a password of 6 or more. */
-function accountErrors(a: AccountFields): Record<string, string> {
-  const errors: Record<string, string> = {};
-  if (a.name.trim() === "") errors.name = "Name is required";
-  if (a.email.trim() === "") errors.email = "Email is required";
-  else if (!/^\S+@\S+\.\S+$/.test(a.email.trim())) errors.email = "Enter a valid email";
-  if (a.password === "") errors.password = "Password is required";
-  else if (a.password.length < PASSWORD_MIN) errors.password = PASSWORD_TOO_SHORT;
-  return errors;
-}
-
-function AccountInputs({
-  value,
-  onChange,
-  errors,
-}: {
-  value: AccountFields;
-  onChange: (next: AccountFields) => void;
-  errors: Record<string, string>;
-}) {
-  return (
-    <>
-      <TextInput
-        label="Full Name"
-        required
-        value={value.name}
-        onChange={(e) => onChange({ ...value, name: e.currentTarget.value })}
-        error={errors.name}
-        data-autofocus
-      />
-      <TextInput
-        label="Email"
-        type="email"
-        required
-        value={value.email}
-        onChange={(e) => onChange({ ...value, email: e.currentTarget.value })}
-        error={errors.email}
-      />
-      <PasswordInput
-        label="Password"
-        required
-        value={value.password}
-        onChange={(e) => onChange({ ...value, password: e.currentTarget.value })}
-        error={errors.password}
-        autoComplete="new-password"
-      />
-      <TextInput
-        label="Phone"
-        placeholder="+91 9876543210"
-        value={value.phone}
-        onChange={(e) => onChange({ ...value, phone: e.currentTarget.value })}
-        error={errors.phone}
-      />
-    </>
-  );
-}
-
 const FREE_CHOICE: SubscriptionChoice = { planId: "free", subscriptionStatus: "free", endDate: "" };
 
 export function CreateUserModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -211,7 +135,7 @@ export function CreateUserModal({ opened, onClose }: { opened: boolean; onClose:
       {create.isError && (
         <FailureAlert title="Failed to create user. Please try again." error={create.error} />
       )}
-      <AccountInputs value={account} onChange={setAccount} errors={errors} />
+      <AccountFields value={account} onChange={setAccount} errors={errors} password="required" />
       <SubscriptionFields
         value={choice}
         onChange={setChoice}
@@ -269,7 +193,7 @@ export function CreateAdminModal({ opened, onClose }: { opened: boolean; onClose
       onSubmit={() => void submit()}
     >
       {create.isError && <FailureAlert title="Failed to create admin user" error={create.error} />}
-      <AccountInputs value={account} onChange={setAccount} errors={errors} />
+      <AccountFields value={account} onChange={setAccount} errors={errors} password="required" />
       {me?.role === "superuser" ? (
         <Select
           label="Role"

@@ -41,7 +41,7 @@ import { count } from "../api/display";
 import { PAGE_SIZE, pageAfterDelete, pageRange } from "../api/pagination";
 import { capitalise, ROLES, STATUS_FILTERS } from "../api/status";
 import type { AdminUser, DashboardStats } from "../api/types";
-import { StatCard } from "../components/StatCard";
+import { StatCard } from "../../../components/StatCard";
 import { CreateAdminModal, CreateUserModal } from "../components/UserModals";
 import { UserActionModal, UserTable, type UserAction } from "../components/UserTable";
 import { paginationControlLabel } from "../../../components/a11y";
@@ -49,50 +49,72 @@ import { paginationControlLabel } from "../../../components/a11y";
 function StatCards({ stats }: { stats: DashboardStats }) {
   return (
     <SimpleGrid cols={{ base: 2, lg: 3 }} spacing="sm">
-      <StatCard label="Total Users" value={count(stats.totalUsers)} icon={IconUsers} />
       <StatCard
+        iconVisibleFrom="xs"
+        gap="xs"
+        label="Total Users"
+        value={count(stats.totalUsers)}
+        icon={IconUsers}
+      />
+      <StatCard
+        iconVisibleFrom="xs"
+        gap="xs"
         label="New Users (30 days)"
         value={count(stats.newUsersLast30Days)}
         icon={IconUserPlus}
         color="teal"
       />
       <StatCard
+        iconVisibleFrom="xs"
+        gap="xs"
         label="Admins"
         value={count(stats.totalAdmins)}
         icon={IconUserShield}
         color="grape"
       />
       <StatCard
+        iconVisibleFrom="xs"
+        gap="xs"
         label="Total Campaigns"
         value={count(stats.totalCampaigns)}
         icon={IconSpeakerphone}
         color="orange"
       />
       <StatCard
+        iconVisibleFrom="xs"
+        gap="xs"
         label="Active Subscriptions"
         value={count(stats.activeSubscriptions)}
         icon={IconShieldCheck}
         color="green"
       />
       <StatCard
+        iconVisibleFrom="xs"
+        gap="xs"
         label="Trial Users"
         value={count(stats.trialUsers)}
         icon={IconHourglass}
         color="blue"
       />
       <StatCard
+        iconVisibleFrom="xs"
+        gap="xs"
         label="Total Conversations"
         value={count(stats.totalConversations)}
         icon={IconMessages}
         color="cyan"
       />
       <StatCard
+        iconVisibleFrom="xs"
+        gap="xs"
         label="Total Customers"
         value={count(stats.totalCustomers)}
         icon={IconUserStar}
         color="pink"
       />
       <StatCard
+        iconVisibleFrom="xs"
+        gap="xs"
         label="Revenue This Month"
         value={formatInr(stats.revenueThisMonth)}
         icon={IconCurrencyRupee}

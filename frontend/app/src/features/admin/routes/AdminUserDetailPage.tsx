@@ -38,14 +38,15 @@ import { useAuth } from "../../../lib/auth";
 import { formatDate, formatInr } from "../../../lib/format";
 import { useUserDetail } from "../api/admin";
 import { auditAction, auditChanges, count, formatPrice, perInterval } from "../api/display";
-import { isNetworkError, isNotFound } from "../api/errors";
+import { isNetworkError, isNotFound } from "../../../lib/errors";
 import { limitLines, PLAN_FLAGS } from "../api/plan-form";
 import type { UserDetail } from "../api/types";
 import { RoleBadge, StatusBadge } from "../components/Badges";
 import { TAB_LIST_STYLE, TAB_PX } from "../components/compact";
-import { StatCard } from "../components/StatCard";
+import { StatCard } from "../../../components/StatCard";
 import { UsageBar } from "../components/UsageBar";
 import { UserActionModal, type UserAction } from "../components/UserTable";
+import { UserPaymentsPanel } from "../components/UserPaymentsPanel";
 import { scrollRegion } from "../../../components/a11y";
 
 const dateTime = new Intl.DateTimeFormat("en-IN", { dateStyle: "medium", timeStyle: "short" });
@@ -282,12 +283,6 @@ function SubscriptionTab({
   );
 }
 
-const PAYMENT_COLORS: Record<string, string> = {
-  success: "green",
-  failure: "red",
-  pending: "yellow",
-};
-
 function PaymentsTab({ detail }: { detail: UserDetail }) {
   if (detail.payments.length === 0) {
     return (
@@ -296,56 +291,7 @@ function PaymentsTab({ detail }: { detail: UserDetail }) {
       </Card>
     );
   }
-  return (
-    <Card withBorder radius="md" p="md">
-      <Table.ScrollContainer minWidth={760} scrollAreaProps={scrollRegion("Payments")}>
-        <Table verticalSpacing="xs">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Date</Table.Th>
-              <Table.Th>Description</Table.Th>
-              <Table.Th>Transaction</Table.Th>
-              <Table.Th>Mode</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th ta="right">Amount</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {detail.payments.map((p) => (
-              <Table.Tr key={p._id}>
-                <Table.Td>{when(p.paidAt ?? p.createdAt)}</Table.Td>
-                <Table.Td>
-                  <Text fz="sm">{p.productinfo}</Text>
-                  <Text fz="xs" c="dimmed">
-                    Plan {p.planId}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Text fz="xs" ff="monospace">
-                    {p.txnid}
-                  </Text>
-                  {p.mihpayid && (
-                    <Text fz="xs" c="dimmed" ff="monospace">
-                      PayU {p.mihpayid}
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td>{p.paymentMode ?? "—"}</Table.Td>
-                <Table.Td>
-                  <Badge variant="light" color={PAYMENT_COLORS[p.status] ?? "gray"}>
-                    {p.status}
-                  </Badge>
-                </Table.Td>
-                <Table.Td ta="right" fw={600}>
-                  {formatInr(p.amount)}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-    </Card>
-  );
+  return <UserPaymentsPanel payments={detail.payments} />;
 }
 
 const ACTIVITY_ICONS: Record<string, typeof IconMessages> = {
@@ -555,35 +501,47 @@ export function AdminUserDetailPage() {
 
       <SimpleGrid cols={{ base: 2, lg: 3 }} spacing="sm">
         <StatCard
+          iconVisibleFrom="xs"
+          gap="xs"
           label="Conversations"
           value={count(summary.totalConversations)}
           icon={IconMessages}
           color="cyan"
         />
         <StatCard
+          iconVisibleFrom="xs"
+          gap="xs"
           label="Customers"
           value={count(summary.totalCustomers)}
           icon={IconUserStar}
           color="pink"
         />
         <StatCard
+          iconVisibleFrom="xs"
+          gap="xs"
           label="Revenue"
           value={formatInr(summary.totalRevenue)}
           icon={IconCurrencyRupee}
           color="green"
         />
         <StatCard
+          iconVisibleFrom="xs"
+          gap="xs"
           label="Conversion"
           value={`${summary.conversionRate.toFixed(1)}%`}
           icon={IconPercentage}
           color="orange"
         />
         <StatCard
+          iconVisibleFrom="xs"
+          gap="xs"
           label="Active Campaigns"
           value={count(summary.activeCampaigns)}
           icon={IconSpeakerphone}
         />
         <StatCard
+          iconVisibleFrom="xs"
+          gap="xs"
           label="Account Age"
           value={`${count(summary.accountAge)} day${summary.accountAge === 1 ? "" : "s"}`}
           icon={IconCalendar}

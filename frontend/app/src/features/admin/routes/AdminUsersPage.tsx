@@ -8,7 +8,6 @@ import {
   Modal,
   Pagination,
   Paper,
-  PasswordInput,
   Skeleton,
   Stack,
   Table,
@@ -30,25 +29,24 @@ import {
   useSimpleUsers,
 } from "../api/admin";
 import { PASSWORD_MIN, PASSWORD_TOO_SHORT } from "../api/display";
-import { fieldErrors } from "../api/errors";
+import { fieldErrors } from "../../../lib/errors";
 import { PAGE_SIZE, pageAfterDelete, pageRange } from "../api/pagination";
 import type { AdminUser } from "../api/types";
+import { AccountFields, EMPTY_ACCOUNT } from "../components/AccountFields";
 import { RoleBadge, StatusBadge } from "../components/Badges";
 import { useCompactLists } from "../components/compact";
 import { ConfirmModal } from "../components/ConfirmModal";
 import { DELETE_USER_QUESTION } from "../components/UserActionModals";
 import { paginationControlLabel, READABLE_TEXT } from "../../../components/a11y";
 
-const EMPTY = { name: "", email: "", password: "", phone: "" };
-
 function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
-  const [form, setForm] = useState(EMPTY);
+  const [form, setForm] = useState(EMPTY_ACCOUNT);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const add = useAddSimpleUser();
   const refresh = useRefreshAdmin();
 
   function close() {
-    setForm(EMPTY);
+    setForm(EMPTY_ACCOUNT);
     setErrors({});
     add.reset();
     onClose();
@@ -95,37 +93,7 @@ function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: () => vo
               {messageOf(add.error, "Failed to create user")}
             </Alert>
           )}
-          <TextInput
-            label="Full Name"
-            required
-            value={form.name}
-            onChange={(e) => setForm({ ...form, name: e.currentTarget.value })}
-            error={errors.name}
-            data-autofocus
-          />
-          <TextInput
-            label="Email"
-            type="email"
-            required
-            value={form.email}
-            onChange={(e) => setForm({ ...form, email: e.currentTarget.value })}
-            error={errors.email}
-          />
-          <TextInput
-            label="Phone"
-            placeholder="+91 9876543210"
-            value={form.phone}
-            onChange={(e) => setForm({ ...form, phone: e.currentTarget.value })}
-            error={errors.phone}
-          />
-          <PasswordInput
-            label="Password"
-            description="Leave empty to email the user a link to set their own password."
-            value={form.password}
-            onChange={(e) => setForm({ ...form, password: e.currentTarget.value })}
-            error={errors.password}
-            autoComplete="new-password"
-          />
+          <AccountFields value={form} onChange={setForm} errors={errors} password="optional" />
           <Group justify="flex-end" gap="xs" mt="xs">
             <Button variant="default" onClick={close} disabled={add.isPending}>
               Cancel

@@ -8,12 +8,8 @@ import {
   Center,
   Grid,
   Group,
-  Select,
-  SimpleGrid,
   Stack,
-  Switch,
   Text,
-  TextInput,
   ThemeIcon,
   Title,
 } from "@mantine/core";
@@ -23,21 +19,17 @@ import { Link, useNavigate } from "react-router";
 import { messageOf } from "../../../lib/api-client";
 import { useCreatePlan, useRefreshAdmin } from "../api/admin";
 import { formatPrice } from "../api/display";
-import { fieldErrors } from "../api/errors";
+import { fieldErrors } from "../../../lib/errors";
 import {
   applyPreset,
-  CREATE_PLAN_BOUNDS,
   CREATE_PLAN_DEFAULTS,
   createPlanError,
   CURRENCIES,
-  INTERVALS,
   PLAN_PRESETS,
   planBody,
-  planName,
   type PlanFormValues,
 } from "../api/plan-form";
-import { FeatureEntry } from "../components/FeatureEntry";
-import { PlanFlagSwitches, WholeNumber } from "../components/PlanFields";
+import { PlanFormFields } from "../components/PlanFormFields";
 import { PlanPreview } from "../components/PlanPreview";
 
 /** How long the success message shows before the plan list. */
@@ -90,8 +82,6 @@ export function CreatePlanPage() {
     }
   }
 
-  const limits = values.limits;
-  const b = CREATE_PLAN_BOUNDS;
   // Beside the form on wide screens; above it on narrow ones, where it is most useful first.
   const presets = (
     <Card withBorder radius="md" p="md">
@@ -143,119 +133,13 @@ export function CreatePlanPage() {
                   {problem}
                 </Alert>
               )}
-              <Card withBorder radius="md" p="md">
-                <Title order={4} mb="sm">
-                  Basic Information
-                </Title>
-                <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-                  <TextInput
-                    label="Plan Name"
-                    description="Internal name and plan ID: lowercase, hyphens for spaces"
-                    placeholder="e.g. growth-plus"
-                    required
-                    value={values.name}
-                    onChange={(e) =>
-                      setValues({ ...values, name: planName(e.currentTarget.value) })
-                    }
-                    error={errors.name ?? errors.id}
-                  />
-                  <TextInput
-                    label="Display Name"
-                    description="Shown to customers"
-                    placeholder="e.g. Growth Plus"
-                    required
-                    value={values.displayName}
-                    onChange={(e) => setValues({ ...values, displayName: e.currentTarget.value })}
-                    error={errors.displayName}
-                  />
-                  <WholeNumber
-                    label="Price"
-                    min={b.price.min}
-                    value={values.price}
-                    onChange={(price) => setValues({ ...values, price })}
-                  />
-                  <Select
-                    label="Currency"
-                    data={[...CURRENCIES]}
-                    value={values.currency}
-                    onChange={(v) => setValues({ ...values, currency: v ?? "INR" })}
-                    allowDeselect={false}
-                    comboboxProps={{ withinPortal: true }}
-                  />
-                  <Select
-                    label="Billing Interval"
-                    data={INTERVALS}
-                    value={values.interval}
-                    onChange={(v) => setValues({ ...values, interval: v ?? "monthly" })}
-                    allowDeselect={false}
-                    comboboxProps={{ withinPortal: true }}
-                  />
-                  <WholeNumber
-                    label="Sort Order"
-                    min={b.sortOrder.min}
-                    value={values.sortOrder}
-                    onChange={(sortOrder) => setValues({ ...values, sortOrder })}
-                  />
-                </SimpleGrid>
-                <Group gap="lg" mt="md">
-                  <Switch
-                    label="Mark as Popular"
-                    checked={values.popular}
-                    onChange={(e) => setValues({ ...values, popular: e.currentTarget.checked })}
-                  />
-                  <Switch
-                    label="Active"
-                    checked={values.active}
-                    onChange={(e) => setValues({ ...values, active: e.currentTarget.checked })}
-                  />
-                </Group>
-              </Card>
-              <Card withBorder radius="md" p="md">
-                <Title order={4} mb="sm">
-                  Limits &amp; Features
-                </Title>
-                <Stack gap="md">
-                  <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-                    <WholeNumber
-                      label="Campaigns"
-                      {...b.campaigns}
-                      value={limits.campaigns}
-                      onChange={(campaigns) =>
-                        setValues({ ...values, limits: { ...limits, campaigns } })
-                      }
-                    />
-                    <WholeNumber
-                      label="Monthly Visitors"
-                      {...b.visitorsPerMonth}
-                      value={limits.visitorsPerMonth}
-                      onChange={(visitorsPerMonth) =>
-                        setValues({ ...values, limits: { ...limits, visitorsPerMonth } })
-                      }
-                    />
-                    <WholeNumber
-                      label="AI Conversations"
-                      {...b.aiConversations}
-                      value={limits.aiConversations}
-                      onChange={(aiConversations) =>
-                        setValues({ ...values, limits: { ...limits, aiConversations } })
-                      }
-                    />
-                  </SimpleGrid>
-                  <PlanFlagSwitches
-                    limits={limits}
-                    onChange={(next) => setValues({ ...values, limits: next })}
-                  />
-                  <FeatureEntry
-                    features={values.features}
-                    onChange={(features) => setValues({ ...values, features })}
-                  />
-                  {errors.features && (
-                    <Text c="red" fz="sm">
-                      {errors.features}
-                    </Text>
-                  )}
-                </Stack>
-              </Card>
+              <PlanFormFields
+                screen="create"
+                values={values}
+                onChange={setValues}
+                errors={errors}
+                currencies={CURRENCIES}
+              />
               <Group justify="flex-end" gap="xs">
                 <Button
                   variant="default"

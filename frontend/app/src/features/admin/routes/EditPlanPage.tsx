@@ -1,35 +1,13 @@
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Card,
-  Center,
-  Grid,
-  Group,
-  Select,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-  Title,
-} from "@mantine/core";
-import { IconArrowLeft, IconPlus, IconTrash } from "@tabler/icons-react";
+import { Alert, Button, Center, Grid, Group, Skeleton, Stack, Text, Title } from "@mantine/core";
+import { IconArrowLeft } from "@tabler/icons-react";
 import { useState, type FormEvent } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { messageOf } from "../../../lib/api-client";
 import { usePlan, useRefreshAdmin, useUpdatePlan } from "../api/admin";
-import { fieldErrors } from "../api/errors";
-import {
-  featureRows,
-  INTERVALS,
-  planBody,
-  removeFeatureRow,
-  type PlanFormValues,
-} from "../api/plan-form";
+import { fieldErrors } from "../../../lib/errors";
+import { featureRows, planBody, type PlanFormValues } from "../api/plan-form";
 import type { Plan } from "../api/types";
-import { PlanFlagSwitches, WholeNumber } from "../components/PlanFields";
+import { PlanFormFields } from "../components/PlanFormFields";
 import { PlanPreview } from "../components/PlanPreview";
 
 function formFromPlan(plan: Plan): PlanFormValues {
@@ -53,7 +31,6 @@ function EditPlanForm({ plan }: { plan: Plan }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const update = useUpdatePlan();
   const refresh = useRefreshAdmin();
-  const limits = values.limits;
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -70,9 +47,6 @@ function EditPlanForm({ plan }: { plan: Plan }) {
     }
   }
 
-  const setFeature = (i: number, text: string) =>
-    setValues({ ...values, features: values.features.map((f, j) => (j === i ? text : f)) });
-
   return (
     <form noValidate onSubmit={(e) => void submit(e)}>
       <Grid gutter="lg">
@@ -83,151 +57,13 @@ function EditPlanForm({ plan }: { plan: Plan }) {
                 {messageOf(update.error, "Failed to update plan")}
               </Alert>
             )}
-            <Card withBorder radius="md" p="md">
-              <Title order={4} mb="sm">
-                Basic Information
-              </Title>
-              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-                <TextInput
-                  label="Plan ID"
-                  value={plan.id}
-                  readOnly
-                  description="Plan ID cannot be changed"
-                  variant="filled"
-                />
-                <TextInput
-                  label="Display Name"
-                  value={values.displayName}
-                  onChange={(e) => setValues({ ...values, displayName: e.currentTarget.value })}
-                  error={errors.displayName}
-                />
-                <TextInput
-                  label="Internal Name"
-                  value={values.name}
-                  onChange={(e) => setValues({ ...values, name: e.currentTarget.value })}
-                  error={errors.name}
-                />
-                <WholeNumber
-                  label="Sort Order"
-                  value={values.sortOrder}
-                  onChange={(sortOrder) => setValues({ ...values, sortOrder })}
-                />
-              </SimpleGrid>
-            </Card>
-            <Card withBorder radius="md" p="md">
-              <Title order={4} mb="sm">
-                Pricing
-              </Title>
-              <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-                <WholeNumber
-                  label="Price"
-                  value={values.price}
-                  onChange={(price) => setValues({ ...values, price })}
-                />
-                <TextInput
-                  label="Currency"
-                  value={values.currency}
-                  onChange={(e) => setValues({ ...values, currency: e.currentTarget.value })}
-                  error={errors.currency}
-                />
-                <Select
-                  label="Billing Interval"
-                  data={INTERVALS}
-                  value={values.interval}
-                  onChange={(v) => setValues({ ...values, interval: v ?? values.interval })}
-                  allowDeselect={false}
-                  comboboxProps={{ withinPortal: true }}
-                />
-              </SimpleGrid>
-              <Group gap="lg" mt="md">
-                <Switch
-                  label="Mark as Popular"
-                  checked={values.popular}
-                  onChange={(e) => setValues({ ...values, popular: e.currentTarget.checked })}
-                />
-                <Switch
-                  label="Active"
-                  checked={values.active}
-                  onChange={(e) => setValues({ ...values, active: e.currentTarget.checked })}
-                />
-              </Group>
-            </Card>
-            <Card withBorder radius="md" p="md">
-              <Group justify="space-between" mb="sm">
-                <Title order={4}>Features</Title>
-                <Button
-                  size="xs"
-                  variant="light"
-                  leftSection={<IconPlus size={14} />}
-                  onClick={() => setValues({ ...values, features: [...values.features, ""] })}
-                >
-                  Add Feature
-                </Button>
-              </Group>
-              <Stack gap="xs">
-                {values.features.map((f, i) => (
-                  <Group key={i} gap="xs" wrap="nowrap">
-                    <TextInput
-                      aria-label={`Feature ${i + 1}`}
-                      placeholder="Describe a feature"
-                      value={f}
-                      onChange={(e) => setFeature(i, e.currentTarget.value)}
-                      style={{ flex: 1 }}
-                    />
-                    <ActionIcon
-                      variant="subtle"
-                      color="red"
-                      aria-label={`Remove feature ${i + 1}`}
-                      disabled={values.features.length <= 1}
-                      onClick={() =>
-                        setValues({ ...values, features: removeFeatureRow(values.features, i) })
-                      }
-                    >
-                      <IconTrash size={16} />
-                    </ActionIcon>
-                  </Group>
-                ))}
-                {errors.features && (
-                  <Text c="red" fz="sm">
-                    {errors.features}
-                  </Text>
-                )}
-              </Stack>
-            </Card>
-            <Card withBorder radius="md" p="md">
-              <Title order={4} mb="sm">
-                Limits &amp; Permissions
-              </Title>
-              <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm" mb="md">
-                <WholeNumber
-                  label="Campaigns"
-                  value={limits.campaigns}
-                  onChange={(campaigns) =>
-                    setValues({ ...values, limits: { ...limits, campaigns } })
-                  }
-                />
-                <WholeNumber
-                  label="Visitors/Month"
-                  value={limits.visitorsPerMonth}
-                  onChange={(visitorsPerMonth) =>
-                    setValues({ ...values, limits: { ...limits, visitorsPerMonth } })
-                  }
-                />
-                <WholeNumber
-                  label="AI Conversations"
-                  description="Use -1 for unlimited"
-                  inputWrapperOrder={["label", "input", "description", "error"]}
-                  value={limits.aiConversations}
-                  onChange={(aiConversations) =>
-                    setValues({ ...values, limits: { ...limits, aiConversations } })
-                  }
-                />
-              </SimpleGrid>
-              <PlanFlagSwitches
-                limits={limits}
-                onChange={(next) => setValues({ ...values, limits: next })}
-              />
-            </Card>
+            <PlanFormFields
+              screen="edit"
+              values={values}
+              onChange={setValues}
+              errors={errors}
+              planId={plan.id}
+            />
             <Group justify="flex-end" gap="xs">
               <Button
                 variant="default"

@@ -30,7 +30,7 @@ import { messageOf } from "../../../lib/api-client";
 import { useAuth } from "../../../lib/auth";
 import { useAdminPlans, useDeactivatePlan, useRefreshAdmin } from "../api/admin";
 import { count, formatPrice, perInterval } from "../api/display";
-import { isNetworkError } from "../api/errors";
+import { isNetworkError } from "../../../lib/errors";
 import { limitLines } from "../api/plan-form";
 import type { AdminPlan } from "../api/types";
 import { useCompactLists } from "../components/compact";

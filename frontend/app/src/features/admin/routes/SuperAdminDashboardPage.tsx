@@ -28,7 +28,7 @@ import { formatInr } from "../../../lib/format";
 import { useDashboardStats, useSuperAdminStats } from "../api/admin";
 import { percentText } from "../api/business";
 import { count } from "../api/display";
-import { errorCode } from "../api/errors";
+import { errorCode } from "../../../lib/errors";
 import { capitalise } from "../api/status";
 import type { SuperAdminStats } from "../api/types";
 import {
@@ -40,8 +40,9 @@ import {
   SuperuserOnly,
 } from "../components/BusinessFigures";
 import { TAB_LIST_STYLE, TAB_PX } from "../components/compact";
-import { StatCard } from "../components/StatCard";
+import { StatCard } from "../../../components/StatCard";
 import { MetaOutboxPanel } from "../components/MetaOutboxPanel";
+import { PaymentsHealthPanel } from "../components/PaymentsHealthPanel";
 import { SystemHealthPanel } from "../components/SystemHealthPanel";
 import { TrialSettingsCard } from "../components/TrialSettingsForm";
 
@@ -198,20 +199,32 @@ export function SuperAdminDashboardPage() {
       </div>
       {s ? (
         <SimpleGrid cols={{ base: 2, lg: 4 }} spacing="sm">
-          <StatCard label="Total Users" value={count(s.totalUsers)} icon={IconUsers} />
           <StatCard
+            iconVisibleFrom="xs"
+            gap="xs"
+            label="Total Users"
+            value={count(s.totalUsers)}
+            icon={IconUsers}
+          />
+          <StatCard
+            iconVisibleFrom="xs"
+            gap="xs"
             label="Active Subscriptions"
             value={count(s.activeSubscriptions)}
             icon={IconShieldCheck}
             color="green"
           />
           <StatCard
+            iconVisibleFrom="xs"
+            gap="xs"
             label="Revenue This Month"
             value={formatInr(s.revenueThisMonth)}
             icon={IconCurrencyRupee}
             color="teal"
           />
           <StatCard
+            iconVisibleFrom="xs"
+            gap="xs"
             label="New Users (30 days)"
             value={count(s.newUsersLast30Days)}
             icon={IconUserPlus}
@@ -256,6 +269,7 @@ export function SuperAdminDashboardPage() {
         <Tabs.Panel value="system">
           <Stack>
             <SystemHealthPanel />
+            <PaymentsHealthPanel />
             <MetaOutboxPanel />
           </Stack>
         </Tabs.Panel>

@@ -1,4 +1,4 @@
-import type { PaymentRow } from "./history";
+import type { Payment } from "./history";
 
 export const CSV_COLUMNS = [
   "Transaction ID",
@@ -25,7 +25,7 @@ export function localIsoDate(d: Date): string {
 }
 
 /** The export of the listed payments: a header row, then one row per payment (CRLF lines). */
-export function historyCsv(payments: PaymentRow[]): string {
+export function historyCsv(payments: Payment[]): string {
   const rows = payments.map((p) => [
     p.txnid,
     localIsoDate(new Date(p.createdAt)),

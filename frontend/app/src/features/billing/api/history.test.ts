@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { csvCell, historyCsv, historyCsvName, localIsoDate } from "./history-csv";
-import { dateFloor, filterPayments, mostRecent, summarize, type PaymentRow } from "./history";
+import {
+  dateFloor,
+  filterPayments,
+  hasInvoice,
+  mostRecent,
+  summarize,
+  type Payment,
+} from "./history";
 
 const now = new Date(2026, 10, 25, 15, 30); // 25 Nov 2026, 15:30 local time
 const daysAgo = (days: number, hour = 12) => {
@@ -8,50 +15,64 @@ const daysAgo = (days: number, hour = 12) => {
   return d.toISOString();
 };
 
-const payments: PaymentRow[] = [
-  {
+/** A payment with the fields these tests do not look at filled in. */
+const payment = (
+  p: Pick<Payment, "txnid" | "productinfo" | "amount" | "status" | "createdAt"> & Partial<Payment>,
+): Payment => ({
+  _id: p.txnid,
+  cycle: "monthly",
+  email: "owner@example.com",
+  firstname: "Owner",
+  phone: "+91 9876543210",
+  planId: "basic",
+  provider: "simulator",
+  ...p,
+});
+
+const payments: Payment[] = [
+  payment({
     txnid: "CA1AAA",
     productinfo: "Basic Plan - Monthly",
     amount: 999,
     status: "success",
     paymentMode: "CC",
     createdAt: daysAgo(0, 9),
-  },
-  {
+  }),
+  payment({
     txnid: "CA2BBB",
     productinfo: "Basic Plan - Annual",
     amount: 9990,
     status: "failure",
     paymentMode: null,
     createdAt: daysAgo(3),
-  },
-  {
+  }),
+  payment({
     txnid: "CA3CCC",
     productinfo: "Beta Plan - Monthly",
     amount: 5000,
     status: "pending",
     createdAt: daysAgo(20),
-  },
-  {
+  }),
+  payment({
     txnid: "CA4DDD",
     productinfo: "Basic Plan - Monthly",
     amount: 999.5,
     status: "success",
     paymentMode: "UPI",
     createdAt: daysAgo(200),
-  },
-  {
+  }),
+  payment({
     txnid: "CA5EEE",
     productinfo: "Basic Plan - Monthly",
     amount: 999,
     status: "success",
     paymentMode: "NB",
     createdAt: daysAgo(400),
-  },
+  }),
 ];
 
 const all = { search: "", status: "all", date: "all" } as const;
-const ids = (rows: PaymentRow[]) => rows.map((p) => p.txnid);
+const ids = (rows: Payment[]) => rows.map((p) => p.txnid);
 
 describe("payment history filters", () => {
   it("searches the transaction id or the description, in any case", () => {
@@ -88,6 +109,32 @@ describe("payment history filters", () => {
   it("sums only successful payments into the amount tile", () => {
     expect(summarize(payments)).toEqual({ total: 5, amount: 2997.5, successful: 3, failed: 1 });
     expect(summarize([])).toEqual({ total: 0, amount: 0, successful: 0, failed: 0 });
+  });
+
+  it("leaves checkouts never completed out of every total, and counts refunds as no income", () => {
+    const more = [
+      ...payments,
+      payment({
+        txnid: "CA6FFF",
+        productinfo: "Basic Plan - Monthly",
+        amount: 999,
+        status: "expired",
+        errorMessage: "Not completed: no payment arrived within 30 minutes",
+        createdAt: daysAgo(1),
+      }),
+      payment({
+        txnid: "CA7GGG",
+        productinfo: "Basic Plan - Monthly",
+        amount: 999,
+        status: "refunded",
+        createdAt: daysAgo(2),
+      }),
+    ];
+    expect(summarize(more)).toEqual({ total: 6, amount: 2997.5, successful: 3, failed: 1 });
+    expect(ids(filterPayments(more, { ...all, status: "expired" }, now))).toEqual(["CA6FFF"]);
+    expect(ids(filterPayments(more, { ...all, status: "refunded" }, now))).toEqual(["CA7GGG"]);
+    // Recent Transactions shows real payments only.
+    expect(ids(mostRecent(more))).toEqual(["CA1AAA", "CA7GGG", "CA2BBB", "CA3CCC", "CA4DDD"]);
   });
 
   it("previews the five newest", () => {
@@ -127,5 +174,15 @@ describe("payment history CSV", () => {
   it("names the file after today's date", () => {
     expect(historyCsvName(now)).toBe("payment-history-2026-11-25.csv");
     expect(localIsoDate(new Date(2026, 0, 5))).toBe("2026-01-05");
+  });
+});
+
+describe("invoices in the history", () => {
+  it("opens the invoice of a success and of a refunded payment", () => {
+    expect(hasInvoice({ status: "success", invoiceNumber: "CA-000001" })).toBe(true);
+    expect(hasInvoice({ status: "refunded", invoiceNumber: "CA-000001" })).toBe(true);
+    expect(hasInvoice({ status: "refunded", invoiceNumber: null })).toBe(false);
+    expect(hasInvoice({ status: "failure", invoiceNumber: null })).toBe(false);
+    expect(hasInvoice({ status: "pending" })).toBe(false);
   });
 });

@@ -1,14 +1,10 @@
-/** The fields of a payment the history screen filters, sums and exports. */
-export interface PaymentRow {
-  txnid: string;
-  productinfo: string;
-  amount: number;
-  status: string;
-  paymentMode?: string | null;
-  createdAt: string;
-}
+import type { components } from "../../../api/schema";
+import { isRealPayment } from "../../../lib/payment-status";
 
-export type StatusFilter = "all" | "success" | "failure" | "pending";
+/** A payment as the history answers it: what the history screen filters, sums and exports. */
+export type Payment = components["schemas"]["PaymentOut"];
+
+export type StatusFilter = "all" | "success" | "failure" | "pending" | "refunded" | "expired";
 export type DateFilter = "all" | "today" | "7d" | "30d" | "year";
 
 export const STATUS_FILTERS: { value: StatusFilter; label: string }[] = [
@@ -16,6 +12,8 @@ export const STATUS_FILTERS: { value: StatusFilter; label: string }[] = [
   { value: "success", label: "Success" },
   { value: "failure", label: "Failed" },
   { value: "pending", label: "Pending" },
+  { value: "refunded", label: "Refunded" },
+  { value: "expired", label: "Not completed" },
 ];
 
 export const DATE_FILTERS: { value: DateFilter; label: string }[] = [
@@ -57,11 +55,7 @@ export function dateFloor(filter: DateFilter, now: Date): Date | null {
 }
 
 /** The payments a search (transaction id or description, any case), status and date filter keep. */
-export function filterPayments<T extends PaymentRow>(
-  payments: T[],
-  filters: HistoryFilters,
-  now: Date,
-): T[] {
+export function filterPayments(payments: Payment[], filters: HistoryFilters, now: Date): Payment[] {
   const term = filters.search.trim().toLowerCase();
   const floor = dateFloor(filters.date, now)?.getTime() ?? null;
   return payments.filter((p) => {
@@ -79,6 +73,7 @@ export function filterPayments<T extends PaymentRow>(
 }
 
 export interface HistorySummary {
+  /** Payments made: an abandoned checkout ("Not completed") is not one. */
   total: number;
   /** Rupees of the successful payments only. */
   amount: number;
@@ -86,12 +81,18 @@ export interface HistorySummary {
   failed: number;
 }
 
-/** The four tiles: how many payments, the amount actually paid, and the success and failure counts. */
-export function summarize(payments: PaymentRow[]): HistorySummary {
+/**
+ * The four tiles: how many payments, the amount actually paid, and the success and failure
+ * counts. Checkouts that were never completed are left out of every figure.
+ */
+export function summarize(payments: Payment[]): HistorySummary {
+  let total = 0;
   let amount = 0;
   let successful = 0;
   let failed = 0;
   for (const p of payments) {
+    if (!isRealPayment(p.status)) continue;
+    total += 1;
     if (p.status === "success") {
       successful += 1;
       amount += p.amount;
@@ -99,20 +100,18 @@ export function summarize(payments: PaymentRow[]): HistorySummary {
       failed += 1;
     }
   }
-  return { total: payments.length, amount: Math.round(amount * 100) / 100, successful, failed };
+  return { total, amount: Math.round(amount * 100) / 100, successful, failed };
 }
 
-/** The newest payments first, at most `limit` of them. */
-export function mostRecent<T extends PaymentRow>(payments: T[], limit = RECENT_PAYMENTS): T[] {
-  return [...payments]
+/** The newest payments first, at most `limit` of them; checkouts never completed are not shown. */
+export function mostRecent(payments: Payment[], limit = RECENT_PAYMENTS): Payment[] {
+  return payments
+    .filter((p) => isRealPayment(p.status))
     .sort((a, b) => new Date(b.createdAt).getTime() - new Date(a.createdAt).getTime())
     .slice(0, limit);
 }
 
-/** What a status reads as in the table and the export. */
-export function statusLabel(status: string): string {
-  if (status === "success") return "Success";
-  if (status === "failure") return "Failed";
-  if (status === "pending") return "Pending";
-  return status;
+/** Whether a payment has a tax invoice to open: a success, or a refund of one (with its credit note). */
+export function hasInvoice(p: Pick<Payment, "status" | "invoiceNumber">): boolean {
+  return p.status === "success" || (p.status === "refunded" && !!p.invoiceNumber);
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { components } from "../../../api/schema";
 import { fetchMock, json, sampleUser } from "../../../test/fetch-mock";
-import { paymentPayload, startPayment, submitPaymentForm } from "./payment";
+import { paymentPayload, renewalPayload, startPayment, submitPaymentForm } from "./payment";
 
 type Plan = components["schemas"]["PlanOut"];
 
@@ -99,5 +99,20 @@ describe("payment initialization", () => {
     await expect(startPayment(basic, "monthly", sampleUser)).rejects.toThrow(
       "Failed to initialize payment",
     );
+  });
+});
+
+describe("renewal", () => {
+  it("asks for the same plan and cycle again as a renewal", () => {
+    const body = renewalPayload("basic", "annual", { ...sampleUser, phone: " " });
+    expect(body).toMatchObject({
+      udf2: "basic",
+      subscriptionId: "basic",
+      udf3: "subscription",
+      udf4: "annual",
+      renew: true,
+      phone: "9999999999",
+    });
+    expect(body).not.toHaveProperty("amount");
   });
 });

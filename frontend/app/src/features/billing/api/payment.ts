@@ -50,6 +50,33 @@ export function submitPaymentForm(
 
 export const PAYMENT_ERROR_FALLBACK = "Failed to initialize payment";
 
+/**
+ * The payload that pays again for the plan the owner is on (`renew`), for the same cycle: the
+ * server prices it from the plan and starts the new period where the current one ends.
+ */
+export function renewalPayload(planId: string, cycle: Cycle, user: User) {
+  return {
+    firstname: user.name,
+    email: user.email,
+    phone: user.phone.trim() || DEFAULT_PHONE,
+    subscriptionId: planId,
+    udf1: user.id,
+    udf2: planId,
+    udf3: "subscription",
+    udf4: cycle,
+    renew: true,
+  };
+}
+
+/** Starts renewing the current plan; the browser goes to the payment page. */
+export async function startRenewal(planId: string, cycle: Cycle, user: User): Promise<void> {
+  const { data, error } = await client.POST("/api/payment/initialize", {
+    body: renewalPayload(planId, cycle, user),
+  });
+  if (!data?.success) throw new Error(messageOf(error ?? data, PAYMENT_ERROR_FALLBACK));
+  submitPaymentForm(data.data.action, data.data.params);
+}
+
 /** Starts buying `plan` for `cycle`: the server prepares the payment, then the browser goes to pay. */
 export async function startPayment(plan: Plan, cycle: Cycle, user: User): Promise<void> {
   const { data, error } = await client.POST("/api/payment/initialize", {

@@ -2,13 +2,16 @@ import { describe, expect, it } from "vitest";
 import {
   canCancel,
   currentPlanOf,
+  renewalCycle,
+  renewalText,
   statusColor,
   subscriptionLines,
   upgradeLabel,
-  type SubscriptionView,
+  type Subscription,
 } from "./subscription";
 
-const base: SubscriptionView = {
+const base: Subscription = {
+  planId: "basic",
   planName: "Basic",
   status: "active",
   cycle: "monthly",
@@ -59,5 +62,34 @@ describe("subscription card", () => {
     expect(currentPlanOf({ planId: "free", status: "trial" })).toBe("free");
     expect(currentPlanOf(undefined)).toBe("free");
     expect(currentPlanOf({ planId: "basic", status: "expired" })).toBe("");
+  });
+});
+
+describe("Renew now", () => {
+  it("is offered for an active plan bought for a cycle, cancelled or not", () => {
+    expect(renewalCycle(base)).toBe("monthly");
+    expect(renewalCycle({ ...base, cycle: "annual" })).toBe("annual");
+    expect(renewalCycle({ ...base, cancelAtPeriodEnd: true })).toBe("monthly");
+  });
+
+  it("is not offered without a paid period to extend", () => {
+    expect(renewalCycle(undefined)).toBeNull();
+    expect(renewalCycle({ ...base, status: "trial", cycle: null })).toBeNull();
+    expect(renewalCycle({ ...base, status: "free", cycle: null })).toBeNull();
+    expect(renewalCycle({ ...base, status: "expired" })).toBeNull();
+    // A plan staff set by hand has no cycle: nothing was bought, nothing renews.
+    expect(renewalCycle({ ...base, cycle: null })).toBeNull();
+  });
+
+  it("says the new period starts where this one ends", () => {
+    expect(renewalText(base, "monthly")).toBe(
+      "Pay for another month of Basic now; it starts when this period ends on 25 Dec 2026.",
+    );
+    expect(renewalText({ ...base, cancelAtPeriodEnd: true }, "monthly")).toBe(
+      "Pay for another month of Basic now; it starts when this period ends on 25 Dec 2026. Renewing also undoes your cancellation.",
+    );
+    expect(renewalText({ ...base, subscriptionEndsAt: null }, "annual")).toBe(
+      "Pay for another year of Basic now.",
+    );
   });
 });

@@ -1,15 +1,9 @@
+import type { components } from "../../../api/schema";
 import { formatDate } from "../../../lib/format";
+import type { Cycle } from "./pricing";
 
-/** The fields of the subscription answer the billing page shows. */
-export interface SubscriptionView {
-  planName: string;
-  status: string;
-  cycle?: string | null;
-  subscriptionEndsAt?: string | null;
-  trialEndsAt?: string | null;
-  trialRemainingDays: number;
-  cancelAtPeriodEnd: boolean;
-}
+/** The owner's subscription as the server answers it. */
+export type Subscription = components["schemas"]["SubscriptionOut"];
 
 /** The status badge: green while active, blue in a trial, grey otherwise. */
 export function statusColor(status: string): string {
@@ -32,7 +26,7 @@ export function cycleText(cycle: string | null | undefined): string | null {
  * What the subscription card says under the plan name: the trial's days left and end, the next
  * billing date of an active plan, or, once cancelled, the day it ends.
  */
-export function subscriptionLines(sub: SubscriptionView): string[] {
+export function subscriptionLines(sub: Subscription): string[] {
   switch (sub.status) {
     case "trial": {
       const days = sub.trialRemainingDays;
@@ -56,7 +50,7 @@ export function subscriptionLines(sub: SubscriptionView): string[] {
 }
 
 /** Only a paid plan that is not already set to end can be cancelled. */
-export function canCancel(sub: SubscriptionView | undefined): boolean {
+export function canCancel(sub: Subscription | undefined): boolean {
   return sub?.status === "active" && !sub.cancelAtPeriodEnd;
 }
 
@@ -71,4 +65,26 @@ export function upgradeLabel(status: string | undefined): string {
 export function currentPlanOf(plan: { planId: string; status: string } | undefined): string {
   if (!plan) return "free";
   return plan.status === "expired" ? "" : plan.planId;
+}
+
+/**
+ * The cycle "Renew now" pays for: an active paid plan (bought through checkout, so it has a
+ * cycle) can be paid again before its period ends, for the same plan and cycle; the new period
+ * starts where the current one ends. Null when there is nothing to renew (trial, free, a plan set
+ * by staff, or an ended one, which is bought again from the plan cards).
+ */
+export function renewalCycle(sub: Subscription | undefined): Cycle | null {
+  if (sub?.status !== "active") return null;
+  return sub.cycle === "monthly" || sub.cycle === "annual" ? sub.cycle : null;
+}
+
+/** What renewing adds, said before the owner pays. */
+export function renewalText(sub: Subscription, cycle: Cycle): string {
+  const period = cycle === "annual" ? "year" : "month";
+  const from = formatDate(sub.subscriptionEndsAt);
+  const text = from
+    ? `Pay for another ${period} of ${sub.planName} now; it starts when this period ends on ${from}.`
+    : `Pay for another ${period} of ${sub.planName} now.`;
+  // A renewal keeps the plan going, so it also takes back a cancellation.
+  return sub.cancelAtPeriodEnd ? `${text} Renewing also undoes your cancellation.` : text;
 }

@@ -7,13 +7,13 @@ import { messageOf } from "../../../lib/api-client";
 import { useAuth } from "../../../lib/auth";
 import { formatDate } from "../../../lib/format";
 import { useCancelSubscription } from "../api/billing";
-import { canCancel, upgradeLabel, type SubscriptionView } from "../api/subscription";
+import { canCancel, upgradeLabel, type Subscription } from "../api/subscription";
 import { PLANS_ANCHOR } from "./PlanGrid";
 
 type Result = { ok: boolean; message: string };
 
 /** Upgrade (scrolls to the plans), the full history, and cancelling a paid plan. */
-export function QuickActions({ subscription }: { subscription?: SubscriptionView }) {
+export function QuickActions({ subscription }: { subscription?: Subscription }) {
   const [confirming, setConfirming] = useState(false);
   const [result, setResult] = useState<Result | null>(null);
   const cancel = useCancelSubscription();

@@ -1,15 +1,75 @@
-import { Alert, Badge, Card, Group, Skeleton, Stack, Text, Title } from "@mantine/core";
+import { Alert, Badge, Button, Card, Group, Skeleton, Stack, Text, Title } from "@mantine/core";
+import { IconRefresh } from "@tabler/icons-react";
+import { useState } from "react";
 import { messageOf } from "../../../lib/api-client";
-import { cycleText, statusColor, statusText, subscriptionLines } from "../api/subscription";
-import type { SubscriptionView } from "../api/subscription";
+import { useAuth } from "../../../lib/auth";
+import { PAYMENT_ERROR_FALLBACK, startRenewal } from "../api/payment";
+import {
+  cycleText,
+  renewalCycle,
+  renewalText,
+  statusColor,
+  statusText,
+  subscriptionLines,
+} from "../api/subscription";
+import type { Subscription } from "../api/subscription";
 
-/** The current plan: its name, a status badge, and the trial or billing dates. */
+/** Pays again for the active plan and cycle before the period ends ("Renew now"). */
+function RenewNow({ subscription }: { subscription: Subscription }) {
+  const { user } = useAuth();
+  const [renewing, setRenewing] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const cycle = renewalCycle(subscription);
+  if (!cycle || !user) return null;
+
+  async function renew() {
+    if (!user || !cycle) return;
+    setRenewing(true);
+    setError(null);
+    try {
+      await startRenewal(subscription.planId, cycle, user);
+    } catch (err) {
+      setError(messageOf(err, PAYMENT_ERROR_FALLBACK));
+      setRenewing(false);
+    }
+  }
+
+  return (
+    <Stack gap={6} mt="sm" align="flex-start">
+      <Text fz="xs" c="dimmed">
+        {renewalText(subscription, cycle)}
+      </Text>
+      <Button
+        variant="light"
+        leftSection={<IconRefresh size={16} />}
+        loading={renewing}
+        onClick={() => void renew()}
+      >
+        Renew now
+      </Button>
+      {error ? (
+        <Alert
+          color="red"
+          role="alert"
+          withCloseButton
+          onClose={() => setError(null)}
+          closeButtonLabel="Dismiss"
+          w="100%"
+        >
+          {`Payment Error: ${error}`}
+        </Alert>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** The current plan: its name, a status badge, the trial or billing dates, and renewal. */
 export function SubscriptionCard({
   subscription,
   loading,
   error,
 }: {
-  subscription?: SubscriptionView;
+  subscription?: Subscription;
   loading: boolean;
   error: unknown;
 }) {
@@ -48,6 +108,7 @@ export function SubscriptionCard({
               {line}
             </Text>
           ))}
+          <RenewNow subscription={subscription} />
         </Stack>
       ) : (
         <Alert color="red" role="alert">

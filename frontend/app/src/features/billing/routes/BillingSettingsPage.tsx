@@ -3,10 +3,14 @@ import { useSearchParams } from "react-router";
 import { useUsage } from "../../../lib/usage";
 import { currentPlanOf } from "../api/subscription";
 import { usageError } from "../api/usage-error";
+import { BillingDetailsCard } from "../components/BillingDetailsCard";
 import { PlanGrid } from "../components/PlanGrid";
 import { UsageCard } from "../components/UsageCard";
 
-/** The billing view under settings: usage and the plans; the return target after a payment. */
+/**
+ * The billing view under settings: usage, the plans, and the billing details invoices are made
+ * out to; the return target after a payment.
+ */
 export function BillingSettingsPage() {
   const [params] = useSearchParams();
   const usage = useUsage();
@@ -24,6 +28,7 @@ export function BillingSettingsPage() {
         error={usage.error ? usageError(usage.error) : null}
       />
       <PlanGrid currentPlanId={currentPlanOf(usage.data?.data.plan)} />
+      <BillingDetailsCard />
     </Stack>
   );
 }

@@ -1,5 +1,6 @@
 import {
   Alert,
+  Anchor,
   Badge,
   Box,
   Button,
@@ -14,12 +15,23 @@ import {
   Text,
   Title,
 } from "@mantine/core";
-import { IconArrowLeft, IconPrinter } from "@tabler/icons-react";
-import type { ReactNode } from "react";
+import { IconArrowLeft, IconDownload, IconPrinter } from "@tabler/icons-react";
+import { useState, type ReactNode } from "react";
 import { Link, useParams } from "react-router";
-import { formatDate, formatInrExact } from "../../../lib/format";
+import { formatDate } from "../../../lib/format";
 import { useInvoice } from "../api/billing";
-import { cycleName, paymentModeText, periodText, providerText } from "../api/invoice";
+import {
+  cycleName,
+  downloadDocumentPdf,
+  formatTaxAmount,
+  type Invoice,
+  paymentModeText,
+  pdfFileName,
+  periodText,
+  providerText,
+  stateText,
+  taxRows,
+} from "../api/invoice";
 import "./invoice-print.css";
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -50,7 +62,7 @@ function BackToHistory() {
   );
 }
 
-/** A printable invoice for one successful payment. */
+/** The GST tax invoice of one successful (or since refunded) payment, printable and as a PDF. */
 export function InvoicePage() {
   const { txnid = "" } = useParams();
   const invoice = useInvoice(txnid);
@@ -92,36 +104,117 @@ export function InvoicePage() {
     );
   }
 
+  return <InvoiceView inv={inv} txnid={txnid} />;
+}
+
+function Party({ heading, party }: { heading: string; party: Invoice["seller"] }) {
+  const state = stateText(party);
+  return (
+    <div>
+      <Text fz="xs" tt="uppercase" fw={700} c="dimmed" mb={4}>
+        {heading}
+      </Text>
+      <Text fw={600}>{party.name}</Text>
+      {party.address ? (
+        <Text fz="sm" style={{ whiteSpace: "pre-line", overflowWrap: "anywhere" }}>
+          {party.address}
+        </Text>
+      ) : null}
+      {state ? <Text fz="sm">State: {state}</Text> : null}
+      {party.gstin ? (
+        <Text fz="sm" fw={600}>
+          GSTIN: {party.gstin}
+        </Text>
+      ) : null}
+      {party.email ? (
+        <Text fz="sm" style={{ overflowWrap: "anywhere" }}>
+          {party.email}
+        </Text>
+      ) : null}
+      {party.phone ? <Text fz="sm">{party.phone}</Text> : null}
+    </div>
+  );
+}
+
+function DownloadButton({
+  txnid,
+  kind,
+  number,
+  label,
+  variant,
+}: {
+  txnid: string;
+  kind: "invoice" | "credit-note";
+  number: string;
+  label: string;
+  variant?: string;
+}) {
+  const [state, setState] = useState<"idle" | "busy" | "failed">("idle");
+  async function onClick() {
+    setState("busy");
+    try {
+      await downloadDocumentPdf(txnid, kind, pdfFileName(kind, number));
+      setState("idle");
+    } catch {
+      setState("failed");
+    }
+  }
+  return (
+    <Stack gap={4} align="flex-end">
+      <Button
+        leftSection={<IconDownload size={16} />}
+        onClick={onClick}
+        loading={state === "busy"}
+        variant={variant}
+      >
+        {label}
+      </Button>
+      {state === "failed" ? (
+        <Text fz="xs" c="red.8" role="alert">
+          The PDF could not be downloaded. Please try again.
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}
+
+function InvoiceView({ inv, txnid }: { inv: Invoice; txnid: string }) {
+  const refunded = inv.status === "refunded";
+  const note = inv.creditNote;
   return (
     <Stack maw={820} gap="md">
-      <Group justify="space-between" data-print-hide>
+      <Group justify="space-between" align="flex-start" data-print-hide>
         <BackToHistory />
-        <Button leftSection={<IconPrinter size={16} />} onClick={() => window.print()}>
-          Print
-        </Button>
+        <Group gap="xs" align="flex-start">
+          <Button
+            variant="default"
+            leftSection={<IconPrinter size={16} />}
+            onClick={() => window.print()}
+          >
+            Print
+          </Button>
+          <DownloadButton
+            txnid={txnid}
+            kind="invoice"
+            number={inv.invoiceNumber}
+            label="Download PDF"
+          />
+        </Group>
       </Group>
       <Paper withBorder radius="md" p={{ base: "md", sm: "xl" }} bg="white" data-invoice>
         <Stack gap="lg">
           <Group justify="space-between" align="flex-start" gap="md">
-            <div>
-              <Text fw={800} fz={22}>
-                {inv.seller.name}
-              </Text>
-              <Text fz="sm" style={{ whiteSpace: "pre-line" }}>
-                {inv.seller.address}
-              </Text>
-              {inv.seller.gstin ? <Text fz="sm">GSTIN: {inv.seller.gstin}</Text> : null}
-            </div>
+            <Party heading="Seller" party={inv.seller} />
             <Box ta={{ base: "left", xs: "right" }}>
-              <Title order={2} fz={26} lts={1}>
-                INVOICE
+              <Title order={2} fz={24} lts={1}>
+                TAX INVOICE
               </Title>
               <Text fz="sm">
                 No. <strong>{inv.invoiceNumber}</strong>
               </Text>
               <Text fz="sm">Issued {formatDate(inv.issuedAt)}</Text>
-              <Badge color="green" variant="outline" mt={4}>
-                Paid
+              <Badge color={refunded ? "red" : "green"} variant="outline" mt={4}>
+                {refunded ? "Refunded" : "Paid"}
               </Badge>
             </Box>
           </Group>
@@ -129,55 +222,82 @@ export function InvoicePage() {
           <Divider />
 
           <SimpleGrid cols={{ base: 1, xs: 2 }} data-invoice-block>
-            <div>
-              <Text fz="xs" tt="uppercase" fw={700} c="dimmed" mb={4}>
-                Billed to
+            <Party heading="Billed to" party={inv.buyer} />
+            <Stack gap={4}>
+              <Text fz="xs" tt="uppercase" fw={700} c="dimmed">
+                Place of supply
               </Text>
-              <Text fw={600}>{inv.buyer.name}</Text>
-              <Text fz="sm" style={{ overflowWrap: "anywhere" }}>
-                {inv.buyer.email}
-              </Text>
-              <Text fz="sm">{inv.buyer.phone}</Text>
-            </div>
-            <div>
-              <Text fz="xs" tt="uppercase" fw={700} c="dimmed" mb={4}>
+              <Text fz="sm">{inv.placeOfSupply ?? "Not stated"}</Text>
+              <Text fz="xs" tt="uppercase" fw={700} c="dimmed" mt="xs">
                 Service period
               </Text>
               <Text fz="sm">{periodText(inv.periodStart, inv.periodEnd)}</Text>
-            </div>
+            </Stack>
           </SimpleGrid>
 
-          <Table withTableBorder verticalSpacing="sm" layout="fixed">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Description</Table.Th>
-                <Table.Th w={130} ta="right">
-                  Amount ({inv.currency})
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              <Table.Tr>
-                <Table.Td>
-                  <Text fw={600} fz="sm">
-                    {inv.planName} plan, {cycleName(inv.cycle)} subscription
-                  </Text>
-                  <Text fz="xs" c="dimmed">
-                    {periodText(inv.periodStart, inv.periodEnd)}
-                  </Text>
-                </Table.Td>
-                <Table.Td ta="right">{formatInrExact(inv.amount)}</Table.Td>
-              </Table.Tr>
-              <Table.Tr>
-                <Table.Td ta="right" fw={700}>
-                  Total paid
-                </Table.Td>
-                <Table.Td ta="right" fw={800}>
-                  {formatInrExact(inv.amount)}
-                </Table.Td>
-              </Table.Tr>
-            </Table.Tbody>
-          </Table>
+          <Table.ScrollContainer minWidth={300} type="native">
+            <Table withTableBorder verticalSpacing="sm" layout="fixed">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Description</Table.Th>
+                  <Table.Th w={80}>SAC</Table.Th>
+                  <Table.Th w={{ base: 110, sm: 140 }} ta="right">
+                    Taxable value
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                <Table.Tr>
+                  <Table.Td>
+                    <Text fw={600} fz="sm" style={{ overflowWrap: "anywhere" }}>
+                      {inv.planName} plan, {cycleName(inv.cycle)} subscription
+                    </Text>
+                    <Text fz="xs" c="dimmed">
+                      {inv.description}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td fz="sm">{inv.sac}</Table.Td>
+                  <Table.Td ta="right" fz="sm">
+                    {formatTaxAmount(inv.lines.taxableValue)}
+                  </Table.Td>
+                </Table.Tr>
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+
+          <Stack
+            gap={6}
+            ml={{ base: 0, sm: "auto" }}
+            w={{ base: "100%", sm: 320 }}
+            data-invoice-block
+          >
+            <Group justify="space-between">
+              <Text fz="sm" c="dimmed">
+                Taxable value
+              </Text>
+              <Text fz="sm">{formatTaxAmount(inv.lines.taxableValue)}</Text>
+            </Group>
+            {taxRows(inv.taxType, inv.gstRate, inv.lines).map((row) => (
+              <Group key={row.label} justify="space-between">
+                <Text fz="sm" c="dimmed">
+                  {row.label}
+                </Text>
+                <Text fz="sm">{formatTaxAmount(row.amount)}</Text>
+              </Group>
+            ))}
+            <Divider />
+            <Group justify="space-between">
+              <Text fw={700}>Total</Text>
+              <Text fw={800}>{formatTaxAmount(inv.lines.total)}</Text>
+            </Group>
+          </Stack>
+
+          <div data-invoice-block>
+            <Text fz="xs" tt="uppercase" fw={700} c="dimmed" mb={4}>
+              Amount in words
+            </Text>
+            <Text fz="sm">{inv.lines.amountInWords}</Text>
+          </div>
 
           <Stack gap={6} data-invoice-block>
             <Text fz="xs" tt="uppercase" fw={700} c="dimmed">
@@ -192,10 +312,45 @@ export function InvoicePage() {
 
           <Divider />
           <Text fz="xs" c="dimmed">
-            This is a computer-generated invoice and needs no signature.
+            Tax payable on reverse charge: No. This is a computer-generated invoice and needs no
+            signature.
           </Text>
         </Stack>
       </Paper>
+
+      {note ? (
+        <Paper withBorder radius="md" p={{ base: "md", sm: "lg" }} data-print-hide>
+          <Group justify="space-between" align="flex-start" gap="md">
+            <div>
+              <Title order={2} fz="h4">
+                Credit note {note.number}
+              </Title>
+              <Text fz="sm" c="dimmed">
+                Issued {formatDate(note.issuedAt)} for the refund of this payment; it reverses
+                invoice {inv.invoiceNumber} in full.
+              </Text>
+              <Text fz="sm" mt={4}>
+                Credited: <strong>{formatTaxAmount(note.lines.total)}</strong>
+              </Text>
+            </div>
+            <DownloadButton
+              txnid={txnid}
+              kind="credit-note"
+              number={note.number}
+              label="Download credit note"
+              variant="light"
+            />
+          </Group>
+        </Paper>
+      ) : null}
+      <Text fz="xs" c="dimmed" data-print-hide>
+        Invoices are made out to the billing details you had when you paid; you can change them for
+        your next payment under{" "}
+        <Anchor component={Link} to="/settings/billing#billing-details" fz="xs">
+          billing details
+        </Anchor>
+        .
+      </Text>
     </Stack>
   );
 }

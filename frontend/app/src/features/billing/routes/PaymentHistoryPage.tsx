@@ -10,7 +10,6 @@ import {
   Table,
   Text,
   TextInput,
-  ThemeIcon,
   VisuallyHidden,
 } from "@mantine/core";
 import {
@@ -24,11 +23,13 @@ import {
 } from "@tabler/icons-react";
 import { useMemo, useState } from "react";
 import { Link } from "react-router";
+import { StatCard } from "../../../components/StatCard";
 import { formatDate, formatInrExact } from "../../../lib/format";
 import { usePaymentHistory } from "../api/billing";
 import {
   DATE_FILTERS,
   filterPayments,
+  hasInvoice,
   STATUS_FILTERS,
   summarize,
   type DateFilter,
@@ -36,37 +37,7 @@ import {
 } from "../api/history";
 import { historyCsv, historyCsvName } from "../api/history-csv";
 import { paymentModeText } from "../api/invoice";
-import { PaymentStatusBadge } from "../components/PaymentStatusBadge";
-
-function Tile({
-  label,
-  value,
-  icon: Icon,
-  color,
-}: {
-  label: string;
-  value: string;
-  icon: typeof IconReceipt;
-  color: string;
-}) {
-  return (
-    <Card withBorder radius="md" p="md">
-      <Group justify="space-between" wrap="nowrap" align="flex-start">
-        <div>
-          <Text fz="xs" c="dimmed" tt="uppercase" fw={700}>
-            {label}
-          </Text>
-          <Text fz={24} fw={800}>
-            {value}
-          </Text>
-        </div>
-        <ThemeIcon variant="light" color={color} size={36} radius="md" visibleFrom="sm">
-          <Icon size={20} />
-        </ThemeIcon>
-      </Group>
-    </Card>
-  );
-}
+import { PaymentReason, PaymentStatusBadge } from "../components/PaymentStatusBadge";
 
 function InvoiceButton({ txnid }: { txnid: string }) {
   return (
@@ -93,6 +64,15 @@ function downloadCsv(csv: string, name: string) {
   a.click();
   a.remove();
   URL.revokeObjectURL(url);
+}
+
+/** The credit note a refund issued, under the payment's status. */
+function CreditNote({ number }: { number?: string | null }) {
+  return number ? (
+    <Text fz="xs" c="dimmed" mt={2}>
+      Credit note {number}
+    </Text>
+  ) : null;
 }
 
 /** Every payment, with search, status and date filters, totals, CSV export and invoices. */
@@ -153,25 +133,29 @@ export function PaymentHistoryPage() {
 
       <Stack gap={6}>
         <SimpleGrid cols={{ base: 2, md: 4 }}>
-          <Tile
+          <StatCard
+            iconVisibleFrom="sm"
             label="Total Transactions"
             value={summary.total.toLocaleString("en-IN")}
             icon={IconReceipt}
             color="indigo"
           />
-          <Tile
+          <StatCard
+            iconVisibleFrom="sm"
             label="Total Amount"
             value={formatInrExact(summary.amount)}
             icon={IconCurrencyRupee}
             color="teal"
           />
-          <Tile
+          <StatCard
+            iconVisibleFrom="sm"
             label="Successful"
             value={summary.successful.toLocaleString("en-IN")}
             icon={IconCircleCheck}
             color="green"
           />
-          <Tile
+          <StatCard
+            iconVisibleFrom="sm"
             label="Failed"
             value={summary.failed.toLocaleString("en-IN")}
             icon={IconCircleX}
@@ -180,7 +164,7 @@ export function PaymentHistoryPage() {
         </SimpleGrid>
         <Text fz="xs" c="dimmed">
           Figures cover the transactions matching your filters; the total amount counts successful
-          payments only.
+          payments only, and checkouts that were not completed are left out.
         </Text>
       </Stack>
 
@@ -230,12 +214,14 @@ export function PaymentHistoryPage() {
                       <Table.Td>{formatDate(p.createdAt)}</Table.Td>
                       <Table.Td>{p.productinfo}</Table.Td>
                       <Table.Td ta="right">{formatInrExact(p.amount)}</Table.Td>
-                      <Table.Td>
+                      <Table.Td maw={260}>
                         <PaymentStatusBadge status={p.status} />
+                        <PaymentReason status={p.status} reason={p.errorMessage} />
+                        <CreditNote number={p.creditNoteNumber} />
                       </Table.Td>
                       <Table.Td>{paymentModeText(p.paymentMode)}</Table.Td>
                       <Table.Td>
-                        {p.status === "success" ? <InvoiceButton txnid={p.txnid} /> : null}
+                        {hasInvoice(p) ? <InvoiceButton txnid={p.txnid} /> : null}
                       </Table.Td>
                     </Table.Tr>
                   ))}
@@ -259,19 +245,21 @@ export function PaymentHistoryPage() {
                       <Text fz="xs" c="dimmed">
                         {formatDate(p.createdAt)} · {paymentModeText(p.paymentMode)}
                       </Text>
+                      <PaymentReason status={p.status} reason={p.errorMessage} />
                     </div>
                     <Stack gap={4} align="flex-end" style={{ flexShrink: 0 }}>
                       <Text fz="sm" fw={700}>
                         {formatInrExact(p.amount)}
                       </Text>
                       <PaymentStatusBadge status={p.status} />
+                      <CreditNote number={p.creditNoteNumber} />
                     </Stack>
                   </Group>
                   <Group justify="space-between" wrap="nowrap" gap="sm">
                     <Text fz="xs" ff="monospace" c="dimmed" style={{ overflowWrap: "anywhere" }}>
                       {p.txnid}
                     </Text>
-                    {p.status === "success" ? <InvoiceButton txnid={p.txnid} /> : null}
+                    {hasInvoice(p) ? <InvoiceButton txnid={p.txnid} /> : null}
                   </Group>
                 </Stack>
               ))}

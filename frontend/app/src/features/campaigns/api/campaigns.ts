@@ -15,6 +15,38 @@ export function useDefaultSettings() {
   return $api.useQuery("get", "/api/campaigns/defaults", {}, { staleTime: Infinity });
 }
 
+/** One campaign, for its editor; a missing one fails at once (`campaign_not_found`). */
+export function useCampaign(id: string) {
+  return $api.useQuery(
+    "get",
+    "/api/campaigns/{id}",
+    { params: { path: { id } } },
+    { retry: false },
+  );
+}
+
+/**
+ * Saves a campaign. The saved campaign replaces the cached one, and the list is read again in
+ * the background.
+ */
+export function useUpdateCampaign() {
+  const queryClient = useQueryClient();
+  return $api.useMutation("put", "/api/campaigns/{id}", {
+    onSuccess: (result, { params }) => {
+      queryClient.setQueryData(
+        ["get", "/api/campaigns/{id}", { params: { path: { id: params.path.id } } }],
+        result,
+      );
+      void queryClient.invalidateQueries({ queryKey: ["get", "/api/campaigns"] });
+    },
+  });
+}
+
+/** Plans in display order, for the upgrade prompt (no sign-in needed). */
+export function usePlans() {
+  return $api.useQuery("get", "/api/billing/plans");
+}
+
 /** Reloads the list and usage after a change. */
 function useInvalidateCampaigns() {
   const queryClient = useQueryClient();

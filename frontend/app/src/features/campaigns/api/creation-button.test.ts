@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import type { Usage } from "../../../lib/usage";
 import { creationButton } from "./creation-button";
 
-const usage = (status: string, current: number, limit: number): Usage => ({
+const usage = (status: Usage["plan"]["status"], current: number, limit: number): Usage => ({
   plan: { planId: "basic", status },
   campaigns: { current, limit },
-  visitors: { current: 0, limit: 1000, resetDate: "2026-12-01T00:00:00Z" },
+  visitors: { current: 0, limit: 1000, stopAt: 1100, resetDate: "2026-12-01T00:00:00Z" },
 });
 
 describe("the plan-driven creation button", () => {

@@ -15,7 +15,7 @@ export function widgetOrigin(script: string): string | null {
 }
 
 /**
- * The Content-Security-Policy directives a site with a CSP needs for the widget, as the README
+ * The Content-Security-Policy directives a site with a CSP needs for the widget, as docs/widget.md
  * says: the server's origin in `script-src` (the loader and the popup it imports) and in
  * `connect-src` (configuration, events, chat, forms, purchases); nothing else.
  */

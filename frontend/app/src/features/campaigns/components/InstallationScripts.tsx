@@ -89,7 +89,7 @@ export function InstallationScripts({ campaignId }: { campaignId: string }) {
   );
 }
 
-/** What a site that sends a Content-Security-Policy adds for the widget (see the README). */
+/** What a site that sends a Content-Security-Policy adds for the widget (see docs/widget.md). */
 function CspDirectives({ origin, onCopyError }: { origin: string; onCopyError: () => void }) {
   const lines = cspDirectives(origin);
   const text = lines.map((l) => `${l.directive};`).join("\n");

@@ -17,11 +17,16 @@ import {
 import { IconCheck, IconEye, IconEyeOff, IconLock } from "@tabler/icons-react";
 import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { $api, messageOf } from "../../../lib/api-client";
+import { messageOf } from "../../../lib/api-client";
 import { startCheckout } from "../../../lib/checkout";
 import { formatInr } from "../../../lib/format";
 import { canCreate, useUsage, type Usage } from "../../../lib/usage";
-import { useCreateCampaign, useDefaultSettings, type CampaignSettings } from "../api/campaigns";
+import {
+  useCreateCampaign,
+  useDefaultSettings,
+  usePlans,
+  type CampaignSettings,
+} from "../api/campaigns";
 import {
   STEPS,
   campaignsWord,
@@ -54,7 +59,7 @@ export function gateText(usage: Usage): string {
 
 function UpgradeRequired({ usage }: { usage: Usage }) {
   const navigate = useNavigate();
-  const plans = $api.useQuery("get", "/api/billing/plans");
+  const plans = usePlans();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const basic = plans.data?.data.find((p) => p.id === "basic");

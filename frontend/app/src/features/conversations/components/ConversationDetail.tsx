@@ -25,34 +25,16 @@ import {
   IconInfoCircle,
   IconSend,
 } from "@tabler/icons-react";
-import { useQuery } from "@tanstack/react-query";
 import { useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import type { components } from "../../../api/schema";
 import { Breakable } from "../../../components/Breakable";
-import { client } from "../../../lib/api-client";
+import { DetailError, fetchConversationPage, useConversation } from "../api/conversations";
 import { badgeOf } from "./display";
-import { LOAD_OLDER_BELOW, MESSAGE_PAGE, NARROW, OLDER_DELAY_MS, SCROLL_TOP_AFTER } from "./paging";
+import { LOAD_OLDER_BELOW, NARROW, OLDER_DELAY_MS, SCROLL_TOP_AFTER } from "./paging";
 
 type Message = components["schemas"]["ConversationMessage"];
 type Detail = components["schemas"]["ConversationDetail"];
-
-class DetailError extends Error {
-  constructor(public notFound: boolean) {
-    super(notFound ? "Conversation not found" : "Failed to load conversation details");
-  }
-}
-
-async function fetchPage(id: string, before?: number): Promise<Detail> {
-  const { data, error, response } = await client.GET("/api/conversations/{id}", {
-    params: {
-      path: { id },
-      query: { limit: MESSAGE_PAGE, before: before || undefined },
-    },
-  });
-  if (error || !data) throw new DetailError(response.status === 404);
-  return data.conversation;
-}
 
 const timeFormat = new Intl.DateTimeFormat("en-IN", {
   day: "numeric",
@@ -160,11 +142,7 @@ function Bubble({ m }: { m: Message }) {
 export function ConversationDetail({ id }: { id: string }) {
   const navigate = useNavigate();
   const narrow = Boolean(useMediaQuery(NARROW, undefined, { getInitialValueInEffect: false }));
-  const first = useQuery({
-    queryKey: ["conversation", id],
-    queryFn: () => fetchPage(id),
-    retry: false,
-  });
+  const first = useConversation(id);
   const [older, setOlder] = useState<Message[]>([]);
   // Whether older messages remain, once an older batch has been loaded.
   const [olderHasMore, setOlderHasMore] = useState<boolean | null>(null);
@@ -199,7 +177,7 @@ export function ConversationDetail({ id }: { id: string }) {
     try {
       // A short deliberate wait before the older batch, so the loader shows while it arrives.
       await new Promise((r) => setTimeout(r, OLDER_DELAY_MS));
-      const page = await fetchPage(id, oldest._id);
+      const page = await fetchConversationPage(id, oldest._id);
       keepFrom.current = viewport.current?.scrollHeight ?? null;
       setOlder((prev) => [...page.messages, ...prev]);
       setOlderHasMore(page.hasMore);

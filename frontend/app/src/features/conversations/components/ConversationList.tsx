@@ -9,15 +9,13 @@ import {
   Text,
   UnstyledButton,
 } from "@mantine/core";
-import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "react-router";
 import type { components } from "../../../api/schema";
 import { Breakable } from "../../../components/Breakable";
-import { client, messageOf } from "../../../lib/api-client";
+import { useConversations } from "../api/conversations";
 import { inTimeFilter, TIME_FILTERS, type TimeFilter } from "../api/time-filters";
 import { badgeOf, preview } from "./display";
-import { LIST_LIMIT } from "./paging";
 
 type Conversation = components["schemas"]["ConversationOut"];
 
@@ -31,23 +29,7 @@ const timeFormat = new Intl.DateTimeFormat("en-IN", {
 /** The owner's conversations, 10 per load, newest first, with client-side time filters. */
 export function ConversationList({ selected }: { selected?: string }) {
   const [filter, setFilter] = useState<TimeFilter>("All");
-  const list = useInfiniteQuery({
-    queryKey: ["conversations", "user"],
-    initialPageParam: 1,
-    queryFn: async ({ pageParam }) => {
-      const { data, error } = await client.GET("/api/conversations/user", {
-        params: { query: { page: pageParam, limit: LIST_LIMIT } },
-      });
-      if (error || !data) throw new Error(messageOf(error, "Failed to load conversations"));
-      return data;
-    },
-    // A capped count (a search past 10,000 matches) has more after its last counted page.
-    getNextPageParam: (last) =>
-      last.pagination.page < last.pagination.pages ||
-      (last.pagination.capped && last.conversations.length === LIST_LIMIT)
-        ? last.pagination.page + 1
-        : undefined,
-  });
+  const list = useConversations();
 
   const all: Conversation[] = list.data?.pages.flatMap((p) => p.conversations) ?? [];
   const shown = all.filter((c) => inTimeFilter(c.createdAt, filter));

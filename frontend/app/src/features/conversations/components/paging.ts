@@ -1,9 +1,5 @@
-/** How much the conversation screens load at a time, and when scrolling loads more. */
+/** When the conversation screens load more as they scroll, and how they fold on small screens. */
 
-/** Conversations per list load ("Load more" fetches the next batch). */
-export const LIST_LIMIT = 10;
-/** Messages per load in the detail: the latest batch first, then older ones on scroll. */
-export const MESSAGE_PAGE = 20;
 /** Pause before an older batch of messages arrives, so the loading state is visible. */
 export const OLDER_DELAY_MS = 500;
 /** Scrolling within this many pixels of the top of the messages loads the older batch. */

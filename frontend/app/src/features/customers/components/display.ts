@@ -3,12 +3,8 @@ import type { Status } from "../api/customer-status";
 
 /** What the Customers screen shows and how it words and colours it. */
 
-/** Customers per page of the list. */
-export const PAGE_SIZE = 20;
 /** Placeholder rows while the list loads. */
 export const SKELETON_ROWS = 5;
-/** The customer analytics period on this screen. */
-export const OVERVIEW_PERIOD = "30d";
 /** Shown in place of the metric cards when the overview fails to load. */
 export const OVERVIEW_ERROR = "Failed to load the customer overview. Please try again.";
 

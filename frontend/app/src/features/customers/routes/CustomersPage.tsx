@@ -12,7 +12,6 @@ import {
   Table,
   Text,
   TextInput,
-  ThemeIcon,
   Title,
 } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
@@ -28,17 +27,16 @@ import {
 } from "@tabler/icons-react";
 import { useEffect, useState } from "react";
 import { Breakable } from "../../../components/Breakable";
-import { $api, client } from "../../../lib/api-client";
+import { StatCard } from "../../../components/StatCard";
 import { countOf, formatDate } from "../../../lib/format";
 import { DEFAULT_SORT, nextSort, type Sort } from "../api/customer-sort";
+import { fetchCustomersCsv, useCustomerOverview, useCustomers } from "../api/customers";
 import { STATUSES, type Status } from "../api/customer-status";
 import { type Customer, CustomerDialog } from "../components/CustomerDialog";
 import {
   changeCaption,
   changeColor,
   OVERVIEW_ERROR,
-  OVERVIEW_PERIOD,
-  PAGE_SIZE,
   SKELETON_ROWS,
   SORTS,
   STATUS_COLORS,
@@ -46,45 +44,8 @@ import {
 } from "../components/display";
 import { paginationControlLabel } from "../../../components/a11y";
 
-function MetricCard({
-  label,
-  value,
-  caption,
-  captionColor,
-  icon: Icon,
-}: {
-  label: string;
-  value: string;
-  caption: string;
-  captionColor: string;
-  icon: typeof IconUsers;
-}) {
-  return (
-    <Card withBorder radius="md" p="lg">
-      <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <div>
-          <Text fz="xs" c="dimmed" tt="uppercase" fw={700}>
-            {label}
-          </Text>
-          <Text fz={26} fw={800}>
-            {value}
-          </Text>
-          <Text fz="xs" c={captionColor}>
-            {caption}
-          </Text>
-        </div>
-        <ThemeIcon variant="light" size={38} radius="md">
-          <Icon size={20} />
-        </ThemeIcon>
-      </Group>
-    </Card>
-  );
-}
-
 function Overview() {
-  const overview = $api.useQuery("get", "/api/customers/analytics/overview", {
-    params: { query: { period: OVERVIEW_PERIOD } },
-  });
+  const overview = useCustomerOverview();
   useEffect(() => {
     if (overview.isError) console.error("customer analytics failed", overview.error);
   }, [overview.isError, overview.error]);
@@ -120,28 +81,32 @@ function Overview() {
   return (
     <>
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
-        <MetricCard
+        <StatCard
+          size="lg"
           label="Total Customers"
           value={o.totalCustomers.toLocaleString("en-IN")}
           caption={changeCaption(o.totalCustomers, o.previous.totalCustomers)}
           captionColor={changeColor(o.totalCustomers, o.previous.totalCustomers)}
           icon={IconUsers}
         />
-        <MetricCard
+        <StatCard
+          size="lg"
           label="New Customers"
           value={o.newCustomers.toLocaleString("en-IN")}
           caption={changeCaption(o.newCustomers, o.previous.newCustomers)}
           captionColor={changeColor(o.newCustomers, o.previous.newCustomers)}
           icon={IconUserPlus}
         />
-        <MetricCard
+        <StatCard
+          size="lg"
           label="Conversion Rate"
           value={`${o.conversionRate.toFixed(1)}%`}
           caption="Customers who are buyers today"
           captionColor="dimmed"
           icon={IconPercentage}
         />
-        <MetricCard
+        <StatCard
+          size="lg"
           label="Active Leads"
           value={o.activeLeads.toLocaleString("en-IN")}
           caption="Leads whose latest chat was in this period"
@@ -210,12 +175,7 @@ function Overview() {
 /** Downloads the CSV export as customers.csv; a failure is only logged and the screen stays put. */
 async function exportCsv() {
   try {
-    const { data, error } = await client.GET("/api/customers/export/data", {
-      params: { query: { format: "csv" } },
-      parseAs: "blob",
-    });
-    if (error || !data) throw error ?? new Error("empty export");
-    const url = URL.createObjectURL(data);
+    const url = URL.createObjectURL(await fetchCustomersCsv());
     const a = document.createElement("a");
     a.href = url;
     a.download = "customers.csv";
@@ -355,18 +315,7 @@ function CustomerDatabase() {
   const [page, setPage] = useState(1);
   const [viewing, setViewing] = useState<Customer | null>(null);
 
-  const list = $api.useQuery("get", "/api/customers/user", {
-    params: {
-      query: {
-        page,
-        limit: PAGE_SIZE,
-        search: debounced || undefined,
-        status: status === "all" ? undefined : (status as Status),
-        sortBy: sort.by,
-        sortOrder: sort.order,
-      },
-    },
-  });
+  const list = useCustomers({ page, search: debounced, status, sort });
 
   let body;
   if (list.isLoading) {

@@ -13,7 +13,6 @@ import {
   Stack,
   Table,
   Text,
-  ThemeIcon,
   Title,
   VisuallyHidden,
 } from "@mantine/core";
@@ -27,55 +26,20 @@ import {
   IconSpeakerphone,
   IconTargetArrow,
 } from "@tabler/icons-react";
-import { useQueries } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { components } from "../../../api/schema";
 import { HeldOrdersNotice } from "../../../components/RevenueNotes";
-import { $api } from "../../../lib/api-client";
+import { StatCard } from "../../../components/StatCard";
 import { useAuth } from "../../../lib/auth";
 import { countOf, formatDate, formatInr } from "../../../lib/format";
 import { copiedScript } from "../../../lib/first-run";
 import { REPORTED_REVENUE } from "../../../lib/revenue";
 import { firstRunChecklist } from "../api/checklist";
+import { useCampaignsAnalytics, useDashboardCampaigns } from "../api/dashboard";
 import { planSummary } from "../api/plan-summary";
 import { recentActivity, summarize } from "../api/summary";
-
-function Metric({
-  label,
-  value,
-  icon: Icon,
-  note,
-}: {
-  label: string;
-  value: string;
-  icon: typeof IconCurrencyRupee;
-  /** A caption under the figure: where it comes from. */
-  note?: string;
-}) {
-  return (
-    <Card withBorder radius="md" p="lg">
-      <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <div>
-          <Text fz="xs" c="dimmed" tt="uppercase" fw={700}>
-            {label}
-          </Text>
-          <Text fz={26} fw={800}>
-            {value}
-          </Text>
-          {note ? (
-            <Text fz="xs" c="dimmed" lh={1.3}>
-              {note}
-            </Text>
-          ) : null}
-        </div>
-        <ThemeIcon variant="light" size={38} radius="md">
-          <Icon size={20} />
-        </ThemeIcon>
-      </Group>
-    </Card>
-  );
-}
+import { VisitorQuotaBanner } from "../components/VisitorQuotaBanner";
 
 type Campaigns = components["schemas"]["CampaignOut"][];
 
@@ -156,16 +120,7 @@ function FirstRunChecklist({ userId, campaigns }: { userId: string; campaigns: C
 
 /** Each campaign whose site reported orders above its largest order counted, with a way there. */
 function HeldOrders({ campaigns }: { campaigns: Campaigns }) {
-  const analytics = useQueries({
-    queries: campaigns.map((c) =>
-      $api.queryOptions(
-        "get",
-        "/api/campaigns/{id}/analytics",
-        { params: { path: { id: c._id } } },
-        { staleTime: 30_000 },
-      ),
-    ),
-  });
+  const analytics = useCampaignsAnalytics(campaigns);
   const notices = campaigns.flatMap((c, i) => {
     const held = analytics[i]?.data?.heldOrders;
     return held && held.orders > 0 ? [{ c, held }] : [];
@@ -222,20 +177,7 @@ function CampaignRow({ c, onOpen }: { c: Campaigns[number]; onOpen: () => void }
 export function DashboardPage() {
   const { user } = useAuth();
   const navigate = useNavigate();
-  // Until the first lead, the figures are read again every 15 s so the checklist turns green.
-  const campaigns = $api.useQuery(
-    "get",
-    "/api/campaigns",
-    {},
-    {
-      refetchInterval: (query) => {
-        const list = query.state.data?.campaigns;
-        return list && list.length > 0 && !list.some((c) => c.analytics.conversions > 0)
-          ? 15_000
-          : false;
-      },
-    },
-  );
+  const campaigns = useDashboardCampaigns();
   if (!user) return null;
   const plan = planSummary(user);
 
@@ -285,25 +227,31 @@ export function DashboardPage() {
           Create Campaign
         </Button>
       </Group>
+      <VisitorQuotaBanner />
       <FirstRunChecklist userId={user._id} campaigns={list} />
       <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }}>
-        <Metric
+        <StatCard
+          size="lg"
           label="Total Revenue"
           value={formatInr(s.totalRevenue)}
           icon={IconCurrencyRupee}
-          note={REPORTED_REVENUE}
+          caption={REPORTED_REVENUE}
+          captionLineHeight={1.3}
         />
-        <Metric
+        <StatCard
+          size="lg"
           label="Total Conversions"
           value={s.conversions.toLocaleString("en-IN")}
           icon={IconTargetArrow}
         />
-        <Metric
+        <StatCard
+          size="lg"
           label="Active Campaigns"
           value={String(s.activeCampaigns)}
           icon={IconSpeakerphone}
         />
-        <Metric
+        <StatCard
+          size="lg"
           label="Conversion Rate"
           value={`${s.conversionRate.toFixed(2)}%`}
           icon={IconPercentage}

@@ -1,5 +1,5 @@
 import { client } from "../../../lib/api-client";
-import { trackPurchase } from "../../../lib/meta";
+import { reportPurchaseOnce } from "../../../lib/meta";
 import { getToken } from "../../../lib/storage";
 import type { StatusAnswer } from "./status-machine";
 
@@ -15,7 +15,7 @@ export async function verifyPayment(txnid: string | null): Promise<Verification>
   try {
     const { data } = await client.POST("/payment/verify", { body: { txnid } });
     if (data?.success && data.data.status === "success") {
-      void trackPurchase({
+      void reportPurchaseOnce({
         txnid: data.txnid,
         amount: data.data.amount,
         productinfo: data.productinfo,

@@ -1,0 +1,297 @@
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+//! `cargo bench -p ca-server --bench webhooks` (SQLite), or with
+//! `CA_TEST_POSTGRES_URL=postgres://…` for PostgreSQL.
+//!
+//! Starts the server on a fresh database with one campaign and a local
+//! webhook receiver that answers 200 at once, then:
+//!
+//! 1. submits `CA_BENCH_LEADS` leads (default 2,000) through the widget's
+//!    form, `CA_BENCH_CLIENTS` at a time (default 8), with no endpoint;
+//! 2. adds an endpoint for `lead.created` pointing at the receiver and
+//!    submits as many again: the difference in the form's latency is what
+//!    writing the webhook event costs a visitor (the delivery happens after
+//!    the answer);
+//! 3. measures how fast the worker delivers what was queued: deliveries per
+//!    second from the first queued event to the last one received.
+//!
+//! Prints a table; asserts nothing about time.
+
+use std::net::TcpListener;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use ca_webhooks::events::{CampaignRef, CustomerData, Event, LeadCreated};
+use sea_orm::TransactionTrait;
+use serde_json::{Value, json};
+
+fn env_or(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|n| *n > 0)
+        .unwrap_or(default)
+}
+
+const SITE: &str = "https://www.kesar.example.in";
+
+fn pct(sorted: &[Duration], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize].as_secs_f64() * 1000.0
+}
+
+/// A receiver that counts what it is sent and answers 200 at once.
+fn receiver() -> (
+    String,
+    Arc<AtomicUsize>,
+    Arc<std::sync::Mutex<Option<Instant>>>,
+) {
+    use actix_web::{App, HttpResponse, HttpServer, web};
+    let got = Arc::new(AtomicUsize::new(0));
+    let last = Arc::new(std::sync::Mutex::new(None));
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let url = format!("http://{}/hook", listener.local_addr().expect("addr"));
+    let (g, l) = (got.clone(), last.clone());
+    let server = HttpServer::new(move || {
+        let (g, l) = (g.clone(), l.clone());
+        App::new().route(
+            "/hook",
+            web::post().to(move |_body: web::Bytes| {
+                let (g, l) = (g.clone(), l.clone());
+                async move {
+                    g.fetch_add(1, Ordering::SeqCst);
+                    *l.lock().unwrap() = Some(Instant::now());
+                    HttpResponse::Ok().finish()
+                }
+            }),
+        )
+    })
+    .workers(1)
+    .listen(listener)
+    .expect("listen")
+    .run();
+    tokio::spawn(server);
+    (url, got, last)
+}
+
+/// Submits `n` leads, `clients` at a time; the form call's latencies.
+async fn leads(base: &str, campaign: &str, round: &str, n: usize, clients: usize) -> Vec<Duration> {
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(clients)
+        .build()
+        .expect("client");
+    let next = Arc::new(AtomicUsize::new(0));
+    let mut tasks = Vec::new();
+    for _ in 0..clients {
+        let (client, next) = (client.clone(), next.clone());
+        let (base, campaign, round) = (base.to_string(), campaign.to_string(), round.to_string());
+        tasks.push(tokio::spawn(async move {
+            let mut samples = Vec::new();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= n {
+                    break;
+                }
+                let started: Value = client
+                    .post(format!("{base}/api/widget/conversations"))
+                    .header("origin", SITE)
+                    .json(&json!({"campaignId": campaign, "visitorId": format!("v_{round}_{i:06}"),
+                                  "userContext": {"deviceType": "desktop", "currentUrl": format!("{SITE}/sarees/silk")}}))
+                    .send()
+                    .await
+                    .expect("start")
+                    .json()
+                    .await
+                    .expect("json");
+                let Some(id) = started["conversationId"].as_str().map(str::to_string) else {
+                    panic!("starting a conversation: {started}");
+                };
+                let t = Instant::now();
+                let res = client
+                    .post(format!("{base}/api/widget/conversations/{id}/forms"))
+                    .header("origin", SITE)
+                    .json(&json!({"formId": "newsletter",
+                                  "values": {"email": format!("buyer.{round}.{i}@example.in"), "name": "Meera Iyer"}}))
+                    .send()
+                    .await
+                    .expect("form");
+                let status = res.status();
+                let body = res.text().await.unwrap_or_default();
+                assert!(status.is_success(), "form: {status} {body}");
+                samples.push(t.elapsed());
+            }
+            samples
+        }));
+    }
+    let mut all = Vec::new();
+    for t in tasks {
+        all.extend(t.await.expect("join"));
+    }
+    all.sort();
+    all
+}
+
+#[tokio::main]
+async fn main() {
+    let n = env_or("CA_BENCH_LEADS", 2_000);
+    let clients = env_or("CA_BENCH_CLIENTS", 8);
+    let db = ca_migrations::testing::TestDb::new().await.expect("db");
+    let backend = if db.url.starts_with("postgres") {
+        "PostgreSQL"
+    } else {
+        "SQLite"
+    };
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let base = format!("http://{}", listener.local_addr().expect("addr"));
+    let data = std::env::temp_dir().join(format!("ca-hooks-{}", uuid::Uuid::now_v7()));
+    let config = ca_core::Config {
+        database_url: db.url.clone(),
+        bind: base.trim_start_matches("http://").to_string(),
+        public_url: Some(base.clone()),
+        data_dir: data.clone(),
+        jwt_secret: Some("hooks-secret-hooks-secret-hooks-secret-000000".into()),
+        static_dir: data.join("none"),
+        widget_ip_per_minute: u32::MAX,
+        widget_campaign_per_minute: u32::MAX,
+        widget_events_ip_per_minute: u32::MAX,
+        widget_events_campaign_per_minute: u32::MAX,
+        widget_new_visitors_per_address: u32::MAX,
+        // The receiver listens on this machine.
+        webhooks_allow_private: true,
+        log: "warn".into(),
+        ..ca_core::Config::default()
+    };
+    ca_server::cli::init_tracing(&config);
+    let state = ca_server::prepare(config).await.expect("prepare");
+    tokio::spawn(ca_server::serve(state, listener).expect("serve"));
+    let client = reqwest::Client::new();
+    let reg: Value = client
+        .post(format!("{base}/api/auth/register"))
+        .json(&json!({"name": "Bench Owner", "email": "hooks@example.in", "password": "secret1", "phone": "+91 9876543210"}))
+        .send().await.expect("register").json().await.expect("json");
+    let token = reg["token"].as_str().expect("token").to_string();
+    let mut trial = ca_auth::trial::settings(&db.conn).await.expect("trial");
+    trial.trial_visitor_limit = ((3 * n) / 100 * 100 + 100) as i64;
+    ca_auth::trial::save(&db.conn, trial)
+        .await
+        .expect("save trial");
+    let created: Value = client
+        .post(format!("{base}/api/campaigns"))
+        .bearer_auth(&token)
+        .json(&json!({
+            "name": "Diwali exit offer",
+            "websiteUrl": SITE,
+            "settings": {"forms": {"conversionForms": [{
+                "id": "newsletter", "name": "Saree lookbook", "type": "lead_magnet",
+                "title": "Get our lookbook", "buttonText": "Send it",
+                "successMessage": "The lookbook is on its way!",
+                "isDefault": true, "active": true,
+                "fields": [
+                    {"name": "name", "label": "Name", "type": "text", "required": false},
+                    {"name": "email", "label": "Email", "type": "email", "required": true}
+                ]
+            }]}}
+        }))
+        .send()
+        .await
+        .expect("campaign")
+        .json()
+        .await
+        .expect("json");
+    let campaign = created["campaign"]["_id"].as_str().expect("id").to_string();
+
+    let without = leads(&base, &campaign, "plain", n, clients).await;
+
+    let (url, got, last) = receiver();
+    let added = client
+        .post(format!("{base}/api/webhooks/endpoints"))
+        .bearer_auth(&token)
+        .json(&json!({"url": url, "description": "bench", "eventTypes": ["lead.created"], "enabled": true}))
+        .send()
+        .await
+        .expect("endpoint");
+    assert_eq!(added.status(), 201, "endpoint");
+    let queued_from = Instant::now();
+    let with = leads(&base, &campaign, "hooked", n, clients).await;
+    let deadline = Instant::now() + Duration::from_secs(600);
+    while got.load(Ordering::SeqCst) < n && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let delivered = got.load(Ordering::SeqCst);
+    let took = last
+        .lock()
+        .unwrap()
+        .map(|t| t - queued_from)
+        .unwrap_or_default();
+
+    // A backlog: `n` events queued at once (as after the receiver was down),
+    // then the time the worker needs to deliver them all.
+    let owner = reg["user"]["id"].as_str().expect("owner").to_string();
+    let txn = db.conn.begin().await.expect("begin");
+    for i in 0..n {
+        let event = Event::LeadCreated(LeadCreated {
+            customer: CustomerData {
+                id: format!("c_backlog_{i}"),
+                email: format!("backlog.{i}@example.in"),
+                name: Some("Meera Iyer".into()),
+                phone: None,
+                company: None,
+                status: "lead".into(),
+                lead_score: 10,
+            },
+            fields: serde_json::Map::new(),
+            campaign: CampaignRef {
+                id: campaign.clone(),
+                name: "Diwali exit offer".into(),
+            },
+            page_url: None,
+            conversation_id: None,
+        });
+        ca_webhooks::events::enqueue(&txn, &owner, event, chrono::Utc::now())
+            .await
+            .expect("enqueue");
+    }
+    let before = got.load(Ordering::SeqCst);
+    txn.commit().await.expect("commit");
+    let backlog_from = Instant::now();
+    while got.load(Ordering::SeqCst) < before + n
+        && backlog_from.elapsed() < Duration::from_secs(600)
+    {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let drained = got.load(Ordering::SeqCst) - before;
+    let drain = backlog_from.elapsed();
+
+    println!(
+        "backend: {backend}; {n} leads per round, {clients} concurrent visitors, server, receiver and load on one machine"
+    );
+    println!(
+        "{:<44} {:>9} {:>9} {:>9}",
+        "widget form submission", "p50 ms", "p99 ms", "max ms"
+    );
+    for (name, s) in [
+        ("no webhook endpoint", &without),
+        ("lead.created to one endpoint", &with),
+    ] {
+        println!(
+            "{name:<44} {:>9.2} {:>9.2} {:>9.2}",
+            pct(s, 0.5),
+            pct(s, 0.99),
+            pct(s, 1.0)
+        );
+    }
+    println!(
+        "added p99: {:.2} ms; delivered {delivered} of {n} in {:.2} s from the first queued lead: {:.0} deliveries/s (while the leads were still arriving)",
+        pct(&with, 0.99) - pct(&without, 0.99),
+        took.as_secs_f64(),
+        delivered as f64 / took.as_secs_f64().max(0.001)
+    );
+    println!(
+        "backlog of {n} queued events: {drained} delivered in {:.2} s, {:.0} deliveries/s to one endpoint",
+        drain.as_secs_f64(),
+        drained as f64 / drain.as_secs_f64().max(0.001)
+    );
+    let _ = std::fs::remove_dir_all(data);
+}

@@ -1,0 +1,74 @@
+//! The conversation service: visitor conversations (`visitor`), the owner's
+//! view of them (`dashboard`), the assistant's owner tools
+//! (`assistant::owner`) and the platform's counts (`stats`) are its calls,
+//! each in the file named by what it does.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use sea_orm::DatabaseConnection;
+
+use ca_core::rate_limit::RateLimiter;
+
+use crate::assistant::Assistant;
+
+/// The limits of the public calls.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// Longest visitor message, in characters.
+    pub message_max_chars: usize,
+    /// Visitor messages per conversation.
+    pub messages_per_conversation: i64,
+    /// Widget calls per client IP per minute.
+    pub ip_per_minute: u32,
+    /// Widget calls per campaign per minute (all visitors together).
+    pub campaign_per_minute: u32,
+    /// A conversation without activity for this long is completed.
+    pub idle: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            message_max_chars: 1000,
+            messages_per_conversation: 40,
+            ip_per_minute: 60,
+            campaign_per_minute: 1200,
+            idle: Duration::from_secs(30 * 60),
+        }
+    }
+}
+
+/// The visitor conversation service.
+#[derive(Clone)]
+pub struct ConversationService {
+    pub(crate) db: DatabaseConnection,
+    pub(crate) assistant: Arc<dyn Assistant>,
+    pub(crate) limiter: Arc<RateLimiter>,
+    pub(crate) limits: Limits,
+}
+
+impl ConversationService {
+    pub fn new(
+        db: DatabaseConnection,
+        assistant: Arc<dyn Assistant>,
+        limiter: Arc<RateLimiter>,
+        limits: Limits,
+    ) -> Self {
+        Self {
+            db,
+            assistant,
+            limiter,
+            limits,
+        }
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The assistant in use (`builtin` or `openai-compatible`).
+    pub fn assistant_name(&self) -> &'static str {
+        self.assistant.name()
+    }
+}

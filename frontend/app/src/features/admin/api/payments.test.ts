@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { canRefund, refundConsequence, refundOutcome, type UserPayment } from "./payments";
+
+const payment = (p: Partial<UserPayment>): UserPayment => ({
+  _id: "p1",
+  txnid: "CA1AAA",
+  productinfo: "Basic Plan (Monthly)",
+  amount: 999,
+  createdAt: "2026-11-20T10:00:00Z",
+  planId: "basic",
+  mode: "simulator",
+  status: "success",
+  ...p,
+});
+
+describe("staff refunds", () => {
+  it("offers a refund only for a payment that went through", () => {
+    expect(canRefund(payment({ status: "success" }))).toBe(true);
+    for (const status of ["pending", "failure", "expired", "refunded"] as const) {
+      expect(canRefund(payment({ status }))).toBe(false);
+    }
+  });
+
+  it("says what a refund did to the owner's plan", () => {
+    expect(refundOutcome(payment({ status: "success" }))).toBeNull();
+    expect(refundOutcome(payment({ status: "refunded", refundKeepsAccess: true }))).toBe(
+      "The owner kept the period it paid for.",
+    );
+    expect(refundOutcome(payment({ status: "refunded", refundKeepsAccess: false }))).toBe(
+      "The unused part of its period ended.",
+    );
+    expect(refundOutcome(payment({ status: "refunded", refundKeepsAccess: null }))).toBe(
+      "The unused part of its period ended.",
+    );
+  });
+
+  it("says before confirming what Keep access changes", () => {
+    expect(refundConsequence(true)).toMatch(/keeps the plan/);
+    expect(refundConsequence(false)).toMatch(/ends now/);
+  });
+});

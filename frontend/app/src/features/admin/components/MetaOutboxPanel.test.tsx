@@ -1,0 +1,68 @@
+import { MantineProvider } from "@mantine/core";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { fireEvent, render, screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { fetchMock, json } from "../../../test/fetch-mock";
+import { MetaOutboxPanel } from "./MetaOutboxPanel";
+
+const REJECTED =
+  "Meta token rejected: Meta answered 400: Error validating access token [type OAuthException, code 190]";
+
+function outbox(paused: boolean) {
+  return {
+    success: true,
+    data: {
+      forwarding: true,
+      testEvents: false,
+      paused: paused ? { reason: REJECTED, since: "2026-11-26T10:00:00Z" } : null,
+      pending: 2,
+      sent: 5,
+      failed: 1,
+      notForwarded: 0,
+      skipped: 1,
+      events: [
+        {
+          eventId: "lead-u1",
+          eventName: "Lead",
+          eventTime: "2026-11-26T09:00:00Z",
+          status: "failed",
+          attempts: 1,
+          lastError: "Meta answered 400: Invalid parameter [code 100]",
+          testEvent: false,
+          createdAt: "2026-11-26T09:00:00Z",
+          sentAt: null,
+        },
+      ],
+    },
+  };
+}
+
+function renderPanel() {
+  localStorage.setItem("token", "t");
+  render(
+    <MantineProvider>
+      <QueryClientProvider client={new QueryClient()}>
+        <MetaOutboxPanel />
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+}
+
+describe("MetaOutboxPanel", () => {
+  it("shows a paused outbox, why, and what failed; staff re-queue failed events", async () => {
+    fetchMock.mockResolvedValueOnce(json(200, outbox(true)));
+    renderPanel();
+    expect(await screen.findByText("Meta token rejected")).toBeInTheDocument();
+    expect(screen.getByText(REJECTED)).toBeInTheDocument();
+    expect(screen.getByTestId("meta-outbox-state")).toHaveTextContent("Paused");
+    expect(screen.getByText("Meta answered 400: Invalid parameter [code 100]")).toBeInTheDocument();
+    fetchMock.mockResolvedValueOnce(json(200, { success: true, data: { requeued: 1, tooOld: 0 } }));
+    fetchMock.mockResolvedValueOnce(json(200, outbox(false)));
+    fireEvent.click(screen.getByRole("button", { name: "Re-queue failed events" }));
+    expect(await screen.findByText("1 failed event re-queued.")).toBeInTheDocument();
+    const requeue = fetchMock.mock.calls[1]?.[0];
+    expect(requeue?.method).toBe("POST");
+    expect(requeue?.url).toMatch(/\/api\/admin\/meta\/events\/requeue$/);
+    expect(await screen.findByTestId("meta-outbox-state")).toHaveTextContent("Forwarding");
+  });
+});

@@ -1,0 +1,404 @@
+//! Outgoing webhooks: owners' endpoints (signed webhooks or a Mailchimp
+//! audience), the events written in the same transaction as the facts they
+//! report, each event's delivery to each endpoint, and the log of attempts.
+
+use sea_orm_migration::prelude::*;
+
+use crate::m20261122_000001_users::Users;
+
+#[derive(DeriveMigrationName)]
+pub struct Migration;
+
+#[derive(DeriveIden)]
+enum WebhookEndpoints {
+    Table,
+    Id,
+    OwnerId,
+    Kind,
+    Url,
+    Description,
+    EventTypes,
+    Enabled,
+    Secret,
+    PreviousSecret,
+    PreviousSecretExpiresAt,
+    ListId,
+    FailingSince,
+    DisabledReason,
+    CreatedAt,
+    UpdatedAt,
+}
+
+#[derive(DeriveIden)]
+enum WebhookEvents {
+    Table,
+    Id,
+    OwnerId,
+    EventType,
+    Payload,
+    CreatedAt,
+}
+
+#[derive(DeriveIden)]
+enum WebhookDeliveries {
+    Table,
+    Id,
+    EventId,
+    EndpointId,
+    OwnerId,
+    EventType,
+    Status,
+    Attempts,
+    NextAttemptAt,
+    ClaimedUntil,
+    CreatedAt,
+    UpdatedAt,
+}
+
+#[derive(DeriveIden)]
+enum WebhookAttempts {
+    Table,
+    Id,
+    DeliveryId,
+    EndpointId,
+    EventId,
+    OwnerId,
+    EventType,
+    Attempt,
+    Status,
+    ResponseStatus,
+    DurationMs,
+    ResponseExcerpt,
+    NextAttemptAt,
+    CreatedAt,
+}
+
+fn ts(col: impl IntoIden) -> ColumnDef {
+    ColumnDef::new(col)
+        .timestamp_with_time_zone()
+        .not_null()
+        .to_owned()
+}
+
+fn ts_null(col: impl IntoIden) -> ColumnDef {
+    ColumnDef::new(col)
+        .timestamp_with_time_zone()
+        .null()
+        .to_owned()
+}
+
+#[async_trait::async_trait]
+impl MigrationTrait for Migration {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .create_table(
+                Table::create()
+                    .table(WebhookEndpoints::Table)
+                    .col(
+                        ColumnDef::new(WebhookEndpoints::Id)
+                            .string_len(36)
+                            .not_null()
+                            .primary_key(),
+                    )
+                    .col(
+                        ColumnDef::new(WebhookEndpoints::OwnerId)
+                            .string_len(36)
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(WebhookEndpoints::Kind)
+                            .string_len(16)
+                            .not_null()
+                            .check(
+                                Expr::col(WebhookEndpoints::Kind).is_in(["webhook", "mailchimp"]),
+                            ),
+                    )
+                    .col(
+                        ColumnDef::new(WebhookEndpoints::Url)
+                            .string_len(2048)
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(WebhookEndpoints::Description)
+                            .string_len(200)
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(WebhookEndpoints::EventTypes)
+                            .text()
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(WebhookEndpoints::Enabled)
+                            .boolean()
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(WebhookEndpoints::Secret)
+                            .string_len(200)
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(WebhookEndpoints::PreviousSecret)
+                            .string_len(200)
+                            .null(),
+                    )
+                    .col(ts_null(WebhookEndpoints::PreviousSecretExpiresAt))
+                    .col(
+                        ColumnDef::new(WebhookEndpoints::ListId)
+                            .string_len(64)
+                            .null(),
+                    )
+                    .col(ts_null(WebhookEndpoints::FailingSince))
+                    .col(
+                        ColumnDef::new(WebhookEndpoints::DisabledReason)
+                            .text()
+                            .null(),
+                    )
+                    .col(ts(WebhookEndpoints::CreatedAt))
+                    .col(ts(WebhookEndpoints::UpdatedAt))
+                    .foreign_key(
+                        ForeignKey::create()
+                            .name("fk_webhook_endpoints_owner")
+                            .from(WebhookEndpoints::Table, WebhookEndpoints::OwnerId)
+                            .to(Users::Table, Users::Id)
+                            .on_delete(ForeignKeyAction::Cascade),
+                    )
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_index(
+                Index::create()
+                    .name("ix_webhook_endpoints_owner")
+                    .table(WebhookEndpoints::Table)
+                    .col(WebhookEndpoints::OwnerId)
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_table(
+                Table::create()
+                    .table(WebhookEvents::Table)
+                    .col(
+                        ColumnDef::new(WebhookEvents::Id)
+                            .string_len(40)
+                            .not_null()
+                            .primary_key(),
+                    )
+                    .col(
+                        ColumnDef::new(WebhookEvents::OwnerId)
+                            .string_len(36)
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(WebhookEvents::EventType)
+                            .string_len(40)
+                            .not_null(),
+                    )
+                    .col(ColumnDef::new(WebhookEvents::Payload).text().not_null())
+                    .col(ts(WebhookEvents::CreatedAt))
+                    .foreign_key(
+                        ForeignKey::create()
+                            .name("fk_webhook_events_owner")
+                            .from(WebhookEvents::Table, WebhookEvents::OwnerId)
+                            .to(Users::Table, Users::Id)
+                            .on_delete(ForeignKeyAction::Cascade),
+                    )
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_index(
+                Index::create()
+                    .name("ix_webhook_events_owner_created")
+                    .table(WebhookEvents::Table)
+                    .col(WebhookEvents::OwnerId)
+                    .col(WebhookEvents::CreatedAt)
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_table(
+                Table::create()
+                    .table(WebhookDeliveries::Table)
+                    .col(
+                        ColumnDef::new(WebhookDeliveries::Id)
+                            .string_len(36)
+                            .not_null()
+                            .primary_key(),
+                    )
+                    .col(
+                        ColumnDef::new(WebhookDeliveries::EventId)
+                            .string_len(40)
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(WebhookDeliveries::EndpointId)
+                            .string_len(36)
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(WebhookDeliveries::OwnerId)
+                            .string_len(36)
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(WebhookDeliveries::EventType)
+                            .string_len(40)
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(WebhookDeliveries::Status)
+                            .string_len(10)
+                            .not_null()
+                            .check(Expr::col(WebhookDeliveries::Status).is_in([
+                                "pending",
+                                "delivered",
+                                "failed",
+                            ])),
+                    )
+                    .col(
+                        ColumnDef::new(WebhookDeliveries::Attempts)
+                            .integer()
+                            .not_null(),
+                    )
+                    .col(ts_null(WebhookDeliveries::NextAttemptAt))
+                    .col(ts_null(WebhookDeliveries::ClaimedUntil))
+                    .col(ts(WebhookDeliveries::CreatedAt))
+                    .col(ts(WebhookDeliveries::UpdatedAt))
+                    .foreign_key(
+                        ForeignKey::create()
+                            .name("fk_webhook_deliveries_event")
+                            .from(WebhookDeliveries::Table, WebhookDeliveries::EventId)
+                            .to(WebhookEvents::Table, WebhookEvents::Id)
+                            .on_delete(ForeignKeyAction::Cascade),
+                    )
+                    .foreign_key(
+                        ForeignKey::create()
+                            .name("fk_webhook_deliveries_endpoint")
+                            .from(WebhookDeliveries::Table, WebhookDeliveries::EndpointId)
+                            .to(WebhookEndpoints::Table, WebhookEndpoints::Id)
+                            .on_delete(ForeignKeyAction::Cascade),
+                    )
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_index(
+                Index::create()
+                    .name("ix_webhook_deliveries_due")
+                    .table(WebhookDeliveries::Table)
+                    .col(WebhookDeliveries::Status)
+                    .col(WebhookDeliveries::NextAttemptAt)
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_index(
+                Index::create()
+                    .name("ix_webhook_deliveries_endpoint")
+                    .table(WebhookDeliveries::Table)
+                    .col(WebhookDeliveries::EndpointId)
+                    .col(WebhookDeliveries::Status)
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_table(
+                Table::create()
+                    .table(WebhookAttempts::Table)
+                    .col(
+                        ColumnDef::new(WebhookAttempts::Id)
+                            .string_len(36)
+                            .not_null()
+                            .primary_key(),
+                    )
+                    .col(
+                        ColumnDef::new(WebhookAttempts::DeliveryId)
+                            .string_len(36)
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(WebhookAttempts::EndpointId)
+                            .string_len(36)
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(WebhookAttempts::EventId)
+                            .string_len(40)
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(WebhookAttempts::OwnerId)
+                            .string_len(36)
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(WebhookAttempts::EventType)
+                            .string_len(40)
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(WebhookAttempts::Attempt)
+                            .integer()
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(WebhookAttempts::Status)
+                            .string_len(10)
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(WebhookAttempts::ResponseStatus)
+                            .integer()
+                            .null(),
+                    )
+                    .col(
+                        ColumnDef::new(WebhookAttempts::DurationMs)
+                            .big_integer()
+                            .not_null(),
+                    )
+                    .col(
+                        ColumnDef::new(WebhookAttempts::ResponseExcerpt)
+                            .text()
+                            .null(),
+                    )
+                    .col(ts_null(WebhookAttempts::NextAttemptAt))
+                    .col(ts(WebhookAttempts::CreatedAt))
+                    .foreign_key(
+                        ForeignKey::create()
+                            .name("fk_webhook_attempts_delivery")
+                            .from(WebhookAttempts::Table, WebhookAttempts::DeliveryId)
+                            .to(WebhookDeliveries::Table, WebhookDeliveries::Id)
+                            .on_delete(ForeignKeyAction::Cascade),
+                    )
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_index(
+                Index::create()
+                    .name("ix_webhook_attempts_owner_created")
+                    .table(WebhookAttempts::Table)
+                    .col(WebhookAttempts::OwnerId)
+                    .col(WebhookAttempts::CreatedAt)
+                    .to_owned(),
+            )
+            .await
+    }
+
+    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        for t in [
+            WebhookAttempts::Table.into_iden(),
+            WebhookDeliveries::Table.into_iden(),
+            WebhookEvents::Table.into_iden(),
+            WebhookEndpoints::Table.into_iden(),
+        ] {
+            manager
+                .drop_table(Table::drop().table(t).to_owned())
+                .await?;
+        }
+        Ok(())
+    }
+}
