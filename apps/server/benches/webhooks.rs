@@ -165,6 +165,8 @@ async fn main() {
     };
     ca_server::cli::init_tracing(&config);
     let state = ca_server::prepare(config).await.expect("prepare");
+    // The delivery worker, as `ca-server serve` starts it.
+    let workers = ca_server::workers::Workers::start(&state);
     tokio::spawn(ca_server::serve(state, listener).expect("serve"));
     let client = reqwest::Client::new();
     let reg: Value = client
@@ -293,5 +295,6 @@ async fn main() {
         drain.as_secs_f64(),
         drained as f64 / drain.as_secs_f64().max(0.001)
     );
+    workers.stop().await;
     let _ = std::fs::remove_dir_all(data);
 }
