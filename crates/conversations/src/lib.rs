@@ -3,6 +3,7 @@
 //! widget makes (`visitor`), and the owner's view in the dashboard
 //! (`dashboard`), all through one [`ConversationService`].
 
+pub mod allowance;
 pub mod assistant;
 pub mod dashboard;
 pub mod dto;

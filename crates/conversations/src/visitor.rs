@@ -6,12 +6,11 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder,
-    QuerySelect, Set,
+    ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set,
 };
 
 use ca_auth::entities::user;
-use ca_billing::{calendar::month_start, plans::entitlement};
+use ca_billing::plans::entitlement;
 use ca_campaigns::entities::campaign;
 use ca_campaigns::settings::{CampaignSettings, ConversionForm};
 use ca_core::FieldErrors;
@@ -180,17 +179,11 @@ impl ConversationService {
             .await?
             .ok_or(ConversationError::CampaignNotFound)?;
         let allowed = entitlement(&self.db, &owner, now).await?;
-        let ai_enabled = if allowed.ai_conversations < 0 {
-            true
-        } else {
-            let used = conversation::Entity::find()
-                .filter(conversation::Column::OwnerId.eq(&owner.id))
-                .filter(conversation::Column::AiEnabled.eq(true))
-                .filter(conversation::Column::CreatedAt.gte(month_start(now)))
-                .count(&self.db)
-                .await?;
-            i64::try_from(used).unwrap_or(i64::MAX) < allowed.ai_conversations
-        };
+        // The allowance, the conversation and its greeting are written
+        // together: one write transaction per start.
+        let txn = ca_core::db::begin_write(&self.db).await?;
+        let ai_enabled =
+            crate::allowance::claim(&txn, &owner.id, allowed.ai_conversations, now).await?;
         let greeting = if ai_enabled {
             settings.greeting()
         } else {
@@ -220,7 +213,7 @@ impl ConversationService {
             last_activity_at: Set(now),
             completed_at: Set(None),
         }
-        .insert(&self.db)
+        .insert(&txn)
         .await?;
         message::ActiveModel {
             conversation_id: Set(id),
@@ -230,8 +223,9 @@ impl ConversationService {
             created_at: Set(now),
             ..Default::default()
         }
-        .insert(&self.db)
+        .insert(&txn)
         .await?;
+        txn.commit().await?;
         tracing::debug!(campaign = %campaign.id, conversation = %conversation_id, ai_enabled, "conversation started");
         Ok(StartOut {
             success: true,

@@ -7,7 +7,7 @@ use ca_conversations::entities::{conversation, message};
 use ca_conversations::testing::{Script, fake_server};
 use chrono::Utc;
 use sea_orm::sea_query::Expr;
-use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder};
 use serde_json::{Value, json};
 
 use crate::helpers::{Reply, TestApp, spawn_app, spawn_app_with};
@@ -568,19 +568,19 @@ async fn past_the_plans_ai_conversations_the_visitor_gets_the_lead_form() {
     let owner = stored(&app, &first).await;
     // The trial allows 100 AI conversations a month: use up the rest.
     let now = Utc::now();
-    let rows: Vec<conversation::ActiveModel> = (0..99)
-        .map(|i| {
-            let mut m: conversation::ActiveModel = owner.clone().into();
-            m.id = sea_orm::Set(format!("00000000-0000-7000-8000-{i:012}"));
-            m.conversation_id = sea_orm::Set(format!("conv_used{i:020}"));
-            m.created_at = sea_orm::Set(now);
-            m
-        })
-        .collect();
-    conversation::Entity::insert_many(rows)
-        .exec(&app.db.conn)
-        .await
-        .expect("insert");
+    for _ in 0..99 {
+        assert!(
+            ca_conversations::allowance::claim(&app.db.conn, &owner.owner_id, 100, now)
+                .await
+                .expect("claim")
+        );
+    }
+    assert_eq!(
+        ca_conversations::allowance::used(&app.db.conn, &owner.owner_id, now)
+            .await
+            .expect("used"),
+        100
+    );
 
     let over = start(&app, &campaign).await;
     assert_eq!(over.status, 201, "{}", over.body);
@@ -611,18 +611,69 @@ async fn past_the_plans_ai_conversations_the_visitor_gets_the_lead_form() {
         )
         .await;
     assert_eq!(sent.status, 200);
-    // Conversations started without the assistant do not count towards the limit,
-    // and last month's do not either.
-    conversation::Entity::update_many()
-        .col_expr(
-            conversation::Column::CreatedAt,
-            Expr::value(now - chrono::Duration::days(40)),
-        )
-        .filter(conversation::Column::ConversationId.starts_with("conv_used"))
-        .exec(&app.db.conn)
+    // Conversations started without the assistant do not count towards the
+    // limit, and last month's do not either.
+    assert_eq!(
+        ca_conversations::allowance::used(&app.db.conn, &owner.owner_id, now)
+            .await
+            .expect("used"),
+        100
+    );
+    app.db
+        .conn
+        .execute_unprepared(&format!(
+            "UPDATE ai_conversation_usage SET period = '{}' WHERE owner_id = '{}'",
+            ca_conversations::allowance::period_of(now - chrono::Duration::days(40)),
+            owner.owner_id
+        ))
         .await
         .expect("age");
     assert_eq!(start(&app, &campaign).await.body["aiAvailable"], true);
+}
+
+#[tokio::test]
+async fn a_burst_of_chat_starts_cannot_take_more_ai_conversations_than_the_plan_allows() {
+    let app = spawn_app().await;
+    let (_, campaign) = owner_with_campaign(&app, "lastone@example.in", "").await;
+    let first = started(&app, &campaign).await;
+    let owner = stored(&app, &first).await;
+    // The trial allows 100 AI conversations a month; 97 more are taken,
+    // then 20 visitors open the chat at once: two get the assistant.
+    let now = Utc::now();
+    for _ in 0..97 {
+        ca_conversations::allowance::claim(&app.db.conn, &owner.owner_id, 100, now)
+            .await
+            .expect("claim");
+    }
+    let burst = futures_util::future::join_all((0..20).map(|_| start(&app, &campaign))).await;
+    let mut with_ai = 0;
+    for r in &burst {
+        assert_eq!(r.status, 201, "{}", r.body);
+        if r.body["aiAvailable"] == true {
+            with_ai += 1;
+        }
+    }
+    assert_eq!(with_ai, 2);
+    assert_eq!(
+        ca_conversations::allowance::used(&app.db.conn, &owner.owner_id, now)
+            .await
+            .expect("used"),
+        100
+    );
+    // Every start stored its conversation with its greeting.
+    let stored_ai = conversation::Entity::find()
+        .filter(conversation::Column::OwnerId.eq(&owner.owner_id))
+        .filter(conversation::Column::AiEnabled.eq(true))
+        .count(&app.db.conn)
+        .await
+        .expect("count");
+    assert_eq!(stored_ai, 3);
+    let greetings = message::Entity::find()
+        .filter(message::Column::Source.eq("greeting"))
+        .count(&app.db.conn)
+        .await
+        .expect("count");
+    assert_eq!(greetings, 21);
 }
 
 #[tokio::test]
