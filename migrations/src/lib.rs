@@ -36,6 +36,7 @@ mod m20261126_000029_billing_jobs;
 mod m20261126_000030_webhooks;
 mod m20261126_000031_invoices;
 mod m20261126_000032_meta_hardening;
+mod m20261126_000033_account_phones_e164;
 mod m20261126_000036_ai_conversation_usage;
 
 #[cfg(feature = "testing")]
@@ -80,6 +81,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261126_000030_webhooks::Migration),
             Box::new(m20261126_000031_invoices::Migration),
             Box::new(m20261126_000032_meta_hardening::Migration),
+            Box::new(m20261126_000033_account_phones_e164::Migration),
             Box::new(m20261126_000036_ai_conversation_usage::Migration),
         ]
     }

@@ -67,7 +67,7 @@ pub struct UserListQuery {
     pub search: Option<String>,
     /// `user`, `admin` or `superuser`.
     pub role: Option<String>,
-    /// `free`, `trial`, `active`, `cancelled` or `expired`.
+    /// `free`, `trial`, `active`, `cancelled`, `past_due` or `expired`.
     pub subscription_status: Option<String>,
 }
 
@@ -301,7 +301,8 @@ pub struct CreateUserIn {
     pub phone: String,
     /// Default `free`.
     pub plan_id: Option<String>,
-    /// `free`, `trial` or `active` (default: the trial settings decide).
+    /// `free`, `trial`, `active`, `cancelled`, `past_due` or `expired`, with
+    /// the effects of change-plan (default: the trial settings decide).
     pub subscription_status: Option<String>,
     /// When an active subscription ends; empty or left out for none.
     #[serde(default, deserialize_with = "ca_core::validation::optional_datetime")]
@@ -314,10 +315,12 @@ pub struct CreateUserIn {
 pub struct ChangePlanIn {
     #[serde(default)]
     pub plan_id: String,
-    /// `free`, `trial` or `active`.
+    /// `free`, `trial`, `active`, `cancelled`, `past_due` or `expired` (the
+    /// effects are in the operation's description).
     #[serde(default)]
     pub subscription_status: String,
-    /// Required when active; in the future. Empty is the same as left out.
+    /// Required when active, and when cancelled unless the owner is in a
+    /// period on the plan; in the future. Empty is the same as left out.
     #[serde(default, deserialize_with = "ca_core::validation::optional_datetime")]
     pub subscription_ends_at: Option<DateTime<Utc>>,
 }

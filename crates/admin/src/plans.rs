@@ -58,10 +58,16 @@ impl AdminService {
         .await
     }
 
-    pub async fn deactivate_plan(&self, actor: &Actor, id: &str) -> Result<PlanOut, AdminError> {
+    /// Deactivates a plan; answers it with how many owners are on it (they
+    /// keep it until their period ends).
+    pub async fn deactivate_plan(
+        &self,
+        actor: &Actor,
+        id: &str,
+    ) -> Result<(PlanOut, u64), AdminError> {
         self.audited(actor, plan_action("deactivate_plan"), async |txn| {
-            let plan = ca_billing::staff::deactivate_plan(txn, id).await?;
-            Ok(Done::new(plan.id.clone(), plan.clone()).after(json(&plan)))
+            let (plan, owners) = ca_billing::staff::deactivate_plan(txn, id).await?;
+            Ok(Done::new(plan.id.clone(), (plan.clone(), owners)).after(json(&plan)))
         })
         .await
     }

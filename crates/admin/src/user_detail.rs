@@ -44,8 +44,7 @@ impl AdminService {
                 interval: s.cycle,
                 cancel_at_period_end: s.cancel_at_period_end,
             });
-        let (status, _, _) = ca_auth::dto::effective_status(&u, now);
-        let plan_id = if status == ca_auth::dto::SubscriptionStatus::Active {
+        let plan_id = if ca_auth::dto::on_plan(&u, now) {
             u.plan_id.clone()
         } else {
             "free".to_string()

@@ -101,13 +101,17 @@ impl AdminService {
             );
         }
         let status = search::chosen(q.subscription_status.as_deref());
-        if status
-            .is_some_and(|s| !matches!(s, "free" | "trial" | "active" | "cancelled" | "expired"))
-        {
+        if status.is_some_and(|s| {
+            !matches!(
+                s,
+                "free" | "trial" | "active" | "cancelled" | "past_due" | "expired"
+            )
+        }) {
             errors.insert(
                 "subscriptionStatus".into(),
                 vec![
-                    "Subscription status must be free, trial, active, cancelled or expired".into(),
+                    "Subscription status must be free, trial, active, cancelled, past_due or expired"
+                        .into(),
                 ],
             );
         }

@@ -156,11 +156,13 @@ pub enum SubscriptionStatus {
     Trial,
     /// On a plan whose period has not ended.
     Active,
-    /// Cancelled by staff: on the free plan until a new payment.
+    /// Cancelled by staff: the plan stays until its end date
+    /// (`subscriptionEndsAt`), then the free plan's limits apply.
     Cancelled,
     /// A plan whose period ended without a new payment.
     Expired,
-    /// A payment is due and not yet made (set by staff).
+    /// A payment is due and not yet made (set by staff): the free plan's
+    /// limits until the owner pays.
     PastDue,
 }
 
@@ -211,6 +213,16 @@ pub fn effective_status(m: &user::Model, now: DateTime<Utc>) -> (SubscriptionSta
             (SubscriptionStatus::Expired, false, 0)
         }
         other => (other, false, 0),
+    }
+}
+
+/// Whether the account has its plan's limits at `now`: an active plan whose
+/// period has not ended, or a plan staff cancelled, until its end date.
+pub fn on_plan(m: &user::Model, now: DateTime<Utc>) -> bool {
+    match effective_status(m, now).0 {
+        SubscriptionStatus::Active => true,
+        SubscriptionStatus::Cancelled => m.subscription_ends_at.is_some_and(|end| end > now),
+        _ => false,
     }
 }
 

@@ -48,12 +48,32 @@ pub fn password(value: &str) -> Result<(), ValidationError> {
     Ok(())
 }
 
+/// The message for a phone number [`e164`] cannot read.
+pub const PHONE_INVALID: &str = "Please enter a valid phone number";
+
+/// A phone number as accounts store it, in E.164 (`+919876543210`), or
+/// `None` when it is not one (see [`ca_core::validation::phone_e164`]).
+pub fn e164(value: &str) -> Option<String> {
+    ca_core::validation::phone_e164(value)
+}
+
 pub fn phone(value: &str) -> Result<(), ValidationError> {
     if value.trim().is_empty() {
         return Err(error("required", "Phone number is required"));
     }
-    ca_core::validation::phone(value)
-        .map_err(|_| error("phone", "Please enter a valid phone number"))
+    e164(value)
+        .map(|_| ())
+        .ok_or_else(|| error("phone", PHONE_INVALID))
+}
+
+/// `value` as stored: empty stays empty, anything else in E.164 (checked
+/// beforehand with [`phone`]; a number that is not one is kept as typed).
+pub fn stored_phone(value: &str) -> String {
+    let v = value.trim();
+    if v.is_empty() {
+        return String::new();
+    }
+    e164(v).unwrap_or_else(|| v.to_string())
 }
 
 pub fn optional_name(value: &str) -> Result<(), ValidationError> {
@@ -62,4 +82,37 @@ pub fn optional_name(value: &str) -> Result<(), ValidationError> {
 
 pub fn optional_phone(value: &str) -> Result<(), ValidationError> {
     phone(value)
+}
+
+#[cfg(test)]
+mod phone_tests {
+    use super::e164;
+
+    #[test]
+    fn phones_are_stored_in_e164() {
+        for (typed, stored) in [
+            ("9876543210", "+919876543210"),
+            ("+91 98765 43210", "+919876543210"),
+            ("+91-9876543210", "+919876543210"),
+            ("09876543210", "+919876543210"),
+            ("919876543210", "+919876543210"),
+            ("+44 7700 900123", "+447700900123"),
+            ("+1 (415) 555-0100", "+14155550100"),
+        ] {
+            assert_eq!(e164(typed).as_deref(), Some(stored), "{typed}");
+        }
+        for bad in [
+            "abc",
+            "",
+            "12",
+            "1234567890",
+            "+91 12345 67890",
+            "98765+43210",
+            "+0123456789",
+            "+1234567890123456",
+            "5876543210",
+        ] {
+            assert_eq!(e164(bad), None, "{bad}");
+        }
+    }
 }

@@ -391,7 +391,7 @@ impl AuthService {
             active.name = Set(name.trim().to_string());
         }
         if let Some(phone) = input.phone {
-            active.phone = Set(phone.trim().to_string());
+            active.phone = Set(crate::rules::stored_phone(&phone));
         }
         if let Some(v) = input.email_notifications {
             active.email_notifications = Set(v);
@@ -551,11 +551,8 @@ impl AuthService {
                 "Please enter a valid email address",
             ));
         }
-        if phone.trim().chars().count() > 20 {
-            return Err(AuthError::field(
-                "phone",
-                "Phone must be at most 20 characters",
-            ));
+        if !phone.trim().is_empty() && crate::rules::e164(phone).is_none() {
+            return Err(AuthError::field("phone", crate::rules::PHONE_INVALID));
         }
         let (status, trial_end) = new_owner_trial(conn, now).await?;
         let user = insert_user(
@@ -692,7 +689,7 @@ async fn insert_user<C: ConnectionTrait>(
         id: Set(ca_core::ids::new_id().to_string()),
         name: Set(account.name.trim().to_string()),
         email: Set(email),
-        phone: Set(account.phone.trim().to_string()),
+        phone: Set(crate::rules::stored_phone(&account.phone)),
         password_hash: Set(hash),
         role: Set(account.role.as_str().to_string()),
         plan_id: Set("free".to_string()),

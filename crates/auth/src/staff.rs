@@ -18,8 +18,9 @@ pub struct UserFilter {
     /// Part of the name, email or phone (case-insensitive).
     pub search: Option<String>,
     pub role: Option<String>,
-    /// `free`, `trial`, `active`, `cancelled` (active with the cancellation
-    /// given as `cancelled_owner_ids`) or `expired`, as of `now`.
+    /// `free`, `trial`, `active`, `cancelled` (set by staff, or active with
+    /// the cancellation given as `cancelled_owner_ids`), `past_due` or
+    /// `expired`, as of `now`.
     pub status: Option<String>,
 }
 
@@ -59,15 +60,31 @@ fn filtered(
             );
         }
         Some("cancelled") => {
-            c = c
-                .add(user::Column::SubscriptionStatus.eq("active"))
-                .add(user::Column::SubscriptionEndsAt.gt(now))
-                .add(user::Column::Id.is_in(cancelled.to_vec()));
+            // Cancelled by the owner (running to the period's end) or set by staff.
+            c = c.add(
+                Condition::any()
+                    .add(
+                        Condition::all()
+                            .add(user::Column::SubscriptionStatus.eq("active"))
+                            .add(user::Column::SubscriptionEndsAt.gt(now))
+                            .add(user::Column::Id.is_in(cancelled.to_vec())),
+                    )
+                    .add(user::Column::SubscriptionStatus.eq("cancelled")),
+            );
+        }
+        Some("past_due") => {
+            c = c.add(user::Column::SubscriptionStatus.eq("past_due"));
         }
         Some("expired") => {
-            c = c
-                .add(user::Column::SubscriptionStatus.eq("active"))
-                .add(user::Column::SubscriptionEndsAt.lte(now));
+            c = c.add(
+                Condition::any()
+                    .add(
+                        Condition::all()
+                            .add(user::Column::SubscriptionStatus.eq("active"))
+                            .add(user::Column::SubscriptionEndsAt.lte(now)),
+                    )
+                    .add(user::Column::SubscriptionStatus.eq("expired")),
+            );
         }
         Some("free") => {
             c = c.add(
@@ -194,13 +211,11 @@ pub async fn update<C: ConnectionTrait>(
         active.email = Set(email);
     }
     if let Some(phone) = change.phone.map(|p| p.trim().to_string()) {
-        if phone.chars().count() > 20 {
-            errors.insert(
-                "phone".into(),
-                vec!["Phone must be at most 20 characters".into()],
-            );
+        // Stored in E.164, like every account's phone; empty clears it.
+        if !phone.is_empty() && crate::rules::e164(&phone).is_none() {
+            errors.insert("phone".into(), vec![crate::rules::PHONE_INVALID.into()]);
         }
-        active.phone = Set(phone);
+        active.phone = Set(crate::rules::stored_phone(&phone));
     }
     if let Some(role) = change.role.map(|r| r.trim().to_string()) {
         if !matches!(role.as_str(), "user" | "admin" | "superuser") {

@@ -15,8 +15,8 @@ use crate::service::BillingService;
 impl BillingService {
     /// Starts checkout (the campaign wizard's "Upgrade"): with no payment
     /// provider configured the browser goes to the demo payment page; with
-    /// PayU configured the demo page is never offered: the monthly payment
-    /// is created and the browser goes to a page that sends it to PayU.
+    /// PayU configured the demo page is never offered: the payment for the
+    /// plan's own interval (a month, or a year for a yearly plan) is created and the browser goes to a page that sends it to PayU.
     pub async fn checkout(
         &self,
         owner: &user::Model,
@@ -32,7 +32,8 @@ impl BillingService {
             return Ok(format!("/payment/checkout/{}", started.txnid));
         }
         let plan = purchasable(&self.db, owner, plan_id, false, Utc::now()).await?;
-        let price = plan.price.to_string();
+        let cycle = crate::payments::purchase_cycle(&plan, None)?;
+        let price = crate::payments::cycle_price(&plan, cycle).to_string();
         let query = serde_urlencoded::to_string([
             ("planId", plan.id.as_str()),
             ("planName", plan.display_name.as_str()),
@@ -64,7 +65,7 @@ impl BillingService {
             &self.db,
             owner,
             &plan,
-            "monthly",
+            crate::payments::purchase_cycle(&plan, None)?,
             &checkout,
             &self.config.tax,
             now,

@@ -33,10 +33,11 @@ pub struct PlanOut {
     /// Internal name (lowercase, hyphens).
     pub name: String,
     pub display_name: String,
-    /// Whole rupees per interval.
+    /// Whole units of `currency` per `interval`.
     pub price: i64,
+    /// ISO 4217 code the price is in.
     pub currency: String,
-    /// `monthly` or `yearly`.
+    /// `monthly` or `yearly`: what one payment of `price` pays for.
     pub interval: String,
     pub features: Vec<String>,
     pub limits: PlanLimits,
@@ -47,6 +48,10 @@ pub struct PlanOut {
     pub invite_only: bool,
     /// Sold through sales ("Contact Sales"), not checkout.
     pub contact_sales: bool,
+    /// Owners can buy it through checkout: checkout (PayU India) charges
+    /// INR only, so a plan in another currency, like a contact-sales plan,
+    /// is arranged with sales and set by staff.
+    pub checkout_available: bool,
 }
 
 impl From<&plan::Model> for PlanOut {
@@ -75,6 +80,8 @@ impl From<&plan::Model> for PlanOut {
             sort_order: p.sort_order,
             invite_only: p.invite_only,
             contact_sales: p.contact_sales,
+            checkout_available: !p.contact_sales
+                && crate::currency::payable_by_checkout(&p.currency),
         }
     }
 }
@@ -365,16 +372,25 @@ pub struct InvoiceResponse {
 pub struct SubscriptionOut {
     pub plan_id: String,
     pub plan_name: String,
+    /// The plan's price in whole units of `currency` per `interval`.
+    pub price: i64,
+    /// ISO 4217 code of the plan's price.
+    pub currency: String,
+    /// `monthly` or `yearly`.
+    pub interval: String,
     pub status: SubscriptionStatus,
     /// `monthly` or `annual` while paid; null otherwise.
     pub cycle: Option<String>,
-    /// End of the paid period (the next billing date).
+    /// End of the period on the plan (for a paid plan, the next billing date).
     pub subscription_ends_at: Option<chrono::DateTime<chrono::Utc>>,
     pub trial_ends_at: Option<chrono::DateTime<chrono::Utc>>,
     pub trial_remaining_days: i64,
     /// Cancelled: stays on the plan until `subscriptionEndsAt`, then free.
     pub cancel_at_period_end: bool,
     pub cancelled_at: Option<chrono::DateTime<chrono::Utc>>,
+    /// On a plan staff set without a payment: nothing is billed (no next
+    /// billing date) and there is nothing to cancel.
+    pub set_by_staff: bool,
 }
 
 /// `{success, data: subscription}`.

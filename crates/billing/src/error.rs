@@ -16,6 +16,10 @@ pub enum BillingError {
     InviteOnly,
     #[error("The {0} plan is sold through our sales team. Please contact sales.")]
     ContactSales(String),
+    #[error(
+        "The {plan} plan is priced in {currency}, and online payments are charged in INR only. Please contact sales: our team will set the plan up for you."
+    )]
+    CheckoutCurrency { plan: String, currency: String },
     #[error("You are already subscribed to this plan")]
     AlreadySubscribed,
     #[error("Demo payments are turned off because a payment provider is configured")]
@@ -84,7 +88,9 @@ impl DomainError for BillingError {
             Self::FreePlanFixed => ErrorKind::BusinessRule,
             Self::PaymentNotFound => ErrorKind::NotFound,
             Self::NothingToCancel | Self::AlreadyCancelled => ErrorKind::BusinessRule,
-            Self::FreePlan | Self::ContactSales(_) => ErrorKind::BusinessRule,
+            Self::FreePlan | Self::ContactSales(_) | Self::CheckoutCurrency { .. } => {
+                ErrorKind::BusinessRule
+            }
             Self::InviteOnly | Self::DemoPaymentsDisabled => ErrorKind::Forbidden,
             Self::AlreadySubscribed => ErrorKind::Conflict,
             Self::RateLimited(retry) => ErrorKind::RateLimited(*retry),
@@ -100,6 +106,7 @@ impl DomainError for BillingError {
             Self::FreePlan => "free_plan",
             Self::InviteOnly => "invite_only",
             Self::ContactSales(_) => "contact_sales",
+            Self::CheckoutCurrency { .. } => "checkout_currency",
             Self::AlreadySubscribed => "already_subscribed",
             Self::DemoPaymentsDisabled => "demo_payments_disabled",
             Self::BadCycle | Self::Validation { .. } => "validation_failed",

@@ -5,6 +5,7 @@
 
 pub mod calendar;
 pub mod config;
+pub mod currency;
 pub mod demo;
 pub mod details;
 pub mod dto;

@@ -29,8 +29,45 @@ use crate::plans::purchasable;
 use crate::service::BillingService;
 
 pub use crate::entities::payment::DEFAULT_PHONE;
-/// An annual purchase costs this many months.
+/// An annual purchase of a monthly plan costs this many months (two months
+/// free). A yearly plan's price is already a year's: it is charged as it is.
 pub const ANNUAL_MONTHS_CHARGED: i64 = 10;
+
+/// The cycle a purchase of `plan` pays for when the buyer asks for `asked`
+/// (left out or blank: the plan's own interval). A yearly plan is bought by
+/// the year only; a monthly plan by the month or, at
+/// [`ANNUAL_MONTHS_CHARGED`] months, by the year.
+pub fn purchase_cycle(
+    plan: &plan::Model,
+    asked: Option<&str>,
+) -> Result<&'static str, BillingError> {
+    let yearly = plan.interval == "yearly";
+    match asked.map(str::trim).unwrap_or_default() {
+        "" if yearly => Ok("annual"),
+        "" => Ok("monthly"),
+        "annual" | "yearly" => Ok("annual"),
+        "monthly" if yearly => Err(BillingError::field(
+            "udf4",
+            &format!(
+                "The {} plan is billed yearly; it can only be bought for a year",
+                plan.display_name
+            ),
+        )),
+        "monthly" => Ok("monthly"),
+        _ => Err(BillingError::BadCycle),
+    }
+}
+
+/// What one `cycle` of `plan` costs, in whole units of its currency: a
+/// yearly plan's price per year; a monthly plan's price per month, or
+/// [`ANNUAL_MONTHS_CHARGED`] times it per year.
+pub fn cycle_price(plan: &plan::Model, cycle: &str) -> i64 {
+    if cycle == "annual" && plan.interval != "yearly" {
+        plan.price * ANNUAL_MONTHS_CHARGED
+    } else {
+        plan.price
+    }
+}
 /// The provider is asked about a pending payment at most this often.
 const RECHECK_SECONDS: i64 = 5;
 /// The longest email PayU's page accepts.
@@ -182,7 +219,7 @@ pub(crate) async fn insert_pending<C: ConnectionTrait>(
     now: DateTime<Utc>,
 ) -> Result<payment::Model, BillingError> {
     let annual = cycle == "annual";
-    let price_paise = plan.price * 100 * if annual { ANNUAL_MONTHS_CHARGED } else { 1 };
+    let price_paise = cycle_price(plan, cycle) * 100;
     let amount_paise = crate::invoices::charge(price_paise, tax);
     let productinfo = clean(
         &format!(
@@ -456,13 +493,15 @@ impl BillingService {
             .flatten()
             .find(|id| !id.trim().is_empty())
             .unwrap_or_default();
-        let cycle = match input.udf4.as_deref().map(str::trim).unwrap_or("monthly") {
-            "" | "monthly" => "monthly",
-            "annual" | "yearly" => "annual",
-            _ => return Err(BillingError::BadCycle),
-        };
+        if !matches!(
+            input.udf4.as_deref().map(str::trim).unwrap_or_default(),
+            "" | "monthly" | "annual" | "yearly"
+        ) {
+            return Err(BillingError::BadCycle);
+        }
         let renew = input.renew.unwrap_or(false);
         let plan = purchasable(&self.db, owner, &plan_id, renew, now).await?;
+        let cycle = purchase_cycle(&plan, input.udf4.as_deref())?;
         // PayU refuses a longer email on its page, after the redirect.
         if owner.email.chars().count() > PAYU_EMAIL_MAX {
             return Err(BillingError::field(

@@ -55,7 +55,8 @@ pub async fn entitlement<C: ConnectionTrait>(
             is_free: true,
         });
     }
-    let plan_id = if status == SubscriptionStatus::Active {
+    let on_plan = ca_auth::dto::on_plan(owner, now);
+    let plan_id = if on_plan {
         owner.plan_id.as_str()
     } else {
         FREE_PLAN
@@ -81,9 +82,9 @@ pub async fn entitlement<C: ConnectionTrait>(
             )
         })
         .unwrap_or((0, 0, 0));
-    let paid = status == SubscriptionStatus::Active && plan.as_ref().is_some_and(|p| p.price > 0);
+    let paid = on_plan && plan.as_ref().is_some_and(|p| p.price > 0);
     Ok(Entitlement {
-        plan_id: if status == SubscriptionStatus::Active {
+        plan_id: if on_plan {
             owner.plan_id.clone()
         } else {
             FREE_PLAN.to_string()
@@ -163,6 +164,12 @@ pub(crate) async fn purchasable<C: ConnectionTrait>(
     }
     if plan.contact_sales {
         return Err(BillingError::ContactSales(plan.display_name));
+    }
+    if !crate::currency::payable_by_checkout(&plan.currency) {
+        return Err(BillingError::CheckoutCurrency {
+            plan: plan.display_name,
+            currency: plan.currency,
+        });
     }
     if plan.invite_only && !is_invited(conn, &plan.id, &owner.email).await? {
         return Err(BillingError::InviteOnly);

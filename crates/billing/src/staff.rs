@@ -11,7 +11,6 @@ use sea_orm::{
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use ca_auth::dto::SubscriptionStatus;
 use ca_auth::entities::user;
 use ca_core::FieldErrors;
 
@@ -30,13 +29,16 @@ pub struct PlanIn {
     pub name: String,
     #[serde(default)]
     pub display_name: String,
-    /// Whole rupees per month, 0 or more.
+    /// Whole units of `currency` per `interval`, 0 or more.
     #[serde(default)]
     #[schema(minimum = 0)]
     pub price: i64,
-    /// Default INR.
+    /// An ISO 4217 code (default INR); any other code is refused. Checkout
+    /// charges INR only: a plan in another currency is shown to owners with
+    /// "Contact sales" and staff put owners on it by hand.
     pub currency: Option<String>,
-    /// `monthly` (default) or `yearly`.
+    /// `monthly` (default) or `yearly`: a yearly plan is charged its price
+    /// once a year and its period lasts a year.
     pub interval: Option<String>,
     #[serde(default)]
     pub features: Vec<String>,
@@ -67,6 +69,9 @@ pub fn plan_slug(name: &str) -> String {
         .collect::<Vec<_>>()
         .join("-")
 }
+
+/// Visitors per month go in steps of this many (or -1 for unlimited).
+pub const VISITORS_STEP: i64 = 1000;
 
 fn check_plan(input: &mut PlanIn) -> Result<(), BillingError> {
     let mut errors = FieldErrors::new();
@@ -125,10 +130,13 @@ fn check_plan(input: &mut PlanIn) -> Result<(), BillingError> {
         .map(|c| c.trim().to_uppercase())
         .filter(|c| !c.is_empty())
         .unwrap_or_else(|| "INR".into());
-    if currency.len() != 3 || !currency.chars().all(|c| c.is_ascii_uppercase()) {
+    if !crate::currency::is_iso_4217(&currency) {
         errors.insert(
             "currency".into(),
-            vec!["Currency must be a three-letter code such as INR".into()],
+            vec![format!(
+                "Currency must be an ISO 4217 code such as INR, USD or EUR; {} is not one",
+                currency.chars().take(12).collect::<String>()
+            )],
         );
     }
     input.currency = Some(currency);
@@ -152,10 +160,15 @@ fn check_plan(input: &mut PlanIn) -> Result<(), BillingError> {
             vec!["Campaigns must be 1 to 999 (or -1 for unlimited)".into()],
         );
     }
-    if l.visitors_per_month != -1 && l.visitors_per_month < 1000 {
+    if l.visitors_per_month != -1
+        && (l.visitors_per_month < VISITORS_STEP || l.visitors_per_month % VISITORS_STEP != 0)
+    {
         errors.insert(
             "limits.visitorsPerMonth".into(),
-            vec!["Visitors per month must be at least 1000 (or -1 for unlimited)".into()],
+            vec![
+                "Visitors per month must be a multiple of 1,000 (1,000 or more), or -1 for unlimited"
+                    .into(),
+            ],
         );
     }
     if l.ai_conversations != -1 && l.ai_conversations < 0 {
@@ -204,8 +217,7 @@ pub async fn plans_with_subscribers<C: ConnectionTrait>(
     let now = Utc::now();
     let mut counts: HashMap<String, u64> = HashMap::new();
     for u in &users {
-        let (status, _, _) = ca_auth::dto::effective_status(u, now);
-        let on = if status == SubscriptionStatus::Active {
+        let on = if ca_auth::dto::on_plan(u, now) {
             u.plan_id.as_str()
         } else {
             FREE_PLAN
@@ -283,7 +295,7 @@ pub async fn update_plan<C: ConnectionTrait>(
 pub async fn deactivate_plan<C: ConnectionTrait>(
     conn: &C,
     id: &str,
-) -> Result<PlanOut, BillingError> {
+) -> Result<(PlanOut, u64), BillingError> {
     let found = plan::Entity::find_by_id(id.trim().to_string())
         .one(conn)
         .await?
@@ -291,14 +303,52 @@ pub async fn deactivate_plan<C: ConnectionTrait>(
     if found.id == FREE_PLAN {
         return Err(BillingError::FreePlanFixed);
     }
+    let now = Utc::now();
+    let owners = owners_on_plan(conn, &found.id, now).await?;
     let mut active: plan::ActiveModel = found.into();
     active.active = Set(false);
-    active.updated_at = Set(Utc::now());
-    Ok(PlanOut::from(&active.update(conn).await?))
+    active.updated_at = Set(now);
+    Ok((PlanOut::from(&active.update(conn).await?), owners))
 }
 
-/// Puts an owner on a plan by hand: `free`, `trial` (ending `ends_at`, or the
-/// trial length from now) or `active` until `ends_at` (required, in the future).
+/// The statuses staff may set by hand, and what each does:
+/// - `free`: the free plan;
+/// - `trial`: a trial ending `ends_at` (or the trial length from now), with the trial's limits;
+/// - `active`: the plan's limits until `ends_at` (required, in the future); nothing is charged
+///   and nothing renews;
+/// - `cancelled`: the plan's limits until `ends_at` (required, in the future; the current
+///   period's end when left out), then the free plan's;
+/// - `past_due`: a payment is due: the plan stays named, with the free plan's limits until the
+///   owner pays;
+/// - `expired`: the plan ended: the free plan's limits until the owner buys a plan.
+pub const SETTABLE_STATUSES: &[&str] = &[
+    "free",
+    "trial",
+    "active",
+    "cancelled",
+    "past_due",
+    "expired",
+];
+
+/// Owners on the plan `plan_id` now (paid, set by staff, or cancelled and
+/// not yet ended).
+pub async fn owners_on_plan<C: ConnectionTrait>(
+    conn: &C,
+    plan_id: &str,
+    now: DateTime<Utc>,
+) -> Result<u64, BillingError> {
+    let users = user::Entity::find()
+        .filter(user::Column::PlanId.eq(plan_id))
+        .all(conn)
+        .await?;
+    Ok(users
+        .iter()
+        .filter(|u| ca_auth::dto::on_plan(u, now))
+        .count() as u64)
+}
+
+/// Puts an owner on a plan by hand with `status` (see [`SETTABLE_STATUSES`]).
+/// Only an active plan can be chosen, except the plan the owner is on.
 pub async fn change_plan<C: ConnectionTrait>(
     conn: &C,
     owner_id: &str,
@@ -311,38 +361,72 @@ pub async fn change_plan<C: ConnectionTrait>(
         .one(conn)
         .await?
         .ok_or(BillingError::PlanNotFound)?;
+    let owner = user::Entity::find_by_id(owner_id.to_string())
+        .one(conn)
+        .await?;
     let mut errors = FieldErrors::new();
+    let mut ends_at = ends_at;
     match status {
-        "active" => match ends_at {
-            None => {
-                errors.insert(
-                    "subscriptionEndsAt".into(),
-                    vec!["An end date is required for an active subscription".into()],
-                );
+        "active" | "cancelled" => {
+            if status == "cancelled" && ends_at.is_none() {
+                // Cancelling keeps the period the owner is in.
+                ends_at = owner
+                    .as_ref()
+                    .filter(|o| ca_auth::dto::on_plan(o, now))
+                    .and_then(|o| o.subscription_ends_at);
             }
-            Some(end) if end <= now => {
-                errors.insert(
-                    "subscriptionEndsAt".into(),
-                    vec!["The end date must be in the future".into()],
-                );
+            match ends_at {
+                None => {
+                    errors.insert(
+                        "subscriptionEndsAt".into(),
+                        vec![format!(
+                            "An end date is required for {} subscription",
+                            if status == "active" {
+                                "an active"
+                            } else {
+                                "a cancelled"
+                            }
+                        )],
+                    );
+                }
+                Some(end) if end <= now => {
+                    errors.insert(
+                        "subscriptionEndsAt".into(),
+                        vec!["The end date must be in the future".into()],
+                    );
+                }
+                _ => {}
             }
-            _ => {}
-        },
-        "free" | "trial" => {}
+        }
+        "free" | "trial" | "past_due" | "expired" => {}
         _ => {
             errors.insert(
                 "subscriptionStatus".into(),
-                vec!["Status must be free, trial or active".into()],
+                vec!["Status must be free, trial, active, cancelled, past_due or expired".into()],
             );
         }
+    }
+    let names_plan = matches!(status, "active" | "cancelled" | "past_due" | "expired");
+    let current = owner.as_ref().is_some_and(|o| o.plan_id == plan.id);
+    if names_plan && !plan.active && !current {
+        errors.insert(
+            "planId".into(),
+            vec![format!(
+                "The {} plan is inactive; choose an active plan",
+                plan.display_name
+            )],
+        );
     }
     if !errors.is_empty() {
         return Err(BillingError::invalid(errors));
     }
     let updated = match status {
-        "active" => {
-            ca_auth::subscription::set_subscription(conn, owner_id, &plan.id, "active", ends_at)
+        "active" | "cancelled" => {
+            ca_auth::subscription::set_subscription(conn, owner_id, &plan.id, status, ends_at)
                 .await?
+        }
+        "past_due" | "expired" => {
+            ca_auth::subscription::set_subscription(conn, owner_id, &plan.id, status, None).await?
         }
         "trial" => {
             let days = ca_auth::trial::settings(conn).await?.trial_duration_days;

@@ -23,33 +23,49 @@ impl BillingService {
         now: DateTime<Utc>,
     ) -> Result<SubscriptionOut, BillingError> {
         let (status, _, remaining) = effective_status(owner, now);
+        let on_plan = ca_auth::dto::on_plan(owner, now);
         let record = subscription::Entity::find_by_id(owner.id.clone())
             .one(&self.db)
             .await?
             .filter(|s| s.status == "active" && status == SubscriptionStatus::Active);
-        let plan_id = if status == SubscriptionStatus::Active || status == SubscriptionStatus::Trial
-        {
+        let plan_id = if on_plan
+            || matches!(
+                status,
+                SubscriptionStatus::Trial | SubscriptionStatus::PastDue
+            ) {
             owner.plan_id.clone()
         } else {
             FREE_PLAN.to_string()
         };
-        let plan_name = plan::Entity::find_by_id(plan_id.clone())
+        let plan = plan::Entity::find_by_id(plan_id.clone())
             .one(&self.db)
-            .await?
-            .map_or_else(|| plan_id.clone(), |p| p.display_name);
+            .await?;
         Ok(SubscriptionOut {
+            plan_name: plan
+                .as_ref()
+                .map_or_else(|| plan_id.clone(), |p| p.display_name.clone()),
+            price: plan.as_ref().map_or(0, |p| p.price),
+            currency: plan
+                .as_ref()
+                .map_or_else(|| "INR".to_string(), |p| p.currency.clone()),
+            interval: plan
+                .as_ref()
+                .map_or_else(|| "monthly".to_string(), |p| p.interval.clone()),
             plan_id,
-            plan_name,
             cycle: record.as_ref().map(|r| r.cycle.clone()),
-            subscription_ends_at: if status == SubscriptionStatus::Active {
+            subscription_ends_at: if on_plan {
                 owner.subscription_ends_at
             } else {
                 None
             },
             trial_ends_at: owner.trial_ends_at,
             trial_remaining_days: remaining,
-            cancel_at_period_end: record.as_ref().is_some_and(|r| r.cancel_at_period_end),
+            cancel_at_period_end: record.as_ref().is_some_and(|r| r.cancel_at_period_end)
+                || (status == SubscriptionStatus::Cancelled && on_plan),
             cancelled_at: record.as_ref().and_then(|r| r.cancelled_at),
+            // On a plan with no payment behind it: nothing is billed, so
+            // there is no next billing date and nothing to cancel.
+            set_by_staff: on_plan && record.is_none(),
             status,
         })
     }
@@ -62,6 +78,9 @@ impl BillingService {
         now: DateTime<Utc>,
     ) -> Result<SubscriptionOut, BillingError> {
         let (status, _, _) = effective_status(owner, now);
+        if status == SubscriptionStatus::Cancelled && ca_auth::dto::on_plan(owner, now) {
+            return Err(BillingError::AlreadyCancelled);
+        }
         if status != SubscriptionStatus::Active {
             return Err(BillingError::NothingToCancel);
         }
@@ -99,8 +118,9 @@ pub async fn expire_due<C: ConnectionTrait>(
     conn: &C,
     now: DateTime<Utc>,
 ) -> Result<Vec<String>, BillingError> {
+    // A plan staff cancelled ends the same way at its end date.
     let due = user::Entity::find()
-        .filter(user::Column::SubscriptionStatus.eq("active"))
+        .filter(user::Column::SubscriptionStatus.is_in(["active", "cancelled"]))
         .filter(user::Column::SubscriptionEndsAt.lte(now))
         .all(conn)
         .await?;

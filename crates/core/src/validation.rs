@@ -61,6 +61,44 @@ pub fn phone(value: &str) -> Result<(), ValidationError> {
     }
 }
 
+/// A phone number as accounts store it, in E.164 (`+919876543210`), or
+/// `None` when it is not one. Spaces, dashes and parentheses are dropped. A
+/// number with `+` keeps its country code (7 to 15 digits, the first not 0);
+/// one without is read as Indian: a 10-digit mobile number (starting 6 to
+/// 9), alone, after a trunk 0, or after 91.
+pub fn phone_e164(value: &str) -> Option<String> {
+    let v = value.trim();
+    if v.chars().count() > PHONE_MAX
+        || !v
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '+' | ' ' | '-' | '(' | ')'))
+        || v.rfind('+').is_some_and(|i| i != 0)
+    {
+        return None;
+    }
+    let digits: String = v.chars().filter(char::is_ascii_digit).collect();
+    let indian = |national: &str| {
+        (national.len() == 10 && matches!(national.as_bytes()[0], b'6'..=b'9'))
+            .then(|| format!("+91{national}"))
+    };
+    if v.starts_with('+') {
+        if (7..=15).contains(&digits.len()) && !digits.starts_with('0') {
+            // An Indian number is checked as one.
+            return match digits.strip_prefix("91") {
+                Some(national) if digits.len() == 12 => indian(national),
+                _ => Some(format!("+{digits}")),
+            };
+        }
+        return None;
+    }
+    match digits.len() {
+        10 => indian(&digits),
+        11 => digits.strip_prefix('0').and_then(indian),
+        12 => digits.strip_prefix("91").and_then(indian),
+        _ => None,
+    }
+}
+
 /// A client-made id (the widget's visitor and session ids): 8 to 64 ASCII
 /// letters, digits, `-` or `_`.
 pub fn client_token(value: &str) -> bool {

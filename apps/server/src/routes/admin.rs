@@ -66,12 +66,34 @@ pub struct LoginAsData {
     pub user: ca_auth::dto::UserOut,
 }
 
-/// `{success, message, data: plan}`.
+/// `{success, message, ownersOnPlan, data: plan}`.
 #[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct PlanDeactivatedResponse {
     pub success: bool,
+    /// Says how many owners are on the plan; they keep it until their period ends.
     pub message: String,
+    /// Owners on the plan when it was deactivated.
+    pub owners_on_plan: u64,
     pub data: PlanOut,
+}
+
+/// What deactivating a plan tells staff: who is still on it.
+fn deactivated_message(plan: &PlanOut, owners: u64) -> String {
+    match owners {
+        0 => format!(
+            "The {} plan is deactivated. No owners are on this plan.",
+            plan.display_name
+        ),
+        1 => format!(
+            "The {} plan is deactivated. 1 owner is on this plan; they keep it until their period ends.",
+            plan.display_name
+        ),
+        n => format!(
+            "The {} plan is deactivated. {n} owners are on this plan; they keep it until their period ends.",
+            plan.display_name
+        ),
+    }
 }
 
 /// The admin dashboard's figures.
@@ -240,7 +262,18 @@ pub async fn create_user(
     Ok(ok(UserData { user }))
 }
 
-/// Set an owner's plan, status and end date (required when active).
+/// Set an owner's plan, status and end date by hand. Only an active plan can
+/// be chosen (or the plan the owner is on). Statuses and their effects:
+/// `free`: the free plan. `trial`: the trial's limits until
+/// `subscriptionEndsAt` (default: the trial length from now). `active`: the
+/// plan's limits until `subscriptionEndsAt` (required, in the future);
+/// nothing is charged and nothing renews, so the owner sees no next billing
+/// date and nothing to cancel. `cancelled`: the plan's limits until
+/// `subscriptionEndsAt` (in the future; default: the end of the period the
+/// owner is in), then the free plan's. `past_due`: a payment is due; the plan
+/// stays named, with the free plan's limits until the owner pays. `expired`:
+/// the plan ended; the free plan's limits until the owner buys a plan. A
+/// status set by hand replaces any paid subscription record.
 #[utoipa::path(
     tag = "admin",
     security(("bearer" = [])),
@@ -561,8 +594,10 @@ pub async fn update_plan(
         .await?))
 }
 
-/// Deactivate a plan (superusers): nobody can buy it any more; plans are
-/// never deleted outright, since payments and invoices name them.
+/// Deactivate a plan (superusers): nobody can buy it any more and staff can
+/// no longer put owners on it; owners on it keep it until their period ends
+/// (the answer says how many). Plans are never deleted outright, since
+/// payments and invoices name them.
 #[utoipa::path(
     tag = "plans",
     security(("bearer" = [])),
@@ -581,10 +616,11 @@ pub async fn delete_plan(
     user: CurrentUser,
     id: web::Path<String>,
 ) -> Result<web::Json<PlanDeactivatedResponse>, ApiError> {
-    let plan = state.admin.deactivate_plan(&user.actor(), &id).await?;
+    let (plan, owners) = state.admin.deactivate_plan(&user.actor(), &id).await?;
     Ok(web::Json(PlanDeactivatedResponse {
         success: true,
-        message: format!("The {} plan is deactivated", plan.display_name),
+        message: deactivated_message(&plan, owners),
+        owners_on_plan: owners,
         data: plan,
     }))
 }

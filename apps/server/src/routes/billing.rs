@@ -80,7 +80,10 @@ pub async fn usage(
 
 /// Start buying a plan: answers where to send the browser (the demo page
 /// while no payment provider is configured; with PayU, a page that sends the
-/// browser to PayU's checkout for the plan's monthly price).
+/// browser to PayU's checkout for the plan's price for its interval: a month,
+/// or a year for a yearly plan). Checkout charges INR only: a plan priced in
+/// another currency is refused (422, code `checkout_currency`) and is
+/// arranged with sales.
 #[utoipa::path(
     tag = "billing",
     security(("bearer" = [])),
@@ -92,7 +95,7 @@ pub async fn usage(
         (status = 403, description = "Invite-only plan without an invitation", body = ErrorBody),
         (status = 404, description = "No such plan", body = ErrorBody),
         (status = 409, description = "Already on this plan", body = ErrorBody),
-        (status = 422, description = "Free or contact-sales plan", body = ErrorBody),
+        (status = 422, description = "Free or contact-sales plan, or a plan not priced in INR", body = ErrorBody),
         (status = 429, description = "More than 10 checkouts started in a minute", body = ErrorBody),
     )
 )]

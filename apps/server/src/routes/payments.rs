@@ -18,21 +18,25 @@ use crate::error::{ApiError, ErrorBody};
 use crate::extract::{BuyerBrowser, CurrentUser};
 use crate::state::AppState;
 
-/// Start paying for a plan: creates the pending payment (the amount comes
-/// from the plan: the monthly price, or 10 × for `udf4 = annual`) and answers
-/// the hosted page's URL and the signed form fields to post there.
+/// Start paying for a plan: creates the pending payment and answers the
+/// hosted page's URL and the signed form fields to post there. The amount
+/// comes from the plan: a monthly plan costs its price for a month, or 10 ×
+/// its price for a year (`udf4 = annual`); a yearly plan costs its price for
+/// a year (`udf4` left out or `annual`; `monthly` is refused). Checkout
+/// charges INR only: a plan priced in another currency is refused (422,
+/// code `checkout_currency`) and is arranged with sales.
 #[utoipa::path(
     tag = "payments",
     security(("bearer" = [])),
     request_body = InitializeIn,
     responses(
         (status = 200, description = "Post `params` as a form to `action`", body = InitializeResponse),
-        (status = 400, description = "No plan chosen, or an unknown cycle", body = ErrorBody),
+        (status = 400, description = "No plan chosen, an unknown cycle, or monthly for a yearly plan", body = ErrorBody),
         (status = 401, description = "No valid session", body = ErrorBody),
         (status = 403, description = "Invite-only plan without an invitation", body = ErrorBody),
         (status = 404, description = "No such plan", body = ErrorBody),
         (status = 409, description = "Already on this plan", body = ErrorBody),
-        (status = 422, description = "Free or contact-sales plan", body = ErrorBody),
+        (status = 422, description = "Free or contact-sales plan, or a plan not priced in INR", body = ErrorBody),
         (status = 429, description = "More than 10 checkouts started in a minute", body = ErrorBody),
     )
 )]

@@ -21,7 +21,8 @@ async fn register_starts_a_three_day_trial_and_signs_in() {
     let user = &reply.body["user"];
     assert_eq!(user["name"], "Asha Verma");
     assert_eq!(user["email"], "asha@example.in");
-    assert_eq!(user["phone"], "+91 9876543210");
+    // Stored in E.164, however it was typed.
+    assert_eq!(user["phone"], "+919876543210");
     assert_eq!(user["role"], "user");
     assert_eq!(user["planId"], "free");
     assert_eq!(user["subscriptionStatus"], "trial");
@@ -250,7 +251,7 @@ async fn update_me_saves_name_phone_and_notifications() {
     assert_eq!(reply.status, 200, "{}", reply.body);
     let me = app.get("/api/auth/me", Some(&token)).await;
     assert_eq!(me.body["user"]["name"], "Asha V.");
-    assert_eq!(me.body["user"]["phone"], "+44 7700 900123");
+    assert_eq!(me.body["user"]["phone"], "+447700900123");
     assert_eq!(me.body["user"]["emailNotifications"], false);
     assert_eq!(me.body["user"]["pushNotifications"], true);
     // Email is not changed through this call.
@@ -267,7 +268,7 @@ async fn update_me_saves_name_phone_and_notifications() {
     assert_eq!(bad.error(400, "validation_failed"), "Name is required");
     let me = app.get("/api/auth/me", Some(&token)).await;
     assert_eq!(
-        me.body["user"]["phone"], "+44 7700 900123",
+        me.body["user"]["phone"], "+447700900123",
         "a refused update changes nothing"
     );
 

@@ -18,6 +18,7 @@ mod invoices;
 mod meta;
 mod notifications;
 mod payments;
+mod plans_currency;
 mod robustness;
 mod security;
 mod smtp;

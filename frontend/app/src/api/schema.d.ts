@@ -271,7 +271,20 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set an owner's plan, status and end date (required when active). */
+        /**
+         * Set an owner's plan, status and end date by hand. Only an active plan can
+         *     be chosen (or the plan the owner is on). Statuses and their effects:
+         *     `free`: the free plan. `trial`: the trial's limits until
+         *     `subscriptionEndsAt` (default: the trial length from now). `active`: the
+         *     plan's limits until `subscriptionEndsAt` (required, in the future);
+         *     nothing is charged and nothing renews, so the owner sees no next billing
+         *     date and nothing to cancel. `cancelled`: the plan's limits until
+         *     `subscriptionEndsAt` (in the future; default: the end of the period the
+         *     owner is in), then the free plan's. `past_due`: a payment is due; the plan
+         *     stays named, with the free plan's limits until the owner pays. `expired`:
+         *     the plan ended; the free plan's limits until the owner buys a plan. A
+         *     status set by hand replaces any paid subscription record.
+         */
         post: operations["change_plan"];
         delete?: never;
         options?: never;
@@ -431,7 +444,10 @@ export interface paths {
         /**
          * Start buying a plan: answers where to send the browser (the demo page
          *     while no payment provider is configured; with PayU, a page that sends the
-         *     browser to PayU's checkout for the plan's monthly price).
+         *     browser to PayU's checkout for the plan's price for its interval: a month,
+         *     or a year for a yearly plan). Checkout charges INR only: a plan priced in
+         *     another currency is refused (422, code `checkout_currency`) and is
+         *     arranged with sales.
          */
         post: operations["checkout"];
         delete?: never;
@@ -988,9 +1004,13 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Start paying for a plan: creates the pending payment (the amount comes
-         *     from the plan: the monthly price, or 10 × for `udf4 = annual`) and answers
-         *     the hosted page's URL and the signed form fields to post there.
+         * Start paying for a plan: creates the pending payment and answers the
+         *     hosted page's URL and the signed form fields to post there. The amount
+         *     comes from the plan: a monthly plan costs its price for a month, or 10 ×
+         *     its price for a year (`udf4 = annual`); a yearly plan costs its price for
+         *     a year (`udf4` left out or `annual`; `monthly` is refused). Checkout
+         *     charges INR only: a plan priced in another currency is refused (422,
+         *     code `checkout_currency`) and is arranged with sales.
          */
         post: operations["initialize"];
         delete?: never;
@@ -1171,8 +1191,10 @@ export interface paths {
         put: operations["update_plan"];
         post?: never;
         /**
-         * Deactivate a plan (superusers): nobody can buy it any more; plans are
-         *     never deleted outright, since payments and invoices name them.
+         * Deactivate a plan (superusers): nobody can buy it any more and staff can
+         *     no longer put owners on it; owners on it keep it until their period ends
+         *     (the answer says how many). Plans are never deleted outright, since
+         *     payments and invoices name them.
          */
         delete: operations["delete_plan"];
         options?: never;
@@ -2035,10 +2057,14 @@ export interface components {
             planId?: string;
             /**
              * Format: date-time
-             * @description Required when active; in the future. Empty is the same as left out.
+             * @description Required when active, and when cancelled unless the owner is in a
+             *     period on the plan; in the future. Empty is the same as left out.
              */
             subscriptionEndsAt?: string | null;
-            /** @description `free`, `trial` or `active`. */
+            /**
+             * @description `free`, `trial`, `active`, `cancelled`, `past_due` or `expired` (the
+             *     effects are in the operation's description).
+             */
             subscriptionStatus?: string;
         };
         /** @description Where the browser goes to pay. */
@@ -2235,7 +2261,10 @@ export interface components {
              * @description When an active subscription ends; empty or left out for none.
              */
             subscriptionEndsAt?: string | null;
-            /** @description `free`, `trial` or `active` (default: the trial settings decide). */
+            /**
+             * @description `free`, `trial`, `active`, `cancelled`, `past_due` or `expired`, with
+             *     the effects of change-plan (default: the trial settings decide).
+             */
             subscriptionStatus?: string | null;
         };
         /** @description The credit note issued when a payment was refunded. */
@@ -3049,10 +3078,16 @@ export interface components {
         PlanChoiceIn: {
             planId: string;
         };
-        /** @description `{success, message, data: plan}`. */
+        /** @description `{success, message, ownersOnPlan, data: plan}`. */
         PlanDeactivatedResponse: {
             data: components["schemas"]["PlanOut"];
+            /** @description Says how many owners are on the plan; they keep it until their period ends. */
             message: string;
+            /**
+             * Format: int64
+             * @description Owners on the plan when it was deactivated.
+             */
+            ownersOnPlan: number;
             success: boolean;
         };
         /**
@@ -3062,19 +3097,26 @@ export interface components {
         PlanIn: {
             /** @description Default true. */
             active?: boolean | null;
-            /** @description Default INR. */
+            /**
+             * @description An ISO 4217 code (default INR); any other code is refused. Checkout
+             *     charges INR only: a plan in another currency is shown to owners with
+             *     "Contact sales" and staff put owners on it by hand.
+             */
             currency?: string | null;
             displayName?: string;
             features?: string[];
             id?: string | null;
-            /** @description `monthly` (default) or `yearly`. */
+            /**
+             * @description `monthly` (default) or `yearly`: a yearly plan is charged its price
+             *     once a year and its period lasts a year.
+             */
             interval?: string | null;
             limits: components["schemas"]["PlanLimits"];
             name?: string;
             popular?: boolean;
             /**
              * Format: int64
-             * @description Whole rupees per month, 0 or more.
+             * @description Whole units of `currency` per `interval`, 0 or more.
              */
             price?: number;
             /** Format: int32 */
@@ -3098,13 +3140,20 @@ export interface components {
         PlanOut: {
             _id: string;
             active: boolean;
+            /**
+             * @description Owners can buy it through checkout: checkout (PayU India) charges
+             *     INR only, so a plan in another currency, like a contact-sales plan,
+             *     is arranged with sales and set by staff.
+             */
+            checkoutAvailable: boolean;
             /** @description Sold through sales ("Contact Sales"), not checkout. */
             contactSales: boolean;
+            /** @description ISO 4217 code the price is in. */
             currency: string;
             displayName: string;
             features: string[];
             id: string;
-            /** @description `monthly` or `yearly`. */
+            /** @description `monthly` or `yearly`: what one payment of `price` pays for. */
             interval: string;
             /** @description Only invited accounts may buy it. */
             inviteOnly: boolean;
@@ -3114,7 +3163,7 @@ export interface components {
             popular: boolean;
             /**
              * Format: int64
-             * @description Whole rupees per interval.
+             * @description Whole units of `currency` per `interval`.
              */
             price: number;
             /** Format: int32 */
@@ -3624,14 +3673,28 @@ export interface components {
             cancelAtPeriodEnd: boolean;
             /** Format: date-time */
             cancelledAt?: string | null;
+            /** @description ISO 4217 code of the plan's price. */
+            currency: string;
             /** @description `monthly` or `annual` while paid; null otherwise. */
             cycle?: string | null;
+            /** @description `monthly` or `yearly`. */
+            interval: string;
             planId: string;
             planName: string;
+            /**
+             * Format: int64
+             * @description The plan's price in whole units of `currency` per `interval`.
+             */
+            price: number;
+            /**
+             * @description On a plan staff set without a payment: nothing is billed (no next
+             *     billing date) and there is nothing to cancel.
+             */
+            setByStaff: boolean;
             status: components["schemas"]["SubscriptionStatus"];
             /**
              * Format: date-time
-             * @description End of the paid period (the next billing date).
+             * @description End of the period on the plan (for a paid plan, the next billing date).
              */
             subscriptionEndsAt?: string | null;
             /** Format: date-time */
@@ -4815,7 +4878,7 @@ export interface operations {
                 search?: string;
                 /** @description `user`, `admin` or `superuser`. */
                 role?: string;
-                /** @description `free`, `trial`, `active`, `cancelled` or `expired`. */
+                /** @description `free`, `trial`, `active`, `cancelled`, `past_due` or `expired`. */
                 subscriptionStatus?: string;
             };
             header?: never;
@@ -5812,7 +5875,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Free or contact-sales plan */
+            /** @description Free or contact-sales plan, or a plan not priced in INR */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7501,7 +7564,7 @@ export interface operations {
                     "application/json": components["schemas"]["InitializeResponse"];
                 };
             };
-            /** @description No plan chosen, or an unknown cycle */
+            /** @description No plan chosen, an unknown cycle, or monthly for a yearly plan */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7555,7 +7618,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Free or contact-sales plan */
+            /** @description Free or contact-sales plan, or a plan not priced in INR */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8218,7 +8281,7 @@ export interface operations {
                 search?: string;
                 /** @description `user`, `admin` or `superuser`. */
                 role?: string;
-                /** @description `free`, `trial`, `active`, `cancelled` or `expired`. */
+                /** @description `free`, `trial`, `active`, `cancelled`, `past_due` or `expired`. */
                 subscriptionStatus?: string;
             };
             header?: never;

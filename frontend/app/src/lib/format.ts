@@ -10,6 +10,25 @@ export function formatInr(rupees: number): string {
   return inr.format(rupees);
 }
 
+/**
+ * An amount in its own currency (an ISO 4217 code), en-IN style without decimals: ₹1,00,000,
+ * $49, €10. A code the browser cannot format stays as typed after the number.
+ */
+export function formatMoney(amount: number, currency: string): string {
+  const code = currency.trim().toUpperCase();
+  if (code === "INR" || code === "") return formatInr(amount);
+  try {
+    return new Intl.NumberFormat("en-IN", {
+      style: "currency",
+      currency: code,
+      maximumFractionDigits: 0,
+      minimumFractionDigits: 0,
+    }).format(amount);
+  } catch {
+    return `${amount.toLocaleString("en-IN")} ${currency}`;
+  }
+}
+
 const dateFormat = new Intl.DateTimeFormat("en-IN", {
   day: "numeric",
   month: "short",

@@ -28,6 +28,27 @@ describe("change plan", () => {
     ).toBe("Choose a plan");
   });
 
+  it("lets a cancelled status keep the current period or take a future date", () => {
+    const cancelled = { planId: "basic", subscriptionStatus: "cancelled" as const, endDate: "" };
+    expect(subscriptionChoiceError(cancelled, now)).toBeNull();
+    expect(subscriptionFields(cancelled)).toEqual({
+      planId: "basic",
+      subscriptionStatus: "cancelled",
+    });
+    expect(subscriptionChoiceError({ ...cancelled, endDate: "2026-11-01" }, now)).toBe(
+      "The end date must be in the future",
+    );
+    expect(subscriptionFields({ ...cancelled, endDate: "2026-12-01" }).subscriptionEndsAt).toBe(
+      new Date(2026, 11, 1, 23, 59, 59).toISOString(),
+    );
+    for (const s of ["past_due", "expired"] as const) {
+      expect(subscriptionChoiceError({ ...cancelled, subscriptionStatus: s }, now)).toBeNull();
+      expect(
+        subscriptionFields({ ...cancelled, subscriptionStatus: s, endDate: "2026-12-01" }),
+      ).toEqual({ planId: "basic", subscriptionStatus: s });
+    }
+  });
+
   it("sends the end date only with an active status", () => {
     expect(
       subscriptionFields({ planId: "basic", subscriptionStatus: "trial", endDate: "2026-12-01" }),

@@ -1,10 +1,10 @@
-import type { SettableStatus } from "./status";
+import { hasEndDate, type SettableStatus } from "./status";
 
 /** The change-plan and create-user forms' subscription part. */
 export interface SubscriptionChoice {
   planId: string;
   subscriptionStatus: SettableStatus;
-  /** A date as the date field gives it, YYYY-MM-DD; used only when the status is active. */
+  /** A date as the date field gives it, YYYY-MM-DD; used only when active or cancelled. */
   endDate: string;
 }
 
@@ -23,23 +23,27 @@ export function dateAfter(now: Date, days: number): string {
   return `${d.getFullYear()}-${mm}-${dd}`;
 }
 
-/** Why the choice cannot be sent, or null: an active subscription needs an end date in the future. */
+/**
+ * Why the choice cannot be sent, or null: an active subscription needs an end date in the future;
+ * a cancelled one may leave it out (the current period's end), but a date given must be ahead.
+ */
 export function subscriptionChoiceError(choice: SubscriptionChoice, now: Date): string | null {
   if (choice.planId === "") return "Choose a plan";
-  if (choice.subscriptionStatus !== "active") return null;
+  if (!hasEndDate(choice.subscriptionStatus)) return null;
+  if (choice.subscriptionStatus === "cancelled" && choice.endDate === "") return null;
   const iso = endOfDayIso(choice.endDate);
   if (!iso) return "Choose the date the subscription ends";
   if (new Date(iso).getTime() <= now.getTime()) return "The end date must be in the future";
   return null;
 }
 
-/** The body fields: the end date goes only with an active status. */
+/** The body fields: the end date goes only with an active or cancelled status. */
 export function subscriptionFields(choice: SubscriptionChoice): {
   planId: string;
   subscriptionStatus: SettableStatus;
   subscriptionEndsAt?: string;
 } {
   const fields = { planId: choice.planId, subscriptionStatus: choice.subscriptionStatus };
-  if (choice.subscriptionStatus !== "active") return fields;
+  if (!hasEndDate(choice.subscriptionStatus) || choice.endDate === "") return fields;
   return { ...fields, subscriptionEndsAt: endOfDayIso(choice.endDate) ?? undefined };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { auditAction, auditChanges, formatPrice, perInterval } from "./display";
+import { auditAction, auditChanges, formatPrice, ownersOnPlanText, perInterval } from "./display";
 
 describe("display", () => {
   it("formats prices per currency without decimals", () => {
@@ -25,5 +25,15 @@ describe("display", () => {
       "endsAt: — → 22 Jan 2027",
     ]);
     expect(auditAction("change_plan")).toBe("change plan");
+  });
+
+  it("says who is on a plan being deactivated", () => {
+    expect(ownersOnPlanText(3)).toBe(
+      "3 owners are on this plan; they keep it until their period ends.",
+    );
+    expect(ownersOnPlanText(1)).toBe(
+      "1 owner is on this plan; they keep it until their period ends.",
+    );
+    expect(ownersOnPlanText(0)).toBe("No owners are on this plan.");
   });
 });

@@ -1,18 +1,8 @@
-import { formatDate, formatInr } from "../../../lib/format";
+import { formatDate, formatMoney } from "../../../lib/format";
 
 /** A plan's price in its currency, without decimals; text a browser cannot format stays as typed. */
 export function formatPrice(price: number, currency: string): string {
-  if (currency.toUpperCase() === "INR") return formatInr(price);
-  try {
-    return new Intl.NumberFormat("en-IN", {
-      style: "currency",
-      currency: currency.toUpperCase(),
-      maximumFractionDigits: 0,
-      minimumFractionDigits: 0,
-    }).format(price);
-  } catch {
-    return `${price.toLocaleString("en-IN")} ${currency}`;
-  }
+  return formatMoney(price, currency);
 }
 
 /** "/month" or "/year" after a price. */
@@ -57,4 +47,11 @@ export function auditChanges(
     lines.push(`${key}: ${show(b)} → ${show(a)}`);
   }
   return lines;
+}
+
+/** Who is on a plan about to be deactivated: they keep it until their period ends. */
+export function ownersOnPlanText(owners: number): string {
+  if (owners === 0) return "No owners are on this plan.";
+  if (owners === 1) return "1 owner is on this plan; they keep it until their period ends.";
+  return `${owners.toLocaleString("en-IN")} owners are on this plan; they keep it until their period ends.`;
 }

@@ -11,6 +11,7 @@ import {
   limitText,
   PLAN_PRESETS,
   planBody,
+  planLimitErrors,
   planName,
   removeFeatureRow,
 } from "./plan-form";
@@ -163,10 +164,30 @@ describe("feature rows on the edit screen", () => {
     expect(featureRows([])).toEqual([""]);
     expect(featureRows(["A", "B"])).toEqual(["A", "B"]);
   });
-  it("never remove the last row", () => {
+  it("remove any row, the last one too", () => {
     expect(removeFeatureRow(["A", "B"], 0)).toEqual(["B"]);
-    const one = ["A"];
-    expect(removeFeatureRow(one, 0)).toBe(one);
+    expect(removeFeatureRow(["A"], 0)).toEqual([]);
+  });
+});
+
+describe("plan limit rules, the same on every editor as on the server", () => {
+  const limits = CREATE_PLAN_DEFAULTS.limits;
+  it("take -1 as unlimited for visitors and AI conversations", () => {
+    expect(planLimitErrors({ ...limits, visitorsPerMonth: -1, aiConversations: -1 })).toEqual({});
+  });
+  it("keep visitors in steps of 1,000", () => {
+    expect(planLimitErrors({ ...limits, visitorsPerMonth: 25000 })).toEqual({});
+    for (const visitors of [1500, 999, 0, -2]) {
+      expect(Object.keys(planLimitErrors({ ...limits, visitorsPerMonth: visitors }))).toEqual([
+        "limits.visitorsPerMonth",
+      ]);
+    }
+  });
+  it("refuse negative conversations and campaigns out of range", () => {
+    expect(planLimitErrors({ ...limits, aiConversations: -5, campaigns: 1000 })).toEqual({
+      "limits.campaigns": "Campaigns must be 1 to 999 (or -1 for unlimited)",
+      "limits.aiConversations": "AI conversations must be 0 or more (or -1 for unlimited)",
+    });
   });
 });
 

@@ -69,13 +69,19 @@ export const DIALOG_PLAN_DEFAULTS: PlanFormValues = {
   limits: { ...CREATE_PLAN_DEFAULTS.limits, visitorsPerMonth: 1000, aiConversations: 100 },
 };
 
-/** The Create Plan screen's input hints. */
+/** Monthly visitors go in steps of this many (or -1 for unlimited), as the server checks. */
+export const VISITORS_STEP = 1000;
+
+/**
+ * The Create Plan screen's input hints. The two limits that may be -1 (unlimited) carry only a
+ * step: a minimum would turn a typed -1 into that minimum.
+ */
 export const CREATE_PLAN_BOUNDS = {
   price: { min: 0 },
   sortOrder: { min: 0 },
   campaigns: { min: 1, max: 999 },
-  visitorsPerMonth: { min: 1000, step: 1000 },
-  aiConversations: { min: 100, step: 100 },
+  visitorsPerMonth: { step: VISITORS_STEP },
+  aiConversations: { step: 100 },
 };
 
 export interface PlanPreset {
@@ -151,6 +157,28 @@ export function createPlanError(values: PlanFormValues): string | null {
   return null;
 }
 
+/**
+ * The limit rules every plan editor applies before sending, the same the server applies on create
+ * and edit; field errors keyed as the server keys them. Empty when the limits may be sent.
+ */
+export function planLimitErrors(limits: PlanLimitsValues): Record<string, string> {
+  const errors: Record<string, string> = {};
+  const campaigns = Math.round(numberOrZero(limits.campaigns));
+  const visitors = Math.round(numberOrZero(limits.visitorsPerMonth));
+  const ai = Math.round(numberOrZero(limits.aiConversations));
+  if (campaigns !== -1 && (campaigns < 1 || campaigns > 999)) {
+    errors["limits.campaigns"] = "Campaigns must be 1 to 999 (or -1 for unlimited)";
+  }
+  if (visitors !== -1 && (visitors < VISITORS_STEP || visitors % VISITORS_STEP !== 0)) {
+    errors["limits.visitorsPerMonth"] =
+      "Visitors per month must be a multiple of 1,000 (1,000 or more), or -1 for unlimited";
+  }
+  if (ai !== -1 && ai < 0) {
+    errors["limits.aiConversations"] = "AI conversations must be 0 or more (or -1 for unlimited)";
+  }
+  return errors;
+}
+
 /** A number field's value, or 0 when it is not a number. */
 export function numberOrZero(value: unknown): number {
   const n = typeof value === "number" ? value : Number.parseFloat(String(value));
@@ -181,9 +209,8 @@ export function featureRows(features: string[]): string[] {
   return features.length === 0 ? [""] : [...features];
 }
 
-/** Removes a feature row; the last row stays. */
+/** Removes a feature row, the last one too ("Add Feature" makes a new one). */
 export function removeFeatureRow(rows: string[], index: number): string[] {
-  if (rows.length <= 1) return rows;
   return rows.filter((_, i) => i !== index);
 }
 

@@ -1,11 +1,46 @@
 /** How the admin screens word and colour a user's subscription and role. */
 
-/** Statuses an admin may set by hand. */
-export const SETTABLE_STATUSES = ["free", "trial", "active"] as const;
+/** Statuses staff may set by hand: every status the product has. */
+export const SETTABLE_STATUSES = [
+  "free",
+  "trial",
+  "active",
+  "cancelled",
+  "past_due",
+  "expired",
+] as const;
 export type SettableStatus = (typeof SETTABLE_STATUSES)[number];
 
+/** What each status does to the owner, shown under the status field. */
+export const STATUS_EFFECTS: Record<SettableStatus, string> = {
+  free: "The free plan.",
+  trial: "The trial's limits until the trial ends.",
+  active: "The plan's limits until the end date. Nothing is charged and nothing renews.",
+  cancelled:
+    "The plan's limits until the end date (by default the end of the current period), then the free plan.",
+  past_due: "A payment is due: the free plan's limits until the owner pays for the plan.",
+  expired: "The plan has ended: the free plan's limits until the owner buys a plan.",
+};
+
+/** Statuses that keep the plan until an end date. */
+export function hasEndDate(status: SettableStatus): boolean {
+  return status === "active" || status === "cancelled";
+}
+
+/** "past_due" → "Past due". */
+export function statusLabel(status: string): string {
+  return capitalise(status.replace(/_/g, " "));
+}
+
 /** The user table's subscription filter, as the server takes it. */
-export const STATUS_FILTERS = ["free", "trial", "active", "cancelled", "expired"] as const;
+export const STATUS_FILTERS = [
+  "free",
+  "trial",
+  "active",
+  "cancelled",
+  "past_due",
+  "expired",
+] as const;
 export const ROLES = ["user", "admin", "superuser"] as const;
 
 const COLORS: Record<string, string> = {

@@ -8,6 +8,7 @@ import {
   CURRENCIES,
   DIALOG_PLAN_DEFAULTS,
   planBody,
+  planLimitErrors,
   type PlanFormValues,
 } from "../api/plan-form";
 import { PlanFormFields } from "./PlanFormFields";
@@ -31,9 +32,10 @@ export function CreatePlanDialog({ opened, onClose }: { opened: boolean; onClose
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const invalid = createPlanError(values);
+    const limitErrors = planLimitErrors(values.limits);
+    const invalid = createPlanError(values) ?? Object.values(limitErrors)[0] ?? null;
     setProblem(invalid);
-    setErrors({});
+    setErrors(limitErrors);
     if (invalid) return;
     const body = planBody(values);
     try {

@@ -66,6 +66,7 @@ function WholeNumber(props: {
   step?: number;
   description?: string;
   inputWrapperOrder?: WrapperPart[];
+  error?: string;
 }) {
   const { onChange, ...rest } = props;
   return (
@@ -89,9 +90,14 @@ const NAME_HINTS = {
   edit: { name: undefined, displayName: undefined },
 };
 
-/** "Use -1 for unlimited", under the field (the create screen bounds the field instead). */
+/** "Use -1 for unlimited", under the field, on every screen. */
 const UNLIMITED_HINT: { description: string; inputWrapperOrder: WrapperPart[] } = {
   description: "Use -1 for unlimited",
+  inputWrapperOrder: ["label", "input", "description", "error"],
+};
+
+const VISITORS_HINT: { description: string; inputWrapperOrder: WrapperPart[] } = {
+  description: "Steps of 1,000; -1 for unlimited",
   inputWrapperOrder: ["label", "input", "description", "error"],
 };
 
@@ -204,18 +210,24 @@ export function PlanFormFields({
         {...(create ? CREATE_PLAN_BOUNDS.campaigns : {})}
         value={limits.campaigns}
         onChange={(campaigns) => setLimits({ campaigns })}
+        error={errors["limits.campaigns"]}
       />
+      {/* Steps of 1,000 (or -1 for unlimited) on every screen, as the server checks. */}
       <WholeNumber
         label={create ? "Monthly Visitors" : "Visitors/Month"}
-        {...(create ? CREATE_PLAN_BOUNDS.visitorsPerMonth : {})}
+        step={CREATE_PLAN_BOUNDS.visitorsPerMonth.step}
+        {...VISITORS_HINT}
         value={limits.visitorsPerMonth}
         onChange={(visitorsPerMonth) => setLimits({ visitorsPerMonth })}
+        error={errors["limits.visitorsPerMonth"]}
       />
       <WholeNumber
         label="AI Conversations"
-        {...(create ? CREATE_PLAN_BOUNDS.aiConversations : UNLIMITED_HINT)}
+        {...(create ? CREATE_PLAN_BOUNDS.aiConversations : {})}
+        {...UNLIMITED_HINT}
         value={limits.aiConversations}
         onChange={(aiConversations) => setLimits({ aiConversations })}
+        error={errors["limits.aiConversations"]}
       />
     </>
   );
@@ -360,7 +372,6 @@ export function PlanFormFields({
                 variant="subtle"
                 color="red"
                 aria-label={`Remove feature ${i + 1}`}
-                disabled={values.features.length <= 1}
                 onClick={() => set({ features: removeFeatureRow(values.features, i) })}
               >
                 <IconTrash size={16} />

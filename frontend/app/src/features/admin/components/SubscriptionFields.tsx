@@ -1,7 +1,13 @@
 import { Select, TextInput } from "@mantine/core";
 import { dateAfter, type SubscriptionChoice } from "../api/change-plan";
 import { formatPrice, perInterval } from "../api/display";
-import { SETTABLE_STATUSES, capitalise, type SettableStatus } from "../api/status";
+import {
+  SETTABLE_STATUSES,
+  STATUS_EFFECTS,
+  hasEndDate,
+  statusLabel,
+  type SettableStatus,
+} from "../api/status";
 import type { AdminPlan } from "../api/types";
 
 /** Plan options: active plans, and an inactive one only when it is the current choice. */
@@ -39,8 +45,10 @@ export function SubscriptionFields({
       />
       <Select
         label="Subscription Status"
-        data={SETTABLE_STATUSES.map((s) => ({ value: s, label: capitalise(s) }))}
+        data={SETTABLE_STATUSES.map((s) => ({ value: s, label: statusLabel(s) }))}
         value={value.subscriptionStatus}
+        description={STATUS_EFFECTS[value.subscriptionStatus]}
+        inputWrapperOrder={["label", "input", "description", "error"]}
         onChange={(v) => {
           const status = (v ?? "free") as SettableStatus;
           const endDate =
@@ -51,15 +59,20 @@ export function SubscriptionFields({
         error={errors.subscriptionStatus}
         comboboxProps={{ withinPortal: true }}
       />
-      {value.subscriptionStatus === "active" && (
+      {hasEndDate(value.subscriptionStatus) && (
         <TextInput
           type="date"
           label="Subscription End Date"
+          description={
+            value.subscriptionStatus === "cancelled"
+              ? "Leave empty to end with the current period"
+              : undefined
+          }
           value={value.endDate}
           min={dateAfter(new Date(), 1)}
           onChange={(e) => onChange({ ...value, endDate: e.currentTarget.value })}
           error={errors.subscriptionEndsAt}
-          required
+          required={value.subscriptionStatus === "active"}
         />
       )}
     </>

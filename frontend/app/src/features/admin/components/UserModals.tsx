@@ -16,7 +16,7 @@ import {
   type SubscriptionChoice,
 } from "../api/change-plan";
 import { fieldErrors } from "../../../lib/errors";
-import { capitalise, type SettableStatus } from "../api/status";
+import { SETTABLE_STATUSES, capitalise, hasEndDate, type SettableStatus } from "../api/status";
 import type { AdminUser } from "../api/types";
 import { AccountFields, accountErrors, EMPTY_ACCOUNT } from "./AccountFields";
 import { SubscriptionFields } from "./SubscriptionFields";
@@ -216,12 +216,12 @@ export function CreateAdminModal({ opened, onClose }: { opened: boolean; onClose
 }
 
 function initialChoice(user: AdminUser): SubscriptionChoice {
-  const status: SettableStatus = (["free", "trial", "active"] as const).includes(
-    user.subscriptionStatus as SettableStatus,
+  const status: SettableStatus = (SETTABLE_STATUSES as readonly string[]).includes(
+    user.subscriptionStatus,
   )
     ? (user.subscriptionStatus as SettableStatus)
     : "free";
-  const end = status === "active" && user.subscriptionEndsAt ? user.subscriptionEndsAt : null;
+  const end = hasEndDate(status) && user.subscriptionEndsAt ? user.subscriptionEndsAt : null;
   return {
     planId: user.planId,
     subscriptionStatus: status,

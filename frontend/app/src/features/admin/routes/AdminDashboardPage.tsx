@@ -39,7 +39,7 @@ import { formatInr } from "../../../lib/format";
 import { useAdminUsers, useDashboardStats } from "../api/admin";
 import { count } from "../api/display";
 import { PAGE_SIZE, pageAfterDelete, pageRange } from "../api/pagination";
-import { capitalise, ROLES, STATUS_FILTERS } from "../api/status";
+import { capitalise, ROLES, STATUS_FILTERS, statusLabel } from "../api/status";
 import type { AdminUser, DashboardStats } from "../api/types";
 import { StatCard } from "../../../components/StatCard";
 import { CreateAdminModal, CreateUserModal } from "../components/UserModals";
@@ -260,7 +260,7 @@ export function AdminDashboardPage() {
               <Select
                 aria-label="Subscription filter"
                 placeholder="All Statuses"
-                data={STATUS_FILTERS.map((s) => ({ value: s, label: capitalise(s) }))}
+                data={STATUS_FILTERS.map((s) => ({ value: s, label: statusLabel(s) }))}
                 value={status}
                 onChange={(v) => {
                   setStatus(v);

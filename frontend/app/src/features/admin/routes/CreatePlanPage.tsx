@@ -27,6 +27,7 @@ import {
   CURRENCIES,
   PLAN_PRESETS,
   planBody,
+  planLimitErrors,
   type PlanFormValues,
 } from "../api/plan-form";
 import { PlanFormFields } from "../components/PlanFormFields";
@@ -67,9 +68,10 @@ export function CreatePlanPage() {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const invalid = createPlanError(values);
+    const limitErrors = planLimitErrors(values.limits);
+    const invalid = createPlanError(values) ?? Object.values(limitErrors)[0] ?? null;
     setProblem(invalid);
-    setErrors({});
+    setErrors(limitErrors);
     if (invalid) return;
     const body = planBody(values);
     try {

@@ -5,7 +5,7 @@ import { Link, useNavigate, useParams } from "react-router";
 import { messageOf } from "../../../lib/api-client";
 import { usePlan, useRefreshAdmin, useUpdatePlan } from "../api/admin";
 import { fieldErrors } from "../../../lib/errors";
-import { featureRows, planBody, type PlanFormValues } from "../api/plan-form";
+import { featureRows, planBody, planLimitErrors, type PlanFormValues } from "../api/plan-form";
 import type { Plan } from "../api/types";
 import { PlanFormFields } from "../components/PlanFormFields";
 import { PlanPreview } from "../components/PlanPreview";
@@ -34,7 +34,9 @@ function EditPlanForm({ plan }: { plan: Plan }) {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    setErrors({});
+    const limitErrors = planLimitErrors(values.limits);
+    setErrors(limitErrors);
+    if (Object.keys(limitErrors).length > 0) return;
     try {
       await update.mutateAsync({
         params: { path: { id: plan.id } },

@@ -29,7 +29,7 @@ import { Link } from "react-router";
 import { messageOf } from "../../../lib/api-client";
 import { useAuth } from "../../../lib/auth";
 import { useAdminPlans, useDeactivatePlan, useRefreshAdmin } from "../api/admin";
-import { count, formatPrice, perInterval } from "../api/display";
+import { count, formatPrice, ownersOnPlanText, perInterval } from "../api/display";
 import { isNetworkError } from "../../../lib/errors";
 import { limitLines } from "../api/plan-form";
 import type { AdminPlan } from "../api/types";
@@ -210,6 +210,7 @@ export function PlanManagementPage() {
   const refresh = useRefreshAdmin();
   const [creating, setCreating] = useState(false);
   const [target, setTarget] = useState<AdminPlan | null>(null);
+  const [done, setDone] = useState<string | null>(null);
 
   const compact = useCompactLists();
   const list = plans.data?.data ?? [];
@@ -309,6 +310,18 @@ export function PlanManagementPage() {
           Only superusers can create, change or deactivate plans.
         </Alert>
       )}
+      {done && (
+        <Alert
+          color="teal"
+          variant="light"
+          role="status"
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={() => setDone(null)}
+        >
+          {done}
+        </Alert>
+      )}
       <Card withBorder radius="md" p="md">
         {content}
       </Card>
@@ -322,9 +335,13 @@ export function PlanManagementPage() {
               <Text fz="sm" mb="xs">
                 Are you sure you want to deactivate {target.displayName}?
               </Text>
+              <Text fz="sm" mb="xs" fw={600}>
+                {ownersOnPlanText(target.subscribers)}
+              </Text>
               <Text fz="sm" c="dimmed">
-                It will no longer be offered to customers. It stays in this list, marked Inactive,
-                and can be turned on again from its edit screen.
+                It will no longer be offered to customers, and staff can no longer put owners on it.
+                It stays in this list, marked Inactive, and can be turned on again from its edit
+                screen.
               </Text>
             </>
           )
@@ -341,8 +358,9 @@ export function PlanManagementPage() {
           deactivate.mutate(
             { params: { path: { id: target.id } } },
             {
-              onSuccess: () => {
+              onSuccess: (answer) => {
                 setTarget(null);
+                setDone(answer.message);
                 void refresh();
               },
             },

@@ -29,6 +29,7 @@ const basic: Plan = {
   sortOrder: 1,
   inviteOnly: false,
   contactSales: false,
+  checkoutAvailable: true,
 };
 
 afterEach(() => {
@@ -54,6 +55,17 @@ describe("payment initialization", () => {
     expect(monthly.amount).toBe(999);
     expect(monthly.phone).toBe("9999999999");
     expect(monthly.udf4).toBe("monthly");
+    // A yearly plan is bought for a year at its price, whatever the toggle says.
+    const yearly = paymentPayload(
+      { ...basic, id: "pro", displayName: "Pro", price: 9000, interval: "yearly" },
+      "monthly",
+      sampleUser,
+    );
+    expect([yearly.amount, yearly.udf4, yearly.productinfo]).toEqual([
+      9000,
+      "annual",
+      "Pro Plan (Annual)",
+    ]);
   });
 
   it("posts a hidden form with one hidden field per parameter", () => {

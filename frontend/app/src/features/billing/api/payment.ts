@@ -1,6 +1,6 @@
 import type { components } from "../../../api/schema";
 import { client, messageOf, type User } from "../../../lib/api-client";
-import { cyclePrice, productInfo, type Cycle } from "./pricing";
+import { planCyclePrice, productInfo, purchaseCycle, type Cycle } from "./pricing";
 
 type Plan = components["schemas"]["PlanOut"];
 
@@ -12,9 +12,11 @@ export const DEFAULT_PHONE = "9999999999";
  * user-defined fields the gateway hands back (user id, plan id, "subscription", the cycle).
  * The server recomputes the amount from the plan; it is sent as the payment page shows it.
  */
-export function paymentPayload(plan: Plan, cycle: Cycle, user: User) {
+export function paymentPayload(plan: Plan, toggle: Cycle, user: User) {
+  // A yearly plan is bought by the year, whatever the toggle says.
+  const cycle = purchaseCycle(plan, toggle);
   return {
-    amount: cyclePrice(plan.price, cycle),
+    amount: planCyclePrice(plan, cycle),
     productinfo: productInfo(plan.displayName, cycle),
     firstname: user.name,
     email: user.email,

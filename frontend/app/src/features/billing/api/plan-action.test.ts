@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { components } from "../../../api/schema";
-import { planAction } from "./plan-action";
+import { planAction, salesNote } from "./plan-action";
 
 type Plan = components["schemas"]["PlanOut"];
 const plan = (id: string, price: number, extra: Partial<Plan> = {}): Plan => ({
@@ -27,6 +27,7 @@ const plan = (id: string, price: number, extra: Partial<Plan> = {}): Plan => ({
   sortOrder: 0,
   inviteOnly: false,
   contactSales: false,
+  checkoutAvailable: true,
   ...extra,
 });
 
@@ -37,6 +38,7 @@ describe("plan card buttons", () => {
       label: "Free Plan",
       disabled: true,
       contact: false,
+      customPricing: false,
     });
     expect(planAction(plan("enterprise", 9999), "basic").contact).toBe(true);
     expect(planAction(plan("gold", 1, { displayName: "Gold ENTERPRISE" }), "basic").label).toBe(
@@ -46,6 +48,26 @@ describe("plan card buttons", () => {
       label: "Choose Basic",
       disabled: false,
       contact: false,
+      customPricing: false,
     });
+  });
+
+  it("a plan checkout cannot charge shows its price and goes to sales", () => {
+    const usd = plan("global", 49, {
+      currency: "USD",
+      interval: "yearly",
+      checkoutAvailable: false,
+    });
+    expect(planAction(usd, "free")).toEqual({
+      label: "Contact Sales",
+      disabled: false,
+      contact: true,
+      customPricing: false,
+    });
+    expect(salesNote(usd)).toBe(
+      "Priced in USD. Online payment is in INR only, so our team sets this plan up for you.",
+    );
+    expect(salesNote(plan("basic", 999))).toBeNull();
+    expect(planAction(usd, "global").label).toBe("Current Plan");
   });
 });

@@ -5,7 +5,9 @@ import {
   renewalCycle,
   renewalText,
   statusColor,
+  statusText,
   subscriptionLines,
+  subscriptionPrice,
   upgradeLabel,
   type Subscription,
 } from "./subscription";
@@ -19,6 +21,10 @@ const base: Subscription = {
   trialEndsAt: null,
   trialRemainingDays: 0,
   cancelAtPeriodEnd: false,
+  price: 999,
+  currency: "INR",
+  interval: "monthly",
+  setByStaff: false,
 };
 
 describe("subscription card", () => {
@@ -50,6 +56,35 @@ describe("subscription card", () => {
     expect(canCancel({ ...base, cancelAtPeriodEnd: true })).toBe(false);
     expect(canCancel({ ...base, status: "trial" })).toBe(false);
     expect(canCancel(undefined)).toBe(false);
+  });
+
+  it("a plan our team set without a payment has no billing date and nothing to cancel", () => {
+    const bySales = { ...base, cycle: null, setByStaff: true };
+    expect(subscriptionLines(bySales)).toEqual([
+      "Your plan runs until 25 Dec 2026",
+      "It was set up by our team; nothing is billed to you.",
+    ]);
+    expect(subscriptionLines(bySales).join(" ")).not.toContain("Next billing date");
+    expect(canCancel(bySales)).toBe(false);
+  });
+
+  it("shows the statuses staff can set with their effects", () => {
+    expect(statusText("past_due")).toBe("Past due");
+    expect(statusColor("past_due")).toBe("orange");
+    expect(statusColor("cancelled")).toBe("yellow");
+    expect(subscriptionLines({ ...base, status: "cancelled", cycle: null })[0]).toBe(
+      "Your subscription ends on 25 Dec 2026",
+    );
+    expect(canCancel({ ...base, status: "cancelled" })).toBe(false);
+    expect(subscriptionLines({ ...base, status: "past_due" })[0]).toContain("A payment is due");
+  });
+
+  it("prices the plan in its own currency and period", () => {
+    expect(subscriptionPrice(base)).toBe("₹999 / month");
+    expect(subscriptionPrice({ ...base, price: 49, currency: "USD", interval: "yearly" })).toBe(
+      "$49 / year",
+    );
+    expect(subscriptionPrice({ ...base, price: 0 })).toBeNull();
   });
 
   it("names the upgrade action after the trial", () => {

@@ -1,19 +1,23 @@
 import type { components } from "../../../api/schema";
 import { formatDate } from "../../../lib/format";
-import type { Cycle } from "./pricing";
+import { planPriceText, type Cycle } from "./pricing";
 
 /** The owner's subscription as the server answers it. */
 export type Subscription = components["schemas"]["SubscriptionOut"];
 
-/** The status badge: green while active, blue in a trial, grey otherwise. */
+/** The status badge: green while active, blue in a trial, yellow once cancelled, orange when due. */
 export function statusColor(status: string): string {
   if (status === "active") return "green";
   if (status === "trial") return "blue";
+  if (status === "cancelled") return "yellow";
+  if (status === "past_due") return "orange";
   return "gray";
 }
 
+/** "Active", "Past due". */
 export function statusText(status: string): string {
-  return status ? status[0]!.toUpperCase() + status.slice(1) : "";
+  const words = status.replace(/_/g, " ");
+  return words ? words[0]!.toUpperCase() + words.slice(1) : "";
 }
 
 export function cycleText(cycle: string | null | undefined): string | null {
@@ -36,12 +40,23 @@ export function subscriptionLines(sub: Subscription): string[] {
       ];
     }
     case "active":
-      return sub.cancelAtPeriodEnd
-        ? [
-            `Your subscription ends on ${formatDate(sub.subscriptionEndsAt)}`,
-            "After that your account moves to the free plan.",
-          ]
-        : [`Next billing date: ${formatDate(sub.subscriptionEndsAt)}`];
+    case "cancelled":
+      if (sub.cancelAtPeriodEnd || sub.status === "cancelled") {
+        return [
+          `Your subscription ends on ${formatDate(sub.subscriptionEndsAt)}`,
+          "After that your account moves to the free plan.",
+        ];
+      }
+      // A plan our team set up without a payment: nothing is billed, so no billing date.
+      if (sub.setByStaff) {
+        return [
+          `Your plan runs until ${formatDate(sub.subscriptionEndsAt)}`,
+          "It was set up by our team; nothing is billed to you.",
+        ];
+      }
+      return [`Next billing date: ${formatDate(sub.subscriptionEndsAt)}`];
+    case "past_due":
+      return ["A payment is due for your plan. Until it is paid, the free plan's limits apply."];
     case "expired":
       return ["Your subscription has ended. Choose a plan to continue."];
     default:
@@ -49,9 +64,14 @@ export function subscriptionLines(sub: Subscription): string[] {
   }
 }
 
-/** Only a paid plan that is not already set to end can be cancelled. */
+/** Only a paid plan that is not already set to end can be cancelled (a plan staff set is not paid). */
 export function canCancel(sub: Subscription | undefined): boolean {
-  return sub?.status === "active" && !sub.cancelAtPeriodEnd;
+  return sub?.status === "active" && !sub.cancelAtPeriodEnd && !sub.setByStaff;
+}
+
+/** The plan's own price under its name ("$49 / year"); nothing for a free plan. */
+export function subscriptionPrice(sub: Subscription): string | null {
+  return sub.price > 0 ? planPriceText(sub) : null;
 }
 
 export function upgradeLabel(status: string | undefined): string {

@@ -34,3 +34,57 @@ describe("PlanGrid loading failures", () => {
     expect(await screen.findByRole("alert")).toHaveTextContent("Plans are being updated");
   });
 });
+
+describe("PlanGrid prices", () => {
+  const limits = {
+    campaigns: 1,
+    visitorsPerMonth: 1000,
+    aiConversations: 100,
+    customBranding: false,
+    apiAccess: false,
+    whiteLabel: false,
+    prioritySupport: false,
+    phoneSupport: false,
+  };
+  const plan = (id: string, price: number, currency: string, interval: string) => ({
+    id,
+    _id: id,
+    name: id,
+    displayName: id,
+    price,
+    currency,
+    interval,
+    features: ["One"],
+    limits,
+    popular: false,
+    active: true,
+    sortOrder: 0,
+    inviteOnly: false,
+    contactSales: false,
+    checkoutAvailable: currency === "INR",
+  });
+
+  it("shows each plan in its own currency and period; one checkout cannot charge goes to sales", async () => {
+    fetchMock.mockImplementation((input: Request) => {
+      if (input.url.includes("/api/billing/plans")) {
+        return Promise.resolve(
+          json(200, {
+            success: true,
+            data: [plan("basic", 999, "INR", "monthly"), plan("global", 49, "USD", "yearly")],
+          }),
+        );
+      }
+      return Promise.resolve(
+        json(401, { success: false, message: "No token", code: "missing_token" }),
+      );
+    });
+    renderGrid();
+    expect(await screen.findByTestId("price-global")).toHaveTextContent("$49 / year");
+    expect(screen.getByTestId("price-basic")).toHaveTextContent("₹999 / month");
+    const global = screen.getByTestId("plan-global");
+    expect(global).toHaveTextContent("Contact Sales");
+    expect(global).toHaveTextContent("Priced in USD");
+    expect(global).not.toHaveTextContent("Choose global");
+    expect(screen.getByTestId("plan-basic")).toHaveTextContent("Choose basic");
+  });
+});

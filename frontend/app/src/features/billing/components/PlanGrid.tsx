@@ -17,12 +17,18 @@ import { useState } from "react";
 import type { components } from "../../../api/schema";
 import { messageOf } from "../../../lib/api-client";
 import { useAuth } from "../../../lib/auth";
-import { formatInr } from "../../../lib/format";
+import { formatMoney } from "../../../lib/format";
 import { usePlans } from "../api/billing";
 import { PAYMENT_ERROR_FALLBACK, startPayment } from "../api/payment";
-import { planAction } from "../api/plan-action";
+import { planAction, salesNote } from "../api/plan-action";
 import { plansError } from "../api/plans-error";
-import { annualSaving, cyclePrice, fullYearPrice, type Cycle } from "../api/pricing";
+import {
+  annualSaving,
+  fullYearPrice,
+  hasAnnualOffer,
+  planPriceText,
+  type Cycle,
+} from "../api/pricing";
 
 type Plan = components["schemas"]["PlanOut"];
 
@@ -32,30 +38,38 @@ export const SALES_MAILTO = "mailto:sales@convertassist.in?subject=Enterprise%20
 /** Where the Upgrade buttons scroll to. */
 export const PLANS_ANCHOR = "plans";
 
-function PlanPrice({ plan, cycle, contact }: { plan: Plan; cycle: Cycle; contact: boolean }) {
-  if (contact) {
+/** The sales address for a plan sold through sales: enterprise plans, or one priced outside INR. */
+export function salesMailto(plan: Plan): string {
+  if (plan.contactSales || plan.checkoutAvailable) return SALES_MAILTO;
+  const subject = encodeURIComponent(`${plan.displayName} plan enquiry`);
+  return `mailto:sales@convertassist.in?subject=${subject}`;
+}
+
+function PlanPrice({ plan, cycle, custom }: { plan: Plan; cycle: Cycle; custom: boolean }) {
+  if (custom) {
     return (
       <Text fz={24} fw={800}>
         Custom Pricing
       </Text>
     );
   }
+  const [amount, period] = planPriceText(plan, cycle).split(" / ");
   return (
     <Stack gap={2}>
-      <Text fz={28} fw={800} lh={1.2}>
-        {formatInr(cyclePrice(plan.price, cycle))}
+      <Text fz={28} fw={800} lh={1.2} data-testid={`price-${plan.id}`}>
+        {amount}
         <Text span fz="sm" c="dimmed" fw={400}>
-          {cycle === "annual" ? " / year" : " / month"}
+          {` / ${period}`}
         </Text>
       </Text>
-      {plan.price > 0 ? (
+      {hasAnnualOffer(plan) ? (
         <Group gap={8} fz="sm">
           <Text span td="line-through" c="dimmed" inherit>
-            {formatInr(fullYearPrice(plan.price))}
+            {formatMoney(fullYearPrice(plan.price), plan.currency)}
             {cycle === "monthly" ? " / year" : null}
           </Text>
           <Text span c="teal" fw={600} inherit>
-            Save {formatInr(annualSaving(plan.price))}
+            Save {formatMoney(annualSaving(plan.price), plan.currency)}
           </Text>
         </Group>
       ) : null}
@@ -155,7 +169,7 @@ export function PlanGrid({ currentPlanId }: { currentPlanId: string }) {
                         </Badge>
                       ) : null}
                     </Group>
-                    <PlanPrice plan={plan} cycle={cycle} contact={action.contact} />
+                    <PlanPrice plan={plan} cycle={cycle} custom={action.customPricing} />
                     <List
                       spacing={4}
                       size="sm"
@@ -168,9 +182,16 @@ export function PlanGrid({ currentPlanId }: { currentPlanId: string }) {
                     </List>
                   </Stack>
                   {action.contact ? (
-                    <Button component="a" href={SALES_MAILTO} variant="light">
-                      Contact Sales
-                    </Button>
+                    <Stack gap={6}>
+                      {salesNote(plan) ? (
+                        <Text fz="xs" c="dimmed">
+                          {salesNote(plan)}
+                        </Text>
+                      ) : null}
+                      <Button component="a" href={salesMailto(plan)} variant="light">
+                        {action.label}
+                      </Button>
+                    </Stack>
                   ) : (
                     <Button
                       disabled={action.disabled || (buying !== null && buying !== plan.id)}

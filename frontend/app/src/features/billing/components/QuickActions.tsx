@@ -59,25 +59,34 @@ export function QuickActions({ subscription }: { subscription?: Subscription }) 
         >
           View Full History
         </Button>
-        <Button
-          variant="light"
-          color="red"
-          leftSection={<IconX size={16} />}
-          disabled={!cancellable}
-          onClick={() => {
-            setResult(null);
-            setConfirming(true);
-          }}
-        >
-          Cancel Subscription
-        </Button>
-        {!cancellable && !result ? (
+        {subscription?.setByStaff ? (
+          // A plan set up by our team is not billed: there is nothing to cancel.
           <Text fz="xs" c="dimmed">
-            {subscription?.cancelAtPeriodEnd
-              ? `Your subscription is already set to end on ${formatDate(subscription.subscriptionEndsAt)}.`
-              : "There is no paid subscription to cancel."}
+            Your plan was set up by our team. To change it, contact us.
           </Text>
-        ) : null}
+        ) : (
+          <>
+            <Button
+              variant="light"
+              color="red"
+              leftSection={<IconX size={16} />}
+              disabled={!cancellable}
+              onClick={() => {
+                setResult(null);
+                setConfirming(true);
+              }}
+            >
+              Cancel Subscription
+            </Button>
+            {!cancellable && !result ? (
+              <Text fz="xs" c="dimmed">
+                {subscription?.cancelAtPeriodEnd
+                  ? `Your subscription is already set to end on ${formatDate(subscription.subscriptionEndsAt)}.`
+                  : "There is no paid subscription to cancel."}
+              </Text>
+            ) : null}
+          </>
+        )}
         {result ? (
           <Alert
             color={result.ok ? "teal" : "red"}

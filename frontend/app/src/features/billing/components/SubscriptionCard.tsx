@@ -11,6 +11,7 @@ import {
   statusColor,
   statusText,
   subscriptionLines,
+  subscriptionPrice,
 } from "../api/subscription";
 import type { Subscription } from "../api/subscription";
 
@@ -98,6 +99,11 @@ export function SubscriptionCard({
               </Badge>
             ) : null}
           </Group>
+          {subscriptionPrice(subscription) ? (
+            <Text fz="md" fw={600} data-testid="subscription-price">
+              {subscriptionPrice(subscription)}
+            </Text>
+          ) : null}
           {cycleText(subscription.cycle) ? (
             <Text fz="sm" c="dimmed">
               {cycleText(subscription.cycle)}

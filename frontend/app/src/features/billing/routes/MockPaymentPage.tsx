@@ -25,7 +25,7 @@ import { Navigate, useNavigate, useSearchParams } from "react-router";
 import { Logo } from "../../../components/Logo";
 import { messageOf } from "../../../lib/api-client";
 import { useAuth } from "../../../lib/auth";
-import { formatInr } from "../../../lib/format";
+import { planPriceText } from "../api/pricing";
 import { useMockPayment, usePlan } from "../api/billing";
 import { READABLE_TEXT } from "../../../components/a11y";
 
@@ -125,15 +125,15 @@ export function MockPaymentPage() {
                 <div>
                   <Text fw={600}>{name} plan</Text>
                   <Text fz="sm" c="dimmed">
-                    Billed monthly
+                    {plan.data?.data.interval === "yearly" ? "Billed yearly" : "Billed monthly"}
                   </Text>
                 </div>
                 {plan.data ? (
+                  // The demo pays for the plan's own period: a month, or a year for a yearly plan.
                   <Text fz="xl" fw={800}>
-                    {formatInr(plan.data.data.price)}
+                    {planPriceText(plan.data.data).split(" / ")[0]}
                     <Text span fz="sm" c="dimmed" fw={400}>
-                      {" "}
-                      / month
+                      {` / ${plan.data.data.interval === "yearly" ? "year" : "month"}`}
                     </Text>
                   </Text>
                 ) : plan.isLoading ? (

@@ -19,7 +19,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { messageOf } from "../../../lib/api-client";
 import { startCheckout } from "../../../lib/checkout";
-import { formatInr } from "../../../lib/format";
+import { formatMoney } from "../../../lib/format";
 import { canCreate, useUsage, type Usage } from "../../../lib/usage";
 import {
   useCreateCampaign,
@@ -74,7 +74,8 @@ function UpgradeRequired({ usage }: { usage: Usage }) {
           <Text>{gateText(usage)}</Text>
           {basic ? (
             <Text data-testid="gate-price">
-              The Basic plan is <b>{formatInr(basic.price)}</b> a month
+              The Basic plan is <b>{formatMoney(basic.price, basic.currency)}</b>{" "}
+              {basic.interval === "yearly" ? "a year" : "a month"}
               {basic.limits.campaigns > 0
                 ? ` for ${basic.limits.campaigns === -1 ? "unlimited campaigns" : campaignsWord(basic.limits.campaigns)}`
                 : ""}
