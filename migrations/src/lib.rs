@@ -36,6 +36,7 @@ mod m20261126_000029_billing_jobs;
 mod m20261126_000030_webhooks;
 mod m20261126_000031_invoices;
 mod m20261126_000032_meta_hardening;
+mod m20261126_000034_login_as_sessions;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -79,6 +80,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261126_000030_webhooks::Migration),
             Box::new(m20261126_000031_invoices::Migration),
             Box::new(m20261126_000032_meta_hardening::Migration),
+            Box::new(m20261126_000034_login_as_sessions::Migration),
         ]
     }
 }

@@ -36,7 +36,8 @@ impl CurrentUser {
     }
 }
 
-fn bearer(req: &HttpRequest) -> Option<String> {
+/// The bearer token of a request, if it carries one.
+pub fn bearer(req: &HttpRequest) -> Option<String> {
     let value = req.headers().get(AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.split_once(' ')?;
     if !scheme.eq_ignore_ascii_case("bearer") {
