@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { auditAction, auditChanges, formatPrice, perInterval } from "./display";
+import { auditAction, auditChanges, auditDetails, formatPrice, perInterval } from "./display";
 
 describe("display", () => {
   it("formats prices per currency without decimals", () => {
@@ -25,5 +25,38 @@ describe("display", () => {
       "endsAt: — → 22 Jan 2027",
     ]);
     expect(auditAction("change_plan")).toBe("change plan");
+  });
+});
+
+describe("auditDetails", () => {
+  it("shows a write made while signed in as the account as its request, not as field changes", () => {
+    expect(
+      auditDetails({
+        action: "request_as_user",
+        before: null,
+        after: null,
+        request: { method: "POST", path: "/api/campaigns" },
+      }),
+    ).toEqual(["POST /api/campaigns"]);
+  });
+
+  it("shows a refusal with its reason", () => {
+    expect(
+      auditDetails({
+        action: "delete_user_refused",
+        after: { refused: "superuser_required", reason: "Only a superuser can do this" },
+      }),
+    ).toEqual(["Refused: Only a superuser can do this"]);
+  });
+
+  it("shows only the fields a change changed", () => {
+    expect(
+      auditDetails({
+        action: "update_user",
+        before: { name: "Asha", role: "user" },
+        after: { name: "Meera", role: "user" },
+        request: null,
+      }),
+    ).toEqual(["name: Asha → Meera"]);
   });
 });

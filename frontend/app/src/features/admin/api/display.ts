@@ -38,6 +38,27 @@ export function auditAction(action: string): string {
   return action.replace(/_/g, " ");
 }
 
+/** An audit entry as the Activity tab shows it. */
+export interface AuditLike {
+  action: string;
+  before?: Record<string, unknown> | null;
+  after?: Record<string, unknown> | null;
+  request?: { method: string; path: string } | null;
+}
+
+/**
+ * The lines under an audit entry: the request of a write made while signed in as the account,
+ * the reason of a refusal, else the fields the change really changed.
+ */
+export function auditDetails(entry: AuditLike): string[] {
+  if (entry.request) return [`${entry.request.method} ${entry.request.path}`];
+  if (entry.action.endsWith("_refused")) {
+    const reason = entry.after?.reason;
+    return typeof reason === "string" && reason !== "" ? [`Refused: ${reason}`] : ["Refused"];
+  }
+  return auditChanges(entry.before ?? null, entry.after ?? null);
+}
+
 /** The changed fields of an audit entry: "planId: free → basic". */
 export function auditChanges(
   before: Record<string, unknown> | null,
