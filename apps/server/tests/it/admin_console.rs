@@ -203,6 +203,10 @@ async fn return_to_admin_ends_only_the_login_as_token() {
         .find(|a| a["action"] == "return_from_login_as")
         .expect("the return is on record");
     assert_eq!(returned["actorId"], su_id.as_str());
+    assert!(
+        audit.iter().all(|a| a["action"] != "request_as_user"),
+        "the return is recorded once, not also as a request: {audit:?}"
+    );
 }
 
 /// Every admin route checks the one permission table the dashboard reads

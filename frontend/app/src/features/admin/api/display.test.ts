@@ -60,3 +60,11 @@ describe("auditDetails", () => {
     ).toEqual(["name: Asha → Meera"]);
   });
 });
+
+describe("auditChanges of a created record", () => {
+  it("leaves out fields empty before and after", () => {
+    expect(auditChanges(null, { name: "Kabir", subscriptionEndsAt: null })).toEqual([
+      "name: — → Kabir",
+    ]);
+  });
+});

@@ -74,7 +74,8 @@ export function auditChanges(
   for (const key of keys) {
     const b = before?.[key];
     const a = after?.[key];
-    if (JSON.stringify(b) === JSON.stringify(a)) continue;
+    // Unchanged, or empty before and after (null and a missing field alike).
+    if (JSON.stringify(b) === JSON.stringify(a) || show(b) === show(a)) continue;
     lines.push(`${key}: ${show(b)} → ${show(a)}`);
   }
   return lines;

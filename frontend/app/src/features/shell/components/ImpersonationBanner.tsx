@@ -49,7 +49,6 @@ function Banner({
         <Button
           size="xs"
           variant="filled"
-          color="orange.9"
           leftSection={<IconArrowBackUp size={14} />}
           loading={returning}
           onClick={() => {
