@@ -36,8 +36,12 @@ mod m20261126_000029_billing_jobs;
 mod m20261126_000030_webhooks;
 mod m20261126_000031_invoices;
 mod m20261126_000032_meta_hardening;
+<<<<<<< HEAD
 mod m20261126_000033_account_phones_e164;
 mod m20261126_000036_ai_conversation_usage;
+=======
+mod m20261126_000034_login_as_sessions;
+>>>>>>> wt-console
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -82,6 +86,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261126_000031_invoices::Migration),
             Box::new(m20261126_000032_meta_hardening::Migration),
             Box::new(m20261126_000033_account_phones_e164::Migration),
+            Box::new(m20261126_000034_login_as_sessions::Migration),
             Box::new(m20261126_000036_ai_conversation_usage::Migration),
         ]
     }

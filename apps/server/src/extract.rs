@@ -13,6 +13,9 @@ use ca_auth::entities::user;
 use crate::error::ApiError;
 use crate::state::AppState;
 
+/// Return to admin: ends a login-as session, recorded as such.
+const RETURN_PATH: &str = "/api/admin/return";
+
 /// The user behind a valid, unrevoked bearer token, and the superuser
 /// acting as them when the session came from "login as user".
 pub struct CurrentUser(pub user::Model, pub Option<String>);
@@ -36,7 +39,8 @@ impl CurrentUser {
     }
 }
 
-fn bearer(req: &HttpRequest) -> Option<String> {
+/// The bearer token of a request, if it carries one.
+pub fn bearer(req: &HttpRequest) -> Option<String> {
     let value = req.headers().get(AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.split_once(' ')?;
     if !scheme.eq_ignore_ascii_case("bearer") {
@@ -60,8 +64,12 @@ impl FromRequest for CurrentUser {
             let token = token.ok_or(AuthError::MissingToken)?;
             let (user, acting_for) = state.auth.authenticate_session(&token).await?;
             let current = CurrentUser(user, acting_for);
-            // What a superuser changes while signed in as someone is on record.
-            if current.1.is_some() && !matches!(method, Method::GET | Method::HEAD) {
+            // What a superuser changes while signed in as someone is on record
+            // (Return to admin has an entry of its own).
+            if current.1.is_some()
+                && !matches!(method, Method::GET | Method::HEAD)
+                && path != RETURN_PATH
+            {
                 state
                     .admin
                     .record_acting(&current.actor(), method.as_str(), &path)

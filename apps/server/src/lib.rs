@@ -318,6 +318,8 @@ fn api_app(
                 .service(routes::admin::change_plan)
                 .service(routes::admin::plans)
                 .service(routes::admin::login_as)
+                .service(routes::admin::return_to_admin)
+                .service(routes::admin::permissions)
                 .service(routes::admin::health)
                 .service(routes::admin::meta_events)
                 .service(routes::admin::requeue_meta_events)

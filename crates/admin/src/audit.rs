@@ -10,8 +10,11 @@ use sea_orm::{
 use ca_auth::entities::user;
 
 use crate::AdminError;
-use crate::dto::AuditOut;
+use crate::dto::{AuditOut, AuditRequest};
 use crate::entities::audit_entry;
+
+/// The action of a write made while signed in as an owner.
+pub const REQUEST_AS_USER: &str = "request_as_user";
 
 /// Who is acting: the signed-in account, and the superuser behind it when
 /// the session is a "login as user" one.
@@ -88,6 +91,17 @@ pub async fn record<C: ConnectionTrait>(
 }
 
 fn out(m: audit_entry::Model) -> AuditOut {
+    let after: Option<serde_json::Value> = m.after.and_then(|a| serde_json::from_str(&a).ok());
+    // A write made while signed in as someone keeps its request, which is
+    // no field of any record: it is shown as the request, not as a change.
+    let (after, request) = if m.action == REQUEST_AS_USER {
+        (
+            None,
+            after.and_then(|a| serde_json::from_value::<AuditRequest>(a).ok()),
+        )
+    } else {
+        (after, None)
+    };
     AuditOut {
         id: m.id,
         actor_id: m.actor_id,
@@ -98,7 +112,8 @@ fn out(m: audit_entry::Model) -> AuditOut {
         target_type: m.target_type,
         target_id: m.target_id,
         before: m.before.and_then(|b| serde_json::from_str(&b).ok()),
-        after: m.after.and_then(|a| serde_json::from_str(&a).ok()),
+        after,
+        request,
         created_at: m.created_at,
     }
 }

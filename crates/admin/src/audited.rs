@@ -1,12 +1,15 @@
 //! One way to change anything from the admin area: check the role, open a
 //! write transaction, do the change, record it in the audit log with the
 //! values before and after, and commit, so a change is never stored without
-//! its audit entry nor an entry without its change.
+//! its audit entry nor an entry without its change. A change the caller's
+//! role may not make is refused, and the refusal is on record too.
 
 use sea_orm::DatabaseTransaction;
 
 use crate::AdminError;
-use crate::access::{self, Need};
+use ca_core::{DomainError, ErrorKind};
+
+use crate::access::{self, Permission};
 use crate::audit::{self, Actor, Entry};
 use crate::service::AdminService;
 
@@ -50,8 +53,9 @@ pub struct Action {
     pub name: &'static str,
     /// `user`, `plan` or `settings`.
     pub target_type: &'static str,
-    /// The role it needs.
-    pub need: Need,
+    /// What the permission table must allow the caller; `None` for what is
+    /// recorded of anyone (a write made while signed in as an owner).
+    pub need: Option<Permission>,
 }
 
 impl AdminService {
@@ -62,7 +66,36 @@ impl AdminService {
         action: Action,
         change: impl AsyncFnOnce(&DatabaseTransaction) -> Result<Done<T>, AdminError>,
     ) -> Result<T, AdminError> {
-        access::check(actor, action.need)?;
+        self.audited_on(actor, action, "", change).await
+    }
+
+    /// Like [`Self::audited`] for a change of `target` (an account or plan
+    /// id), which a refusal is recorded against.
+    pub(crate) async fn audited_on<T>(
+        &self,
+        actor: &Actor,
+        action: Action,
+        target: &str,
+        change: impl AsyncFnOnce(&DatabaseTransaction) -> Result<Done<T>, AdminError>,
+    ) -> Result<T, AdminError> {
+        match self.attempt(actor, action, change).await {
+            Err(e) if matches!(e.kind(), ErrorKind::Forbidden) => {
+                self.record_refusal(actor, action, target, &e).await?;
+                Err(e)
+            }
+            other => other,
+        }
+    }
+
+    async fn attempt<T>(
+        &self,
+        actor: &Actor,
+        action: Action,
+        change: impl AsyncFnOnce(&DatabaseTransaction) -> Result<Done<T>, AdminError>,
+    ) -> Result<T, AdminError> {
+        if let Some(need) = action.need {
+            access::check(actor, need)?;
+        }
         let txn = ca_core::db::begin_write(&self.db).await?;
         let done = change(&txn).await?;
         audit::record(
@@ -79,5 +112,34 @@ impl AdminService {
         .await?;
         txn.commit().await?;
         Ok(done.value)
+    }
+
+    /// Records that `actor` was refused `action` on `target`, and why.
+    async fn record_refusal(
+        &self,
+        actor: &Actor,
+        action: Action,
+        target: &str,
+        refusal: &AdminError,
+    ) -> Result<(), AdminError> {
+        let txn = ca_core::db::begin_write(&self.db).await?;
+        audit::record(
+            &txn,
+            actor,
+            Entry {
+                action: &format!("{}_refused", action.name),
+                target_type: action.target_type,
+                target_id: target.trim(),
+                before: None,
+                after: Some(serde_json::json!({
+                    "refused": refusal.code(),
+                    "reason": refusal.to_string(),
+                })),
+            },
+        )
+        .await?;
+        txn.commit().await?;
+        tracing::info!(actor = %actor.person_id(), action = action.name, "admin action refused");
+        Ok(())
     }
 }

@@ -15,7 +15,9 @@ pub struct DashboardStats {
     /// Admins and superusers.
     pub total_admins: u64,
     pub total_campaigns: u64,
-    /// Owners with a paid plan running now.
+    /// Accounts on a paid plan now, whether paid for or set by staff by
+    /// hand ("On a paid plan, incl. set by staff"); the paying ones alone
+    /// are the superadmin figures' `revenue.activeSubscriptions`.
     pub active_subscriptions: u64,
     pub total_conversations: u64,
     pub total_customers: u64,
@@ -141,7 +143,8 @@ pub struct UserAnalytics {
 /// Something that happened on the account.
 #[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
 pub struct ActivityItem {
-    /// `conversation`, `customer`, `payment` or `admin`.
+    /// `conversation`, `customer` or `payment` (staff actions are the
+    /// detail's `audit` entries).
     #[serde(rename = "type")]
     pub kind: String,
     pub title: String,
@@ -230,11 +233,42 @@ pub struct AuditOut {
     pub action: String,
     pub target_type: String,
     pub target_id: String,
+    /// The changed record's fields before the change (only real fields).
     #[schema(value_type = Option<Object>)]
     pub before: Option<serde_json::Value>,
+    /// The changed record's fields after the change (only real fields).
     #[schema(value_type = Option<Object>)]
     pub after: Option<serde_json::Value>,
+    /// The request a write made while signed in as the account
+    /// (`request_as_user`): it changed no field the entry knows of.
+    pub request: Option<AuditRequest>,
     pub created_at: DateTime<Utc>,
+}
+
+/// A request made while signed in as someone.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
+pub struct AuditRequest {
+    pub method: String,
+    pub path: String,
+}
+
+/// `GET /api/admin/permissions`: what the signed-in role may do in the
+/// admin area, and the whole table of actions × roles the server checks.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+pub struct PermissionsOut {
+    /// The caller's role.
+    pub role: String,
+    /// The actions the caller's role may do.
+    pub allowed: Vec<crate::permission::Permission>,
+    /// Every action with the roles that may do it.
+    pub table: Vec<PermissionRow>,
+}
+
+/// One row of the permission table.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+pub struct PermissionRow {
+    pub action: crate::permission::Permission,
+    pub roles: Vec<String>,
 }
 
 /// `GET /api/admin/users/{id}`.

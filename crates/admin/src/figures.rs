@@ -10,7 +10,7 @@ use ca_auth::dto::SubscriptionStatus;
 use ca_auth::entities::user;
 
 use crate::AdminError;
-use crate::access::{self, Need};
+use crate::access::{self, Permission};
 use crate::audit::Actor;
 use crate::dto::*;
 use crate::service::AdminService;
@@ -24,7 +24,7 @@ fn month_key(t: DateTime<Utc>) -> String {
 impl AdminService {
     /// The admin dashboard's figures.
     pub async fn stats(&self, actor: &Actor) -> Result<DashboardStats, AdminError> {
-        access::check(actor, Need::Staff)?;
+        access::check(actor, Permission::ViewAdmin)?;
         let now = Utc::now();
         let users = ca_auth::staff::all(&self.db).await?;
         let trial_users = users
@@ -57,7 +57,7 @@ impl AdminService {
 
     /// The platform's business figures, measured from accounts and payments.
     pub async fn superadmin(&self, actor: &Actor) -> Result<SuperadminFigures, AdminError> {
-        access::check(actor, Need::Superuser)?;
+        access::check(actor, Permission::ViewBusiness)?;
         let now = Utc::now();
         let revenue = ca_billing::staff::revenue_figures(&self.db, now).await?;
         let users = ca_auth::staff::all(&self.db).await?;
@@ -85,14 +85,20 @@ impl AdminService {
                 SubscriptionStatus::Expired => by_status.expired += 1,
                 _ => by_status.free += 1,
             }
-            // A trial that has ended: its end date passed, or the owner paid.
+            // Only trials that ended count: the end date passed, or the owner
+            // paid (a payment ends the trial, converted). An owner whom staff
+            // put on a paid plan by hand without a payment is left out: that
+            // trial neither converted nor lapsed unpaid.
             if u.role == "user"
-                && u.trial_ends_at
-                    .is_some_and(|t| t <= now || u.subscription_status != "trial")
+                && let Some(end) = u.trial_ends_at
             {
-                trials_completed += 1;
-                if paid_owner_ids.contains(&u.id) {
-                    trials_converted += 1;
+                let paid = paid_owner_ids.contains(&u.id);
+                let set_by_staff = u.subscription_status == "active" && !paid;
+                if !set_by_staff && (end <= now || paid) {
+                    trials_completed += 1;
+                    if paid {
+                        trials_converted += 1;
+                    }
                 }
             }
         }

@@ -7,7 +7,7 @@ use chrono::Utc;
 use sea_orm::DbBackend;
 
 use crate::AdminError;
-use crate::access::{self, Need};
+use crate::access::{self, Permission};
 use crate::audit::Actor;
 use crate::dto::*;
 use crate::service::AdminService;
@@ -15,7 +15,7 @@ use crate::service::AdminService;
 impl AdminService {
     /// The server's health, measured now.
     pub async fn health(&self, actor: &Actor) -> Result<SystemHealth, AdminError> {
-        access::check(actor, Need::Staff)?;
+        access::check(actor, Permission::ViewAdmin)?;
         let started = Instant::now();
         let reachable = ca_core::db::ping(&self.db).await;
         let latency_ms = (started.elapsed().as_secs_f64() * 1000.0 * 100.0).round() / 100.0;

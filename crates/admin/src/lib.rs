@@ -12,6 +12,7 @@ pub mod error;
 mod figures;
 mod health;
 mod payments;
+pub mod permission;
 mod plans;
 pub mod service;
 mod settings;

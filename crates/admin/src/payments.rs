@@ -8,7 +8,7 @@ use serde_json::json;
 use ca_billing::entities::payment;
 
 use crate::AdminError;
-use crate::access::{self, Need};
+use crate::access::{self, Permission};
 use crate::audit::Actor;
 use crate::audited::{Action, Done};
 use crate::dto::{RefundIn, UserPayment};
@@ -57,13 +57,13 @@ impl AdminService {
         txnid: &str,
         input: RefundIn,
     ) -> Result<UserPayment, AdminError> {
-        access::check(actor, Need::Staff)?;
+        access::check(actor, Permission::RefundPayments)?;
         let p = ca_billing::refunds::by_txnid(&self.db, txnid).await?;
         let refund_id = self.billing.request_refund(&p).await?;
         let action = Action {
             name: "refund_payment",
             target_type: "payment",
-            need: Need::Staff,
+            need: Some(Permission::RefundPayments),
         };
         let recorded = self
             .audited(actor, action, async |txn| {

@@ -7,7 +7,7 @@ use ca_billing::dto::PlanOut;
 use ca_billing::staff::{AdminPlanOut, PlanIn};
 
 use crate::AdminError;
-use crate::access::{self, Need};
+use crate::access::{self, Permission};
 use crate::audit::Actor;
 use crate::audited::{Action, Done};
 use crate::service::AdminService;
@@ -16,7 +16,7 @@ const fn plan_action(name: &'static str) -> Action {
     Action {
         name,
         target_type: "plan",
-        need: Need::Superuser,
+        need: Some(Permission::ManagePlans),
     }
 }
 
@@ -27,7 +27,7 @@ fn json(plan: &PlanOut) -> Option<serde_json::Value> {
 impl AdminService {
     /// Every plan with its subscribers.
     pub async fn plans(&self, actor: &Actor) -> Result<Vec<AdminPlanOut>, AdminError> {
-        access::check(actor, Need::Staff)?;
+        access::check(actor, Permission::ViewAdmin)?;
         Ok(ca_billing::staff::plans_with_subscribers(&self.db).await?)
     }
 

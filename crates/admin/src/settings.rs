@@ -6,7 +6,7 @@ use serde_json::json;
 use ca_auth::trial::TrialSettings;
 
 use crate::AdminError;
-use crate::access::{self, Need};
+use crate::access::{self, Permission};
 use crate::audit::Actor;
 use crate::audited::{Action, Done};
 use crate::dto::{AdSpendIn, SuperadminFigures};
@@ -19,7 +19,7 @@ const fn settings_action(name: &'static str) -> Action {
     Action {
         name,
         target_type: "settings",
-        need: Need::Superuser,
+        need: Some(Permission::EditSettings),
     }
 }
 
@@ -34,7 +34,7 @@ pub(crate) async fn ad_spend<C: sea_orm::ConnectionTrait>(
 
 impl AdminService {
     pub async fn trial_settings(&self, actor: &Actor) -> Result<TrialSettings, AdminError> {
-        access::check(actor, Need::Staff)?;
+        access::check(actor, Permission::ViewAdmin)?;
         Ok(ca_auth::trial::settings(&self.db).await?)
     }
 

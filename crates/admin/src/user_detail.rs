@@ -7,7 +7,7 @@ use sea_orm::EntityTrait;
 use ca_billing::dto::PlanOut;
 
 use crate::AdminError;
-use crate::access::{self, Need};
+use crate::access::{self, Permission};
 use crate::audit::{self, Actor};
 use crate::dto::*;
 use crate::service::AdminService;
@@ -16,7 +16,7 @@ use crate::users::rupees;
 impl AdminService {
     /// Everything about one account.
     pub async fn user_detail(&self, actor: &Actor, id: &str) -> Result<UserDetail, AdminError> {
-        access::check(actor, Need::Staff)?;
+        access::check(actor, Permission::ViewAdmin)?;
         let now = Utc::now();
         let u = ca_auth::staff::get(&self.db, id).await?;
         let campaigns = ca_campaigns::counters::of_owner(&self.db, &u.id).await?;
@@ -55,7 +55,7 @@ impl AdminService {
             .map(|p| PlanOut::from(&p));
 
         let audit_entries = audit::about(&self.db, &u.id, 50).await?;
-        let timeline = self.timeline(&u.id, &payments, &audit_entries).await?;
+        let timeline = self.timeline(&u.id, &payments).await?;
 
         let user_campaigns = campaigns
             .iter()
@@ -113,13 +113,13 @@ impl AdminService {
         })
     }
 
-    /// The account's latest 20 happenings: conversations, customers,
-    /// payments and staff actions, newest first.
+    /// The account's latest 20 happenings: conversations, customers and
+    /// payments, newest first. Staff actions are not repeated here: the
+    /// audit entries beside the timeline list each of them once.
     async fn timeline(
         &self,
         owner_id: &str,
         payments: &[ca_billing::entities::payment::Model],
-        audit_entries: &[AuditOut],
     ) -> Result<Vec<ActivityItem>, AdminError> {
         let mut timeline: Vec<ActivityItem> = Vec::new();
         for c in ca_conversations::stats::recent(&self.db, owner_id, 10).await? {
@@ -148,17 +148,6 @@ impl AdminService {
                 title: format!("Payment {}", p.status),
                 description: format!("{} · ₹{:.2}", p.productinfo, rupees(p.amount_paise)),
                 timestamp: p.settled_at.unwrap_or(p.created_at),
-            });
-        }
-        for a in audit_entries.iter().take(10) {
-            timeline.push(ActivityItem {
-                kind: "admin".into(),
-                title: a.action.replace('_', " "),
-                description: match &a.acting_as_id {
-                    Some(_) => format!("by {} (signed in as this user)", a.actor_name),
-                    None => format!("by {}", a.actor_name),
-                },
-                timestamp: a.created_at,
             });
         }
         timeline.sort_by_key(|i| std::cmp::Reverse(i.timestamp));

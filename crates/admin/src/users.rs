@@ -14,7 +14,7 @@ use ca_core::paging::whole_number;
 use ca_core::search;
 
 use crate::AdminError;
-use crate::access::{self, Need, may_manage};
+use crate::access::{self, Permission, may_manage};
 use crate::audit::Actor;
 use crate::audited::{Action, Done};
 use crate::dto::*;
@@ -33,11 +33,11 @@ pub(crate) fn rupees(paise: i64) -> f64 {
     paise as f64 / 100.0
 }
 
-const fn user_action(name: &'static str) -> Action {
+const fn user_action(name: &'static str, need: Permission) -> Action {
     Action {
         name,
         target_type: "user",
-        need: Need::Staff,
+        need: Some(need),
     }
 }
 
@@ -89,7 +89,7 @@ impl AdminService {
 
     /// One page of accounts.
     pub async fn users(&self, actor: &Actor, q: &UserListQuery) -> Result<UserList, AdminError> {
-        access::check(actor, Need::Staff)?;
+        access::check(actor, Permission::ViewAdmin)?;
         let mut errors = FieldErrors::new();
         let page = whole_number(q.page.as_deref(), "page", 1, 1, 1_000_000, &mut errors);
         let limit = whole_number(q.limit.as_deref(), "limit", 10, 1, 100, &mut errors);
@@ -153,39 +153,42 @@ impl AdminService {
         input: UserChangeIn,
     ) -> Result<AdminUser, AdminError> {
         let after = self
-            .audited(actor, user_action("update_user"), async |txn| {
-                let before = ca_auth::staff::get(txn, id).await?;
-                may_manage(actor, &before)?;
-                if let Some(role) = input.role.as_deref().map(str::trim) {
-                    if role == "superuser" && !actor.is_superuser() {
-                        return Err(AdminError::SuperuserRequired);
-                    }
-                    if role != before.role {
+            .audited_on(
+                actor,
+                user_action("update_user", Permission::EditUsers),
+                id,
+                async |txn| {
+                    let before = ca_auth::staff::get(txn, id).await?;
+                    may_manage(actor, &before)?;
+                    if let Some(role) = input.role.as_deref().map(str::trim)
+                        && role != before.role
+                    {
                         if before.id == actor.person_id() {
                             return Err(AdminError::SelfAction("change the role of"));
                         }
+                        access::may_grant(actor, role)?;
                         if before.role == "superuser"
                             && ca_auth::staff::count_role(txn, "superuser").await? <= 1
                         {
                             return Err(AdminError::LastSuperuser);
                         }
                     }
-                }
-                let after = ca_auth::staff::update(
-                    txn,
-                    &before.id,
-                    AccountChange {
-                        name: input.name,
-                        email: input.email,
-                        phone: input.phone,
-                        role: input.role,
-                    },
-                )
-                .await?;
-                Ok(Done::new(after.id.clone(), after.clone())
-                    .before(Some(snapshot(&before)))
-                    .after(Some(snapshot(&after))))
-            })
+                    let after = ca_auth::staff::update(
+                        txn,
+                        &before.id,
+                        AccountChange {
+                            name: input.name,
+                            email: input.email,
+                            phone: input.phone,
+                            role: input.role,
+                        },
+                    )
+                    .await?;
+                    Ok(Done::new(after.id.clone(), after.clone())
+                        .before(Some(snapshot(&before)))
+                        .after(Some(snapshot(&after))))
+                },
+            )
             .await?;
         self.admin_user(after).await
     }
@@ -194,20 +197,26 @@ impl AdminService {
     /// payments, in one transaction.
     pub async fn delete_user(&self, actor: &Actor, id: &str) -> Result<(), AdminError> {
         let deleted = self
-            .audited(actor, user_action("delete_user"), async |txn| {
-                let target = ca_auth::staff::get(txn, id).await?;
-                if target.id == actor.person_id() {
-                    return Err(AdminError::SelfAction("delete"));
-                }
-                may_manage(actor, &target)?;
-                if target.role == "superuser"
-                    && ca_auth::staff::count_role(txn, "superuser").await? <= 1
-                {
-                    return Err(AdminError::LastSuperuser);
-                }
-                ca_auth::staff::delete(txn, &target.id).await?;
-                Ok(Done::new(target.id.clone(), target.id.clone()).before(Some(snapshot(&target))))
-            })
+            .audited_on(
+                actor,
+                user_action("delete_user", Permission::EditUsers),
+                id,
+                async |txn| {
+                    let target = ca_auth::staff::get(txn, id).await?;
+                    if target.id == actor.person_id() {
+                        return Err(AdminError::SelfAction("delete"));
+                    }
+                    may_manage(actor, &target)?;
+                    if target.role == "superuser"
+                        && ca_auth::staff::count_role(txn, "superuser").await? <= 1
+                    {
+                        return Err(AdminError::LastSuperuser);
+                    }
+                    ca_auth::staff::delete(txn, &target.id).await?;
+                    Ok(Done::new(target.id.clone(), target.id.clone())
+                        .before(Some(snapshot(&target))))
+                },
+            )
             .await?;
         tracing::info!(actor = %actor.user.id, user = %deleted, "account deleted by staff");
         Ok(())
@@ -219,29 +228,43 @@ impl AdminService {
         actor: &Actor,
         input: CreateAdminIn,
     ) -> Result<AdminUser, AdminError> {
+        let email = input.email.clone();
         let created = self
-            .audited(actor, user_action("create_admin"), async |txn| {
-                let role = match input.role.as_deref().map(str::trim).unwrap_or("admin") {
-                    "" | "admin" => Role::Admin,
-                    "superuser" if actor.is_superuser() => Role::Superuser,
-                    "superuser" => return Err(AdminError::SuperuserRequired),
-                    _ => return Err(AdminError::field("role", "Role must be admin or superuser")),
-                };
-                let created = self
-                    .auth
-                    .create_account_in(
-                        txn,
-                        NewAccount {
-                            name: input.name,
-                            email: input.email,
-                            phone: input.phone,
-                            password: input.password,
-                            role,
-                        },
-                    )
-                    .await?;
-                Ok(Done::new(created.id.clone(), created.clone()).after(Some(snapshot(&created))))
-            })
+            .audited_on(
+                actor,
+                user_action("create_admin", Permission::CreateAdmins),
+                &email,
+                async |txn| {
+                    let role = match input.role.as_deref().map(str::trim).unwrap_or("admin") {
+                        "" | "admin" => Role::Admin,
+                        "superuser" => {
+                            access::may_grant(actor, "superuser")?;
+                            Role::Superuser
+                        }
+                        _ => {
+                            return Err(AdminError::field(
+                                "role",
+                                "Role must be admin or superuser",
+                            ));
+                        }
+                    };
+                    let created = self
+                        .auth
+                        .create_account_in(
+                            txn,
+                            NewAccount {
+                                name: input.name,
+                                email: input.email,
+                                phone: input.phone,
+                                password: input.password,
+                                role,
+                            },
+                        )
+                        .await?;
+                    Ok(Done::new(created.id.clone(), created.clone())
+                        .after(Some(snapshot(&created))))
+                },
+            )
             .await?;
         self.admin_user(created).await
     }
@@ -254,51 +277,56 @@ impl AdminService {
         input: CreateUserIn,
     ) -> Result<AdminUser, AdminError> {
         let created = self
-            .audited(actor, user_action("create_user"), async |txn| {
-                let status = input
-                    .subscription_status
-                    .as_deref()
-                    .map(str::trim)
-                    .filter(|s| !s.is_empty());
-                let plan = input
-                    .plan_id
-                    .as_deref()
-                    .map(str::trim)
-                    .filter(|p| !p.is_empty());
-                let created = self
-                    .auth
-                    .create_account_in(
-                        txn,
-                        NewAccount {
-                            name: input.name.clone(),
-                            email: input.email.clone(),
-                            phone: input.phone.clone(),
-                            password: input.password.clone(),
-                            role: Role::User,
-                        },
-                    )
-                    .await?;
-                let created = match (status, plan) {
-                    (None, None) => created,
-                    (status, plan) => {
-                        let status = status.unwrap_or(if plan.is_some_and(|p| p != "free") {
-                            "active"
-                        } else {
-                            "free"
-                        });
-                        ca_billing::staff::change_plan(
+            .audited(
+                actor,
+                user_action("create_user", Permission::EditUsers),
+                async |txn| {
+                    let status = input
+                        .subscription_status
+                        .as_deref()
+                        .map(str::trim)
+                        .filter(|s| !s.is_empty());
+                    let plan = input
+                        .plan_id
+                        .as_deref()
+                        .map(str::trim)
+                        .filter(|p| !p.is_empty());
+                    let created = self
+                        .auth
+                        .create_account_in(
                             txn,
-                            &created.id,
-                            plan.unwrap_or("free"),
-                            status,
-                            input.subscription_ends_at,
-                            Utc::now(),
+                            NewAccount {
+                                name: input.name.clone(),
+                                email: input.email.clone(),
+                                phone: input.phone.clone(),
+                                password: input.password.clone(),
+                                role: Role::User,
+                            },
                         )
-                        .await?
-                    }
-                };
-                Ok(Done::new(created.id.clone(), created.clone()).after(Some(snapshot(&created))))
-            })
+                        .await?;
+                    let created = match (status, plan) {
+                        (None, None) => created,
+                        (status, plan) => {
+                            let status = status.unwrap_or(if plan.is_some_and(|p| p != "free") {
+                                "active"
+                            } else {
+                                "free"
+                            });
+                            ca_billing::staff::change_plan(
+                                txn,
+                                &created.id,
+                                plan.unwrap_or("free"),
+                                status,
+                                input.subscription_ends_at,
+                                Utc::now(),
+                            )
+                            .await?
+                        }
+                    };
+                    Ok(Done::new(created.id.clone(), created.clone())
+                        .after(Some(snapshot(&created))))
+                },
+            )
             .await?;
         self.admin_user(created).await
     }
@@ -311,22 +339,27 @@ impl AdminService {
         input: ChangePlanIn,
     ) -> Result<AdminUser, AdminError> {
         let after = self
-            .audited(actor, user_action("change_plan"), async |txn| {
-                let before = ca_auth::staff::get(txn, id).await?;
-                may_manage(actor, &before)?;
-                let after = ca_billing::staff::change_plan(
-                    txn,
-                    &before.id,
-                    &input.plan_id,
-                    input.subscription_status.trim(),
-                    input.subscription_ends_at,
-                    Utc::now(),
-                )
-                .await?;
-                Ok(Done::new(after.id.clone(), after.clone())
-                    .before(Some(snapshot(&before)))
-                    .after(Some(snapshot(&after))))
-            })
+            .audited_on(
+                actor,
+                user_action("change_plan", Permission::EditUsers),
+                id,
+                async |txn| {
+                    let before = ca_auth::staff::get(txn, id).await?;
+                    may_manage(actor, &before)?;
+                    let after = ca_billing::staff::change_plan(
+                        txn,
+                        &before.id,
+                        &input.plan_id,
+                        input.subscription_status.trim(),
+                        input.subscription_ends_at,
+                        Utc::now(),
+                    )
+                    .await?;
+                    Ok(Done::new(after.id.clone(), after.clone())
+                        .before(Some(snapshot(&before)))
+                        .after(Some(snapshot(&after))))
+                },
+            )
             .await?;
         self.admin_user(after).await
     }
@@ -341,10 +374,10 @@ impl AdminService {
         let action = Action {
             name: "login_as_user",
             target_type: "user",
-            need: Need::Superuser,
+            need: Some(Permission::LoginAs),
         };
         let session = self
-            .audited(actor, action, async |_| {
+            .audited_on(actor, action, user_id, async |txn| {
                 if actor.acting_for.is_some() {
                     return Err(AdminError::SuperuserRequired);
                 }
@@ -352,12 +385,46 @@ impl AdminService {
                 if target == actor.person_id() {
                     return Err(AdminError::SelfAction("sign in as"));
                 }
-                let session = self.auth.login_as(&actor.user, target).await?;
+                let session = self.auth.login_as(txn, &actor.user, target).await?;
                 Ok(Done::new(target, session))
             })
             .await?;
         tracing::info!(actor = %actor.user.id, user = %user_id.trim(), "superuser signed in as a user");
         Ok(session)
+    }
+
+    /// Ends the "login as user" session of `token` (Return to admin): the
+    /// token stops working, and the return is on record. The staff member's
+    /// own session was never touched, so they carry on without signing in.
+    pub async fn return_from_login_as(&self, actor: &Actor, token: &str) -> Result<(), AdminError> {
+        if actor.acting_for.is_none() {
+            return Err(AdminError::Auth(ca_auth::AuthError::NotActingAs));
+        }
+        let action = Action {
+            name: "return_from_login_as",
+            target_type: "user",
+            need: None,
+        };
+        self.audited(actor, action, async |txn| {
+            self.auth.end_login_as(txn, token).await?;
+            Ok(Done::new(actor.user.id.clone(), ()))
+        })
+        .await
+    }
+
+    /// What the caller's role may do in the admin area, with the whole table.
+    pub fn permissions(&self, actor: &Actor) -> PermissionsOut {
+        PermissionsOut {
+            role: actor.user.role.clone(),
+            allowed: access::allowed(&actor.user.role),
+            table: access::TABLE
+                .iter()
+                .map(|(action, roles)| PermissionRow {
+                    action: *action,
+                    roles: roles.iter().map(|r| (*r).to_string()).collect(),
+                })
+                .collect(),
+        }
     }
 
     /// A write made by a superuser while signed in as an account.
@@ -371,9 +438,9 @@ impl AdminService {
             return Ok(());
         }
         let action = Action {
-            name: "request_as_user",
+            name: crate::audit::REQUEST_AS_USER,
             target_type: "user",
-            need: Need::Anyone,
+            need: None,
         };
         self.audited(actor, action, async |_| {
             Ok(Done::new(actor.user.id.clone(), ())
@@ -393,7 +460,7 @@ impl AdminService {
 
     /// The simple users calls: one account.
     pub async fn simple_user(&self, actor: &Actor, id: &str) -> Result<AdminUser, AdminError> {
-        access::check(actor, Need::Staff)?;
+        access::check(actor, Permission::ViewAdmin)?;
         let u = ca_auth::staff::get(&self.db, id).await?;
         self.admin_user(u).await
     }
@@ -406,36 +473,41 @@ impl AdminService {
         input: SimpleUserIn,
     ) -> Result<AdminUser, AdminError> {
         let created = self
-            .audited(actor, user_action("create_user"), async |txn| {
-                let created = match input.password.filter(|p| !p.is_empty()) {
-                    Some(password) => {
-                        self.auth
-                            .create_account_in(
-                                txn,
-                                NewAccount {
-                                    name: input.name,
-                                    email: input.email,
-                                    phone: input.phone,
-                                    password,
-                                    role: Role::User,
-                                },
-                            )
-                            .await?
-                    }
-                    None => {
-                        if input.name.trim().is_empty() {
-                            return Err(AdminError::field("name", "Name is required"));
+            .audited(
+                actor,
+                user_action("create_user", Permission::EditUsers),
+                async |txn| {
+                    let created = match input.password.filter(|p| !p.is_empty()) {
+                        Some(password) => {
+                            self.auth
+                                .create_account_in(
+                                    txn,
+                                    NewAccount {
+                                        name: input.name,
+                                        email: input.email,
+                                        phone: input.phone,
+                                        password,
+                                        role: Role::User,
+                                    },
+                                )
+                                .await?
                         }
-                        if input.email.trim().is_empty() {
-                            return Err(AdminError::field("email", "Email is required"));
+                        None => {
+                            if input.name.trim().is_empty() {
+                                return Err(AdminError::field("name", "Name is required"));
+                            }
+                            if input.email.trim().is_empty() {
+                                return Err(AdminError::field("email", "Email is required"));
+                            }
+                            self.auth
+                                .invite_owner(txn, &input.name, &input.email, &input.phone)
+                                .await?
                         }
-                        self.auth
-                            .invite_owner(txn, &input.name, &input.email, &input.phone)
-                            .await?
-                    }
-                };
-                Ok(Done::new(created.id.clone(), created.clone()).after(Some(snapshot(&created))))
-            })
+                    };
+                    Ok(Done::new(created.id.clone(), created.clone())
+                        .after(Some(snapshot(&created))))
+                },
+            )
             .await?;
         self.admin_user(created).await
     }

@@ -84,12 +84,29 @@ impl Setup {
     }
 
     /// Every audit entry, oldest first.
+    /// The entries of changes made (refusals are listed by [`Self::refusals`]).
     async fn entries(&self) -> Vec<audit_entry::Model> {
         audit_entry::Entity::find()
             .order_by_asc(audit_entry::Column::CreatedAt)
             .all(&self.db.conn)
             .await
             .expect("audit log")
+            .into_iter()
+            .filter(|e| !e.action.ends_with("_refused"))
+            .collect()
+    }
+
+    /// The actions of the refusals on record, oldest first.
+    async fn refusals(&self) -> Vec<String> {
+        audit_entry::Entity::find()
+            .order_by_asc(audit_entry::Column::CreatedAt)
+            .all(&self.db.conn)
+            .await
+            .expect("audit log")
+            .into_iter()
+            .filter(|e| e.action.ends_with("_refused"))
+            .map(|e| e.action)
+            .collect()
     }
 
     /// The one entry recorded as `action`.
@@ -161,7 +178,12 @@ async fn only_a_superuser_creates_plans_and_a_refusal_writes_nothing() {
         .await
         .expect("q");
     assert!(stored.is_none(), "a refused plan is not stored");
-    assert!(s.entries().await.is_empty(), "nor is an entry");
+    assert!(s.entries().await.is_empty(), "nor is a change entry");
+    assert_eq!(
+        s.refusals().await,
+        ["create_plan_refused"],
+        "the refusal is"
+    );
 
     let created = s
         .admin
@@ -327,6 +349,7 @@ async fn login_as_is_for_superusers_and_what_they_do_is_attributed_to_them() {
         "{refused:?}"
     );
     assert!(s.entries().await.is_empty());
+    assert_eq!(s.refusals().await, ["login_as_user_refused"]);
 
     let session = s
         .admin
@@ -386,7 +409,11 @@ async fn login_as_is_for_superusers_and_what_they_do_is_attributed_to_them() {
     let about = ca_admin::audit::about(&s.db.conn, &owner.user.id, 10)
         .await
         .expect("about");
-    assert_eq!(about.len(), 2, "both are listed on the owner's page");
+    assert_eq!(
+        about.len(),
+        3,
+        "the admin's refused attempt and both entries are listed on the owner's page"
+    );
 }
 
 /// The ad spend is a platform setting only a superuser sets, 0 or more.

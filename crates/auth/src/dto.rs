@@ -234,11 +234,22 @@ pub struct AuthResponse {
     pub user: UserOut,
 }
 
-/// `{success, user}`.
+/// The staff member signed in as the user ("login as user").
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+pub struct ImpersonatedBy {
+    pub id: String,
+    pub email: String,
+}
+
+/// `{success, user}`; under a "login as user" session also `impersonatedBy`.
 #[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct MeResponse {
     pub success: bool,
     pub user: UserOut,
+    /// Who is signed in as this user; only under a "login as user" session.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub impersonated_by: Option<ImpersonatedBy>,
 }
 
 /// `{success, message, token}`: a new token replaces the revoked ones.

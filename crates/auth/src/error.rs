@@ -36,6 +36,9 @@ pub enum AuthError {
     /// owner may do (their password, their other sessions).
     #[error("This can only be done by the account's owner, not while signed in as them")]
     NotWhileActingAs,
+    /// Return to admin, with a token that is not a "login as user" one.
+    #[error("This session is not a login as another user")]
+    NotActingAs,
     /// Staff may sign in as owners only, never as other staff.
     #[error("Only owner accounts can be signed in as")]
     LoginAsOwnersOnly,
@@ -80,6 +83,7 @@ impl DomainError for AuthError {
                 ErrorKind::Forbidden
             }
             Self::UserNotFound => ErrorKind::NotFound,
+            Self::NotActingAs => ErrorKind::BusinessRule,
             Self::Infra(_) => ErrorKind::Internal,
         }
     }
@@ -98,6 +102,7 @@ impl DomainError for AuthError {
             Self::UserNotFound => "user_not_found",
             Self::NotWhileActingAs => "not_while_acting_as",
             Self::LoginAsOwnersOnly => "login_as_owners_only",
+            Self::NotActingAs => "not_acting_as",
             Self::Infra(_) => "internal_error",
         }
     }

@@ -30,6 +30,10 @@ pub struct Claims {
     /// the sessions they opened as someone else.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub act_ver: Option<i32>,
+    /// The "login as user" session this token belongs to: ending that
+    /// session (Return to admin) ends this token alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jti: Option<String>,
 }
 
 /// Signing and checking keys, with the pinned algorithm.
@@ -77,20 +81,50 @@ impl JwtKeys {
         actor: Option<(&str, i32)>,
         now: DateTime<Utc>,
     ) -> Result<String, AuthError> {
-        let ttl = if actor.is_some() {
+        self.issue_claims(user_id, version, actor, None, now)
+    }
+
+    /// A token of the "login as user" session `session_id`: `user_id` used
+    /// by `actor` (id and token version), valid at most an hour.
+    pub fn issue_login_as(
+        &self,
+        user_id: &str,
+        version: i32,
+        actor: (&str, i32),
+        session_id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<String, AuthError> {
+        self.issue_claims(user_id, version, Some(actor), Some(session_id), now)
+    }
+
+    /// When a token issued at `now` stops working: an hour at most when
+    /// someone acts as the user.
+    pub fn expiry(&self, acting: bool, now: DateTime<Utc>) -> DateTime<Utc> {
+        now + if acting {
             std::cmp::min(self.ttl, chrono::Duration::hours(1))
         } else {
             self.ttl
-        };
+        }
+    }
+
+    fn issue_claims(
+        &self,
+        user_id: &str,
+        version: i32,
+        actor: Option<(&str, i32)>,
+        jti: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<String, AuthError> {
         let claims = Claims {
             sub: user_id.to_string(),
             ver: version,
             iss: ISSUER.to_string(),
             aud: AUDIENCE.to_string(),
             iat: now.timestamp(),
-            exp: (now + ttl).timestamp(),
+            exp: self.expiry(actor.is_some(), now).timestamp(),
             act: actor.map(|(id, _)| id.to_string()),
             act_ver: actor.map(|(_, ver)| ver),
+            jti: jti.map(str::to_string),
         };
         jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
             .map_err(|e| AuthError::internal(format!("jwt encode: {e}")))

@@ -17,10 +17,10 @@ use ca_core::rate_limit::{Limit, RateLimiter};
 use ca_core::validation::{field_errors, first_message};
 
 use crate::dto::{
-    AuthResponse, ChangePasswordIn, ChangePasswordOut, ForgotPasswordIn, LoginIn, RegisterIn,
-    ResetPasswordIn, ResetPasswordOut, UpdateMeIn, UserOut,
+    AuthResponse, ChangePasswordIn, ChangePasswordOut, ForgotPasswordIn, ImpersonatedBy, LoginIn,
+    RegisterIn, ResetPasswordIn, ResetPasswordOut, UpdateMeIn, UserOut,
 };
-use crate::entities::{password_reset_token, user};
+use crate::entities::{login_as_session, password_reset_token, user};
 use crate::{AuthError, JwtKeys, Mailer, password};
 
 /// How long a trial started at registration lasts.
@@ -271,6 +271,22 @@ impl AuthService {
             {
                 return Err(AuthError::InvalidToken);
             }
+            // The session must still be open: Return to admin ends it.
+            let open = match &claims.jti {
+                Some(id) => login_as_session::Entity::find_by_id(id.clone())
+                    .one(&self.db)
+                    .await?
+                    .is_some_and(|s| {
+                        s.ended_at.is_none()
+                            && s.actor_id == actor.id
+                            && s.user_id == user.id
+                            && s.expires_at > Utc::now()
+                    }),
+                None => false,
+            };
+            if !open {
+                return Err(AuthError::InvalidToken);
+            }
         }
         Ok((user, claims.act))
     }
@@ -279,28 +295,78 @@ impl AuthService {
     /// (short-lived, carrying the actor and their token version so what it
     /// does is attributed to them and it ends with their sessions). Staff
     /// accounts cannot be signed in as.
-    pub async fn login_as(
+    pub async fn login_as<C: ConnectionTrait>(
         &self,
+        conn: &C,
         actor: &user::Model,
         target_id: &str,
     ) -> Result<AuthResponse, AuthError> {
         let target = user::Entity::find_by_id(target_id.trim().to_string())
-            .one(&self.db)
+            .one(conn)
             .await?
             .ok_or(AuthError::UserNotFound)?;
         if target.role != Role::User.as_str() {
             return Err(AuthError::LoginAsOwnersOnly);
         }
         let now = Utc::now();
+        let session_id = ca_core::ids::new_id().to_string();
+        login_as_session::ActiveModel {
+            id: Set(session_id.clone()),
+            actor_id: Set(actor.id.clone()),
+            user_id: Set(target.id.clone()),
+            created_at: Set(now),
+            expires_at: Set(self.keys.expiry(true, now)),
+            ended_at: Set(None),
+        }
+        .insert(conn)
+        .await?;
         Ok(AuthResponse {
             success: true,
-            token: self.keys.issue_acting(
+            token: self.keys.issue_login_as(
                 &target.id,
                 target.token_version,
-                Some((&actor.id, actor.token_version)),
+                (&actor.id, actor.token_version),
+                &session_id,
                 now,
             )?,
             user: UserOut::from_model(&target, now),
+        })
+    }
+
+    /// Ends the "login as user" session of `token` (Return to admin): that
+    /// token stops working at once; the staff member's own sessions and the
+    /// owner's stay. Answers who was signed in as whom.
+    pub async fn end_login_as<C: ConnectionTrait>(
+        &self,
+        conn: &C,
+        token: &str,
+    ) -> Result<(String, String), AuthError> {
+        let claims = self.keys.verify(token)?;
+        let (Some(actor), Some(id)) = (claims.act, claims.jti) else {
+            return Err(AuthError::NotActingAs);
+        };
+        let ended = login_as_session::Entity::update_many()
+            .col_expr(login_as_session::Column::EndedAt, Expr::value(Utc::now()))
+            .filter(login_as_session::Column::Id.eq(id))
+            .filter(login_as_session::Column::EndedAt.is_null())
+            .exec(conn)
+            .await?;
+        if ended.rows_affected == 0 {
+            return Err(AuthError::InvalidToken);
+        }
+        Ok((actor, claims.sub))
+    }
+
+    /// The staff member behind a "login as user" session, as the dashboard
+    /// shows them in its banner.
+    pub async fn impersonator(&self, actor_id: &str) -> Result<ImpersonatedBy, AuthError> {
+        let actor = user::Entity::find_by_id(actor_id.to_string())
+            .one(&self.db)
+            .await?
+            .ok_or(AuthError::InvalidToken)?;
+        Ok(ImpersonatedBy {
+            id: actor.id,
+            email: actor.email,
         })
     }
 

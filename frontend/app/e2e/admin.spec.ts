@@ -229,7 +229,7 @@ test("a superuser finds an owner, changes their plan and logs in as them", async
 
   await page.getByRole("button", { name: "Login as User" }).click();
   const confirm = page.getByRole("dialog", { name: "Login as User" });
-  await expect(confirm).toContainText("Your current session will be logged out");
+  await expect(confirm).toContainText("Your admin session is set aside");
   await dialogShot(page, "95-admin-login-as-confirm");
   await expectAccessible(page, "admin-login-as-confirm");
   await confirm.getByRole("button", { name: "Login as User" }).click();
@@ -301,12 +301,12 @@ test("an admin without superuser rights sees no Login as User", async ({ page, b
     admin.getByText("Only superusers can create, change or deactivate plans."),
   ).toBeVisible();
   await expectAccessible(admin, "admin-plans-as-admin");
+  // The create screen is not offered as a form that would fail on submit.
   await admin.goto("/admin/plans/create");
-  await admin.getByRole("button", { name: /^Starter/ }).click();
-  await admin.getByRole("textbox", { name: "Features" }).fill("Exit-intent popups");
-  await admin.getByRole("textbox", { name: "Features" }).press("Enter");
-  await admin.getByRole("button", { name: "Create Plan" }).click();
-  await expect(admin.getByRole("alert")).toContainText("Only a superuser can do this");
+  await expect(
+    admin.getByText("Only superusers can create, change or deactivate plans."),
+  ).toBeVisible();
+  await expect(admin.getByRole("button", { name: "Create Plan" })).toHaveCount(0);
   await expectAccessible(admin, "admin-create-plan-refused");
   await admin.goto("/admin/superadmin");
   await expect(admin.getByText("Superusers only")).toBeVisible();

@@ -6,10 +6,10 @@
 use actix_web::{delete, get, post, put, web};
 use ca_admin::dto::{
     AdSpendIn, AdminUser, ChangePlanIn, CreateAdminIn, CreateUserIn, DashboardStats, LoginAsIn,
-    RefundIn, RefundResponse, SimpleUserIn, SimpleUserList, SimpleUserResponse, SuperadminFigures,
-    SystemHealth, UserChangeIn, UserData, UserDetail, UserList, UserListQuery,
+    PermissionsOut, RefundIn, RefundResponse, SimpleUserIn, SimpleUserList, SimpleUserResponse,
+    SuperadminFigures, SystemHealth, UserChangeIn, UserData, UserDetail, UserList, UserListQuery,
 };
-use ca_auth::dto::AuthResponse;
+use ca_auth::dto::{AuthResponse, ImpersonatedBy};
 use ca_auth::trial::TrialSettings;
 use ca_billing::dto::PlanOut;
 use ca_billing::staff::{AdminPlanOut, PlanIn};
@@ -53,17 +53,21 @@ data_responses! {
     PlanSavedResponse => PlanOut,
     MetaOutboxResponse => ca_meta::outbox::OutboxView,
     MetaRequeueResponse => ca_meta::outbox::RequeueOut,
+    PermissionsResponse => PermissionsOut,
 }
 
 fn ok<T, R: From<T>>(data: T) -> web::Json<R> {
     web::Json(R::from(data))
 }
 
-/// The token of the session as the user, and the user.
+/// The token of the session as the user, the user, and who is signed in
+/// as them (the dashboard's banner names them).
 #[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct LoginAsData {
     pub token: String,
     pub user: ca_auth::dto::UserOut,
+    pub impersonated_by: ImpersonatedBy,
 }
 
 /// `{success, message, ownersOnPlan, data: plan}`.
@@ -340,9 +344,61 @@ pub async fn login_as(
     user: CurrentUser,
     body: web::Json<LoginAsIn>,
 ) -> Result<web::Json<LoginAsResponse>, ApiError> {
+    let impersonated_by = ImpersonatedBy {
+        id: user.0.id.clone(),
+        email: user.0.email.clone(),
+    };
     let AuthResponse { token, user, .. } =
         state.admin.login_as(&user.actor(), &body.user_id).await?;
-    Ok(ok(LoginAsData { token, user }))
+    Ok(ok(LoginAsData {
+        token,
+        user,
+        impersonated_by,
+    }))
+}
+
+/// Return to admin: ends the "login as user" session whose token is sent
+/// (later calls with that token get 401). The staff member's own session
+/// was kept aside by the dashboard and goes on working, with no new sign-in.
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The login-as session is over", body = MessageOut),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 422, description = "The token is not a login-as one", body = ErrorBody),
+    )
+)]
+#[post("/return")]
+pub async fn return_to_admin(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    req: actix_web::HttpRequest,
+) -> Result<web::Json<MessageOut>, ApiError> {
+    let token = crate::extract::bearer(&req).ok_or(ca_auth::AuthError::MissingToken)?;
+    state
+        .admin
+        .return_from_login_as(&user.actor(), &token)
+        .await?;
+    Ok(web::Json(MessageOut::ok("Returned to admin")))
+}
+
+/// What the signed-in role may do in the admin area (the dashboard hides
+/// the rest), and the whole table of actions × roles the server checks.
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The caller's permissions", body = PermissionsResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+    )
+)]
+#[get("/permissions")]
+pub async fn permissions(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+) -> web::Json<PermissionsResponse> {
+    ok(state.admin.permissions(&user.actor()))
 }
 
 /// The server's health, measured now.
@@ -415,9 +471,7 @@ pub async fn meta_events(
     state: web::Data<AppState>,
     user: CurrentUser,
 ) -> Result<web::Json<MetaOutboxResponse>, ApiError> {
-    if !user.actor().is_staff() {
-        return Err(ca_admin::AdminError::AdminRequired.into());
-    }
+    ca_admin::access::check(&user.actor(), ca_admin::access::Permission::ViewAdmin)?;
     let view = state
         .meta
         .outbox()
@@ -444,9 +498,10 @@ pub async fn requeue_meta_events(
     state: web::Data<AppState>,
     user: CurrentUser,
 ) -> Result<web::Json<MetaRequeueResponse>, ApiError> {
-    if !user.actor().is_staff() {
-        return Err(ca_admin::AdminError::AdminRequired.into());
-    }
+    ca_admin::access::check(
+        &user.actor(),
+        ca_admin::access::Permission::RequeueMetaEvents,
+    )?;
     let out = state
         .meta
         .outbox()

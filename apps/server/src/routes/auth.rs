@@ -56,7 +56,8 @@ pub async fn login(
     Ok(web::Json(state.auth.login(body.into_inner(), &ip.0).await?))
 }
 
-/// The signed-in user.
+/// The signed-in user; under a "login as user" session also who is signed
+/// in as them (`impersonatedBy`), for the dashboard's banner.
 #[utoipa::path(
     tag = "auth",
     security(("bearer" = [])),
@@ -66,11 +67,19 @@ pub async fn login(
     )
 )]
 #[get("/me")]
-pub async fn me(user: CurrentUser) -> web::Json<MeResponse> {
-    web::Json(MeResponse {
+pub async fn me(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+) -> Result<web::Json<MeResponse>, ApiError> {
+    let impersonated_by = match &user.1 {
+        Some(actor) => Some(state.auth.impersonator(actor).await?),
+        None => None,
+    };
+    Ok(web::Json(MeResponse {
         success: true,
         user: UserOut::from_model(&user.0, chrono::Utc::now()),
-    })
+        impersonated_by,
+    }))
 }
 
 /// Change the signed-in user's name, phone or notification choices.
@@ -90,10 +99,15 @@ pub async fn update_me(
     user: CurrentUser,
     body: web::Json<UpdateMeIn>,
 ) -> Result<web::Json<MeResponse>, ApiError> {
+    let impersonated_by = match &user.1 {
+        Some(actor) => Some(state.auth.impersonator(actor).await?),
+        None => None,
+    };
     let user = state.auth.update_me(user.0, body.into_inner()).await?;
     Ok(web::Json(MeResponse {
         success: true,
         user,
+        impersonated_by,
     }))
 }
 

@@ -4,6 +4,7 @@
 //! is set) and speaks HTTP to it.
 
 mod admin;
+mod admin_console;
 mod assistant;
 mod auth;
 mod billing;

@@ -27,6 +27,15 @@ describe("session expiry", () => {
     expect(localStorage.getItem("token")).toBeNull();
   });
 
+  it("a 401 to a login-as session brings back the staff session kept aside, at /admin", () => {
+    localStorage.setItem("token", "as-owner");
+    localStorage.setItem("staffToken", "staff");
+    const navigate = call(401, true);
+    expect(navigate).toHaveBeenCalledWith("/admin");
+    expect(localStorage.getItem("token")).toBe("staff");
+    expect(localStorage.getItem("staffToken")).toBeNull();
+  });
+
   it("leaves other answers and token-less calls alone", () => {
     localStorage.setItem("token", "t");
     expect(call(403, true)).not.toHaveBeenCalled();

@@ -1,7 +1,7 @@
 import createClient, { type Middleware } from "openapi-fetch";
 import createQueryHooks from "openapi-react-query";
 import type { components, paths } from "../api/schema";
-import { clearToken, getToken } from "./storage";
+import { clearToken, getToken, restoreStaffSession } from "./storage";
 
 export type User = components["schemas"]["UserOut"];
 export type ErrorBody = components["schemas"]["ErrorBody"];
@@ -18,16 +18,24 @@ const authHeader: Middleware = {
 /** Where a 401 sends the browser: the session-expired page, which asks to sign in again. */
 export const SESSION_EXPIRED_PATH = "/auth";
 
+/** Where staff land when a "login as user" session is over. */
+export const ADMIN_HOME_PATH = "/admin";
+
 /**
- * A 401 answer to a call that carried a token means the session is over:
- * forget the token and go to the session-expired page.
+ * A 401 answer to a call that carried a token means the session is over: a "login as user"
+ * session gives way to the staff session kept aside (back to the admin area); any other
+ * session's token is forgotten and the browser goes to the session-expired page.
  */
 export function sessionExpiry(navigate: (path: string) => void): Middleware {
   return {
     onResponse({ request, response }) {
       if (response.status === 401 && request.headers.has("Authorization")) {
-        clearToken();
-        navigate(SESSION_EXPIRED_PATH);
+        if (restoreStaffSession()) {
+          navigate(ADMIN_HOME_PATH);
+        } else {
+          clearToken();
+          navigate(SESSION_EXPIRED_PATH);
+        }
       }
       return response;
     },

@@ -11,13 +11,17 @@ import {
 import type { ReactNode } from "react";
 import type { components } from "../api/schema";
 import { client, messageOf, quietClient, type User } from "./api-client";
-import { clearToken, getToken, setToken } from "./storage";
+import { clearAllTokens, clearToken, getToken, restoreStaffSession, setToken } from "./storage";
 
 /** What registering sends: name, email, password and phone (with its country code). */
 export type RegisterInput = components["schemas"]["RegisterIn"];
+/** The staff member signed in as the current user ("login as user"). */
+export type ImpersonatedBy = components["schemas"]["ImpersonatedBy"];
 
 export interface AuthContextValue {
   user: User | null;
+  /** Who is signed in as this user, under a "login as user" session; else null. */
+  impersonatedBy: ImpersonatedBy | null;
   loading: boolean;
   login(email: string, password: string): Promise<User>;
   register(input: RegisterInput): Promise<User>;
@@ -26,12 +30,18 @@ export interface AuthContextValue {
   refreshUser(): Promise<void>;
   /** Stores a session the server handed out (password reset, password change). */
   setSession(token: string, user?: User): void;
+  /**
+   * Return to admin: ends the "login as user" session on the server and goes back to the admin
+   * area with the staff session kept aside, without a new sign-in.
+   */
+  returnToAdmin(): Promise<void>;
 }
 
 const AuthContext = createContext<AuthContextValue | null>(null);
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<User | null>(null);
+  const [impersonatedBy, setImpersonatedBy] = useState<ImpersonatedBy | null>(null);
   const [loading, setLoading] = useState(true);
   const queryClient = useQueryClient();
   // Whether the browser is leaving this page. Leaving aborts the page's requests, the start-up
@@ -65,8 +75,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       try {
         const { data } = await quietClient.GET("/api/auth/me");
         if (cancelled) return;
-        if (data) setUser(data.user);
-        else clearToken();
+        if (data) {
+          setUser(data.user);
+          setImpersonatedBy(data.impersonatedBy ?? null);
+        } else if (restoreStaffSession()) {
+          // The login-as session is over: back to the staff session kept aside.
+          window.location.assign("/admin");
+        } else clearToken();
       } catch {
         // An aborted request fails before the page is gone: look again a moment later (a page
         // that has gone runs no more timers).
@@ -99,8 +114,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const logout = useCallback(() => {
-    clearToken();
+    clearAllTokens();
     setUser(null);
+    setImpersonatedBy(null);
     queryClient.clear();
   }, [queryClient]);
 
@@ -118,9 +134,45 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     if (next) setUser(next);
   }, []);
 
+  const returnToAdmin = useCallback(async () => {
+    try {
+      // Quiet: the login-as token may already be over (401), which changes nothing here.
+      await quietClient.POST("/api/admin/return");
+    } catch {
+      // The staff session comes back even if the server could not be told.
+    }
+    queryClient.clear();
+    if (restoreStaffSession()) {
+      window.location.assign("/admin");
+    } else {
+      clearToken();
+      window.location.assign("/auth");
+    }
+  }, [queryClient]);
+
   const value = useMemo<AuthContextValue>(
-    () => ({ user, loading, login, register, logout, refreshUser, setSession }),
-    [user, loading, login, register, logout, refreshUser, setSession],
+    () => ({
+      user,
+      impersonatedBy,
+      loading,
+      login,
+      register,
+      logout,
+      refreshUser,
+      setSession,
+      returnToAdmin,
+    }),
+    [
+      user,
+      impersonatedBy,
+      loading,
+      login,
+      register,
+      logout,
+      refreshUser,
+      setSession,
+      returnToAdmin,
+    ],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

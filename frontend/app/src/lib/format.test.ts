@@ -32,7 +32,14 @@ describe("titleForPath", () => {
     ["/billing/invoice/CA123", "Billing & Subscription"],
     ["/settings/billing", "Billing & Subscription"],
     ["/settings", "Settings"],
-    ["/admin/users", "Admin Dashboard"],
+    ["/admin", "Admin Dashboard"],
+    ["/admin/", "Admin Dashboard"],
+    ["/admin/users", "Users"],
+    ["/admin/users/u1", "User Details"],
+    ["/admin/superadmin", "SuperAdmin Dashboard"],
+    ["/admin/plans", "Plan Management"],
+    ["/admin/plans/create", "Create Plan"],
+    ["/admin/plans/basic/edit", "Edit Plan"],
     ["/something-else", "Dashboard"],
   ])("%s → %s", (path, title) => {
     expect(titleForPath(path)).toBe(title);

@@ -106,6 +106,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the signed-in role may do in the admin area (the dashboard hides
+         *     the rest), and the whole table of actions × roles the server checks.
+         */
+        get: operations["permissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/plans": {
         parameters: {
             query?: never;
@@ -117,6 +137,27 @@ export interface paths {
         get: operations["admin_plans"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Return to admin: ends the "login as user" session whose token is sent
+         *     (later calls with that token get 401). The staff member's own session
+         *     was kept aside by the dashboard and goes on working, with no new sign-in.
+         */
+        post: operations["return_to_admin"];
         delete?: never;
         options?: never;
         head?: never;
@@ -367,7 +408,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user. */
+        /**
+         * The signed-in user; under a "login as user" session also who is signed
+         *     in as them (`impersonatedBy`), for the dashboard's banner.
+         */
         get: operations["me"];
         /** Change the signed-in user's name, phone or notification choices. */
         put: operations["update_me"];
@@ -1715,7 +1759,10 @@ export interface components {
             /** Format: date-time */
             timestamp: string;
             title: string;
-            /** @description `conversation`, `customer`, `payment` or `admin`. */
+            /**
+             * @description `conversation`, `customer` or `payment` (staff actions are the
+             *     detail's `audit` entries).
+             */
             type: string;
         };
         /** @description `PUT /api/admin/settings/ad-spend`. */
@@ -1798,13 +1845,21 @@ export interface components {
             actorEmail: string;
             actorId: string;
             actorName: string;
+            /** @description The changed record's fields after the change (only real fields). */
             after?: Record<string, never> | null;
+            /** @description The changed record's fields before the change (only real fields). */
             before?: Record<string, never> | null;
             /** Format: date-time */
             createdAt: string;
             id: string;
+            request?: null | components["schemas"]["AuditRequest"];
             targetId: string;
             targetType: string;
+        };
+        /** @description A request made while signed in as someone. */
+        AuditRequest: {
+            method: string;
+            path: string;
         };
         /** @description `{success, token, user}`: the answer to register, login and reset. */
         AuthResponse: {
@@ -2360,7 +2415,9 @@ export interface components {
         DashboardStats: {
             /**
              * Format: int64
-             * @description Owners with a paid plan running now.
+             * @description Accounts on a paid plan now, whether paid for or set by staff by
+             *     hand ("On a paid plan, incl. set by staff"); the paying ones alone
+             *     are the superadmin figures' `revenue.activeSubscriptions`.
              */
             activeSubscriptions: number;
             /** Format: int64 */
@@ -2674,6 +2731,11 @@ export interface components {
             data: components["schemas"]["PaymentOut"][];
             success: boolean;
         };
+        /** @description The staff member signed in as the user ("login as user"). */
+        ImpersonatedBy: {
+            email: string;
+            id: string;
+        };
         /** @description Where the browser posts the payment form, and its fields. */
         InitializeData: {
             /** @description The hosted payment page's URL (PayU's, or this server's simulator). */
@@ -2815,8 +2877,12 @@ export interface components {
             previousLeadScore: number;
             previousStatus: string;
         };
-        /** @description The token of the session as the user, and the user. */
+        /**
+         * @description The token of the session as the user, the user, and who is signed in
+         *     as them (the dashboard's banner names them).
+         */
         LoginAsData: {
+            impersonatedBy: components["schemas"]["ImpersonatedBy"];
             token: string;
             user: components["schemas"]["UserOut"];
         };
@@ -2833,8 +2899,9 @@ export interface components {
             email: string;
             password: string;
         };
-        /** @description `{success, user}`. */
+        /** @description `{success, user}`; under a "login as user" session also `impersonatedBy`. */
         MeResponse: {
+            impersonatedBy?: null | components["schemas"]["ImpersonatedBy"];
             success: boolean;
             user: components["schemas"]["UserOut"];
         };
@@ -3073,6 +3140,32 @@ export interface components {
              * @description Payments still pending 15 minutes after they were made.
              */
             pendingOver15Minutes: number;
+        };
+        /**
+         * @description Something done in the admin area.
+         * @enum {string}
+         */
+        Permission: "viewAdmin" | "editUsers" | "createAdmins" | "grantSuperuser" | "manageStaff" | "loginAs" | "viewBusiness" | "editSettings" | "managePlans" | "refundPayments" | "requeueMetaEvents";
+        /** @description One row of the permission table. */
+        PermissionRow: {
+            action: components["schemas"]["Permission"];
+            roles: string[];
+        };
+        /**
+         * @description `GET /api/admin/permissions`: what the signed-in role may do in the
+         *     admin area, and the whole table of actions × roles the server checks.
+         */
+        PermissionsOut: {
+            /** @description The actions the caller's role may do. */
+            allowed: components["schemas"]["Permission"][];
+            /** @description The caller's role. */
+            role: string;
+            /** @description Every action with the roles that may do it. */
+            table: components["schemas"]["PermissionRow"][];
+        };
+        PermissionsResponse: {
+            data: components["schemas"]["PermissionsOut"];
+            success: boolean;
         };
         /** @description `POST /api/billing/checkout` and `POST /api/billing/mock-payment-success`. */
         PlanChoiceIn: {
@@ -4595,6 +4688,35 @@ export interface operations {
             };
         };
     };
+    permissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's permissions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionsResponse"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     admin_plans: {
         parameters: {
             query?: never;
@@ -4624,6 +4746,44 @@ export interface operations {
             };
             /** @description Not staff */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    return_to_admin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The login-as session is over */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token is not a login-as one */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,5 +1,6 @@
 import { lazy } from "react";
 import { NotFound } from "../../components/NotFound";
+import { RequirePermission } from "./components/RequirePermission";
 
 // Staff screens load on first visit, so owners never download them.
 const AdminDashboardPage = lazy(() =>
@@ -24,6 +25,9 @@ const EditPlanPage = lazy(() =>
   import("./routes/EditPlanPage").then((m) => ({ default: m.EditPlanPage })),
 );
 
+const PLANS_REFUSAL = "Only superusers can create, change or deactivate plans.";
+const BACK_TO_PLANS = { to: "/admin/plans", label: "Back to Plans" };
+
 /** The routes under /admin, rendered inside AdminArea. */
 export const adminRoutes = [
   { index: true, element: <AdminDashboardPage /> },
@@ -31,7 +35,21 @@ export const adminRoutes = [
   { path: "users", element: <AdminUsersPage /> },
   { path: "users/:userId", element: <AdminUserDetailPage /> },
   { path: "plans", element: <PlanManagementPage /> },
-  { path: "plans/create", element: <CreatePlanPage /> },
-  { path: "plans/:planId/edit", element: <EditPlanPage /> },
+  {
+    path: "plans/create",
+    element: (
+      <RequirePermission action="managePlans" refusal={PLANS_REFUSAL} back={BACK_TO_PLANS}>
+        <CreatePlanPage />
+      </RequirePermission>
+    ),
+  },
+  {
+    path: "plans/:planId/edit",
+    element: (
+      <RequirePermission action="managePlans" refusal={PLANS_REFUSAL} back={BACK_TO_PLANS}>
+        <EditPlanPage />
+      </RequirePermission>
+    ),
+  },
   { path: "*", element: <NotFound home="/admin" /> },
 ];

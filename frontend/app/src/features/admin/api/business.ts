@@ -1,5 +1,16 @@
 /** The Business tab's rules: the churn target, and figures the server could not compute. */
 
+/**
+ * The two subscription figures, named apart: accounts on a paid plan now (staff may set one by
+ * hand, without a payment), and the paying subscriptions behind the MRR.
+ */
+export const ON_PAID_PLAN = { label: "On a Paid Plan", note: "incl. set by staff" } as const;
+
+/** The MRR card's note: how many paying subscriptions it comes from. */
+export function payingSubscriptionsText(n: number): string {
+  return `${n.toLocaleString("en-IN")} paying subscription${n === 1 ? "" : "s"}`;
+}
+
 /** Monthly churn should stay below this percentage. */
 export const CHURN_TARGET_PERCENT = 5;
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { auditAction, auditChanges, formatPrice, ownersOnPlanText, perInterval } from "./display";
+import {
+  auditAction,
+  auditChanges,
+  auditDetails,
+  formatPrice,
+  ownersOnPlanText,
+  perInterval,
+} from "./display";
 
 describe("display", () => {
   it("formats prices per currency without decimals", () => {
@@ -35,5 +42,46 @@ describe("display", () => {
       "1 owner is on this plan; they keep it until their period ends.",
     );
     expect(ownersOnPlanText(0)).toBe("No owners are on this plan.");
+  });
+});
+
+describe("auditDetails", () => {
+  it("shows a write made while signed in as the account as its request, not as field changes", () => {
+    expect(
+      auditDetails({
+        action: "request_as_user",
+        before: null,
+        after: null,
+        request: { method: "POST", path: "/api/campaigns" },
+      }),
+    ).toEqual(["POST /api/campaigns"]);
+  });
+
+  it("shows a refusal with its reason", () => {
+    expect(
+      auditDetails({
+        action: "delete_user_refused",
+        after: { refused: "superuser_required", reason: "Only a superuser can do this" },
+      }),
+    ).toEqual(["Refused: Only a superuser can do this"]);
+  });
+
+  it("shows only the fields a change changed", () => {
+    expect(
+      auditDetails({
+        action: "update_user",
+        before: { name: "Asha", role: "user" },
+        after: { name: "Meera", role: "user" },
+        request: null,
+      }),
+    ).toEqual(["name: Asha → Meera"]);
+  });
+});
+
+describe("auditChanges of a created record", () => {
+  it("leaves out fields empty before and after", () => {
+    expect(auditChanges(null, { name: "Kabir", subscriptionEndsAt: null })).toEqual([
+      "name: — → Kabir",
+    ]);
   });
 });

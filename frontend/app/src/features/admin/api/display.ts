@@ -28,6 +28,27 @@ export function auditAction(action: string): string {
   return action.replace(/_/g, " ");
 }
 
+/** An audit entry as the Activity tab shows it. */
+export interface AuditLike {
+  action: string;
+  before?: Record<string, unknown> | null;
+  after?: Record<string, unknown> | null;
+  request?: { method: string; path: string } | null;
+}
+
+/**
+ * The lines under an audit entry: the request of a write made while signed in as the account,
+ * the reason of a refusal, else the fields the change really changed.
+ */
+export function auditDetails(entry: AuditLike): string[] {
+  if (entry.request) return [`${entry.request.method} ${entry.request.path}`];
+  if (entry.action.endsWith("_refused")) {
+    const reason = entry.after?.reason;
+    return typeof reason === "string" && reason !== "" ? [`Refused: ${reason}`] : ["Refused"];
+  }
+  return auditChanges(entry.before ?? null, entry.after ?? null);
+}
+
 /** The changed fields of an audit entry: "planId: free → basic". */
 export function auditChanges(
   before: Record<string, unknown> | null,
@@ -43,7 +64,8 @@ export function auditChanges(
   for (const key of keys) {
     const b = before?.[key];
     const a = after?.[key];
-    if (JSON.stringify(b) === JSON.stringify(a)) continue;
+    // Unchanged, or empty before and after (null and a missing field alike).
+    if (JSON.stringify(b) === JSON.stringify(a) || show(b) === show(a)) continue;
     lines.push(`${key}: ${show(b)} → ${show(a)}`);
   }
   return lines;

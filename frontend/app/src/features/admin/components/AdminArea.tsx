@@ -3,6 +3,7 @@ import { Suspense } from "react";
 import { Outlet } from "react-router";
 import { isStaff, useAuth } from "../../../lib/auth";
 import { AccessDenied } from "./AccessDenied";
+import { AdminNoticeProvider } from "./AdminNotice";
 
 /** The admin routes' guard: staff get the screen, everyone else the Access Denied view. */
 export function AdminArea() {
@@ -17,7 +18,9 @@ export function AdminArea() {
         </Center>
       }
     >
-      <Outlet />
+      <AdminNoticeProvider>
+        <Outlet />
+      </AdminNoticeProvider>
     </Suspense>
   );
 }

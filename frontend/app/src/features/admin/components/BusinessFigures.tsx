@@ -17,6 +17,7 @@ import { messageOf } from "../../../lib/api-client";
 import { formatInr } from "../../../lib/format";
 import { useSaveAdSpend } from "../api/admin";
 import {
+  payingSubscriptionsText,
   CHURN_TARGET_PERCENT,
   churnOnTarget,
   monthLabel,
@@ -181,7 +182,7 @@ export function BusinessFigures({
         <Figure
           label="Monthly Recurring Revenue"
           value={formatInr(stats.mrr)}
-          note={`${count(stats.activeSubscriptions)} active subscriptions`}
+          note={payingSubscriptionsText(stats.activeSubscriptions)}
         />
         <Figure label="ARPU" value={formatInr(stats.arpu)} note="Average revenue per paying user" />
         <ChurnFigure stats={stats} />
@@ -202,7 +203,7 @@ export function BusinessFigures({
         <Figure
           label="Trial Conversion"
           value={percentText(stats.trialConversionRate)}
-          note={`${count(stats.trialsActive)} active trials · ${count(stats.trialsCompleted)} completed`}
+          note={`${count(stats.trialsCompleted)} ended trials · ${count(stats.trialsActive)} running`}
         />
         <Figure label="Cancelled (30 days)" value={count(stats.cancelledLast30Days)} />
         <Figure label="Expired (30 days)" value={count(stats.expiredLast30Days)} />

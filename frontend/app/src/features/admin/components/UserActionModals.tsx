@@ -1,9 +1,10 @@
 import { Text } from "@mantine/core";
 import { messageOf } from "../../../lib/api-client";
-import { useAuth } from "../../../lib/auth";
+import { beginImpersonation } from "../../../lib/storage";
 import { useDeleteUser, useLoginAsUser, useRefreshAdmin } from "../api/admin";
 import type { AdminUser } from "../api/types";
 import { ConfirmModal } from "./ConfirmModal";
+import { useAdminNotice } from "./AdminNotice";
 
 export const DELETE_USER_QUESTION =
   "Are you sure you want to delete this user? This action cannot be undone.";
@@ -20,6 +21,7 @@ export function DeleteUserModal({
 }) {
   const remove = useDeleteUser();
   const refresh = useRefreshAdmin();
+  const notify = useAdminNotice();
   return (
     <ConfirmModal
       opened
@@ -48,6 +50,7 @@ export function DeleteUserModal({
           {
             onSuccess: () => {
               void refresh();
+              notify(`${user.name || user.email} was deleted.`);
               onClose();
               onDeleted?.();
             },
@@ -58,10 +61,12 @@ export function DeleteUserModal({
   );
 }
 
-/** Signs in as the user after warning that this session ends; reloads at their dashboard. */
+/**
+ * Signs in as the user after asking; the staff session is kept aside for Return to admin, and
+ * the browser reloads at the user's dashboard.
+ */
 export function LoginAsUserModal({ user, onClose }: { user: AdminUser; onClose: () => void }) {
   const login = useLoginAsUser();
-  const { setSession } = useAuth();
   return (
     <ConfirmModal
       opened
@@ -73,8 +78,8 @@ export function LoginAsUserModal({ user, onClose }: { user: AdminUser; onClose: 
             You will be logged in as {user.name} ({user.email}).
           </Text>
           <Text fz="sm" c="dimmed">
-            Your current session will be logged out. Sign in again with your own account to come
-            back to the admin area.
+            Your admin session is set aside while you view their account, and what you do is
+            recorded. Return to admin on the banner brings you back without signing in.
           </Text>
         </>
       }
@@ -92,7 +97,7 @@ export function LoginAsUserModal({ user, onClose }: { user: AdminUser; onClose: 
           { body: { userId: user.id } },
           {
             onSuccess: (res) => {
-              setSession(res.data.token);
+              beginImpersonation(res.data.token);
               window.location.assign("/dashboard");
             },
           },

@@ -21,6 +21,8 @@ import type { AdminUser } from "../api/types";
 import { AccountFields, accountErrors, EMPTY_ACCOUNT } from "./AccountFields";
 import { SubscriptionFields } from "./SubscriptionFields";
 import { READABLE_TEXT } from "../../../components/a11y";
+import { grantableRoles, usePermissions } from "../api/permissions";
+import { useAdminNotice } from "./AdminNotice";
 
 /** The alert of a failed save: the screen's sentence, then the server's reason when it gave one. */
 function FailureAlert({ title, error }: { title: string; error: unknown }) {
@@ -90,6 +92,7 @@ export function CreateUserModal({ opened, onClose }: { opened: boolean; onClose:
   const plans = useAdminPlans();
   const create = useCreateUser();
   const refresh = useRefreshAdmin();
+  const notify = useAdminNotice();
 
   function close() {
     setAccount(EMPTY_ACCOUNT);
@@ -117,6 +120,7 @@ export function CreateUserModal({ opened, onClose }: { opened: boolean; onClose:
         },
       });
       await refresh();
+      notify(`User ${account.email.trim()} was created.`);
       close();
     } catch (e) {
       setErrors(fieldErrors(e));
@@ -147,12 +151,13 @@ export function CreateUserModal({ opened, onClose }: { opened: boolean; onClose:
 }
 
 export function CreateAdminModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
-  const { user: me } = useAuth();
+  const allowed = usePermissions();
   const [account, setAccount] = useState(EMPTY_ACCOUNT);
   const [role, setRole] = useState<"admin" | "superuser">("admin");
   const [errors, setErrors] = useState<Record<string, string>>({});
   const create = useCreateAdmin();
   const refresh = useRefreshAdmin();
+  const notify = useAdminNotice();
 
   function close() {
     setAccount(EMPTY_ACCOUNT);
@@ -177,6 +182,7 @@ export function CreateAdminModal({ opened, onClose }: { opened: boolean; onClose
         },
       });
       await refresh();
+      notify(`${capitalise(role)} ${account.email.trim()} was created.`);
       close();
     } catch (e) {
       setErrors(fieldErrors(e));
@@ -194,7 +200,7 @@ export function CreateAdminModal({ opened, onClose }: { opened: boolean; onClose
     >
       {create.isError && <FailureAlert title="Failed to create admin user" error={create.error} />}
       <AccountFields value={account} onChange={setAccount} errors={errors} password="required" />
-      {me?.role === "superuser" ? (
+      {allowed.can("grantSuperuser") ? (
         <Select
           label="Role"
           data={[
@@ -243,6 +249,7 @@ export function ChangePlanModal({ user, onClose }: { user: AdminUser; onClose: (
   const plans = useAdminPlans();
   const change = useChangePlan();
   const refresh = useRefreshAdmin();
+  const notify = useAdminNotice();
 
   async function submit() {
     const problem = subscriptionChoiceError(choice, new Date());
@@ -257,6 +264,7 @@ export function ChangePlanModal({ user, onClose }: { user: AdminUser; onClose: (
         body: subscriptionFields(choice),
       });
       await refresh();
+      notify(`The plan of ${user.name || user.email} was changed.`);
       onClose();
     } catch (e) {
       setErrors(fieldErrors(e));
@@ -294,6 +302,8 @@ export function ChangePlanModal({ user, onClose }: { user: AdminUser; onClose: (
 /** Name, email, phone and role of a user; mount it with `key={user.id}`. */
 export function EditUserModal({ user, onClose }: { user: AdminUser; onClose: () => void }) {
   const { user: me } = useAuth();
+  const allowed = usePermissions();
+  const notify = useAdminNotice();
   const [form, setForm] = useState({
     name: user.name,
     email: user.email,
@@ -303,7 +313,7 @@ export function EditUserModal({ user, onClose }: { user: AdminUser; onClose: () 
   const [errors, setErrors] = useState<Record<string, string>>({});
   const update = useUpdateUser();
   const refresh = useRefreshAdmin();
-  const roles = me?.role === "superuser" ? ["user", "admin", "superuser"] : ["user", "admin"];
+  const roles = grantableRoles(allowed);
 
   async function submit() {
     const found: Record<string, string> = {};
@@ -322,6 +332,7 @@ export function EditUserModal({ user, onClose }: { user: AdminUser; onClose: () 
         },
       });
       await refresh();
+      notify(`Changes to ${form.name.trim()} were saved.`);
       onClose();
     } catch (e) {
       setErrors(fieldErrors(e));
@@ -368,7 +379,7 @@ export function EditUserModal({ user, onClose }: { user: AdminUser; onClose: () 
         value={form.role}
         onChange={(v) => setForm({ ...form, role: v ?? form.role })}
         allowDeselect={false}
-        disabled={user.role === "superuser" && me?.role !== "superuser"}
+        disabled={user.id === me?.id || (user.role !== "user" && !allowed.can("manageStaff"))}
         error={errors.role}
         comboboxProps={{ withinPortal: true }}
       />

@@ -21,6 +21,7 @@ import { Link } from "react-router";
 import { formatDate, formatInr } from "../../../lib/format";
 import { count } from "../api/display";
 import type { AdminUser } from "../api/types";
+import { rowControls, type Allowed } from "../api/permissions";
 import { RoleBadge, StatusBadge } from "./Badges";
 import { useCompactLists } from "./compact";
 import { DeleteUserModal, LoginAsUserModal } from "./UserActionModals";
@@ -28,18 +29,23 @@ import { ChangePlanModal, EditUserModal } from "./UserModals";
 
 export type UserAction = "changePlan" | "edit" | "loginAs" | "delete";
 
-/** The actions a row offers: Login as User only to a superuser, and neither it nor Delete on one's own row. */
+/**
+ * The actions a row offers the signed-in role, from the server's permission table: Login as
+ * User only to a superuser and only on owners' rows; Edit, Change Plan and Delete on another
+ * staff account only to a superuser; no Delete on one's own row.
+ */
 function UserActionsMenu({
   user: u,
-  own,
-  isSuperuser,
+  meId,
+  allowed,
   onAction,
 }: {
   user: AdminUser;
-  own: boolean;
-  isSuperuser: boolean;
+  meId: string;
+  allowed: Allowed;
   onAction: (action: UserAction, user: AdminUser) => void;
 }) {
+  const controls = rowControls(allowed, meId, u);
   return (
     <Menu position="bottom-end" withinPortal withInitialFocusPlaceholder={false}>
       <Menu.Target>
@@ -51,21 +57,25 @@ function UserActionsMenu({
         <Menu.Item component={Link} to={`/admin/users/${u.id}`} leftSection={<IconEye size={16} />}>
           View Details
         </Menu.Item>
-        <Menu.Item leftSection={<IconPencil size={16} />} onClick={() => onAction("edit", u)}>
-          Edit User
-        </Menu.Item>
-        <Menu.Item
-          leftSection={<IconReplace size={16} />}
-          onClick={() => onAction("changePlan", u)}
-        >
-          Change Plan
-        </Menu.Item>
-        {isSuperuser && !own && (
+        {controls.edit && (
+          <Menu.Item leftSection={<IconPencil size={16} />} onClick={() => onAction("edit", u)}>
+            Edit User
+          </Menu.Item>
+        )}
+        {controls.changePlan && (
+          <Menu.Item
+            leftSection={<IconReplace size={16} />}
+            onClick={() => onAction("changePlan", u)}
+          >
+            Change Plan
+          </Menu.Item>
+        )}
+        {controls.loginAs && (
           <Menu.Item leftSection={<IconLogin2 size={16} />} onClick={() => onAction("loginAs", u)}>
             Login as User
           </Menu.Item>
         )}
-        {!own && (
+        {controls.delete && (
           <Menu.Item
             c="red.9"
             leftSection={<IconTrash size={16} />}
@@ -102,12 +112,13 @@ interface UserListProps {
   users: AdminUser[];
   loading: boolean;
   meId: string;
-  isSuperuser: boolean;
+  /** What the signed-in role may do. */
+  allowed: Allowed;
   onAction: (action: UserAction, user: AdminUser) => void;
 }
 
 /** On narrow screens: one stacked row per user. */
-function UserRowsCompact({ users, loading, meId, isSuperuser, onAction }: UserListProps) {
+function UserRowsCompact({ users, loading, meId, allowed, onAction }: UserListProps) {
   if (loading) {
     return (
       <Stack gap="xs">
@@ -130,12 +141,7 @@ function UserRowsCompact({ users, loading, meId, isSuperuser, onAction }: UserLi
         <Paper key={u.id} withBorder radius="md" p="sm" data-testid={`user-row-${u.email}`}>
           <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
             <NameAndEmail user={u} />
-            <UserActionsMenu
-              user={u}
-              own={u.id === meId}
-              isSuperuser={isSuperuser}
-              onAction={onAction}
-            />
+            <UserActionsMenu user={u} meId={meId} allowed={allowed} onAction={onAction} />
           </Group>
           <Group gap={6} mt={6}>
             <RoleBadge role={u.role} />
@@ -146,8 +152,8 @@ function UserRowsCompact({ users, loading, meId, isSuperuser, onAction }: UserLi
           </Group>
           <Text fz="xs" c="dimmed" mt={6}>
             Plan {u.planId} · {count(u.campaignCount)} campaign
-            {u.campaignCount === 1 ? "" : "s"} · {formatInr(u.totalRevenue)} from {u.totalPayments}{" "}
-            payment
+            {u.campaignCount === 1 ? "" : "s"} · paid {formatInr(u.totalRevenue)} in{" "}
+            {u.totalPayments} payment
             {u.totalPayments === 1 ? "" : "s"} · joined {formatDate(u.createdAt)}
           </Text>
         </Paper>
@@ -160,7 +166,7 @@ function UserRowsCompact({ users, loading, meId, isSuperuser, onAction }: UserLi
 export function UserTable(props: UserListProps) {
   const compact = useCompactLists();
   if (compact) return <UserRowsCompact {...props} />;
-  const { users, loading, meId, isSuperuser, onAction } = props;
+  const { users, loading, meId, allowed, onAction } = props;
   const columns = 8;
   return (
     <Table.ScrollContainer minWidth={820}>
@@ -172,7 +178,7 @@ export function UserTable(props: UserListProps) {
             <Table.Th>Plan</Table.Th>
             <Table.Th>Status</Table.Th>
             <Table.Th ta="right">Campaigns</Table.Th>
-            <Table.Th ta="right">Revenue</Table.Th>
+            <Table.Th ta="right">Payments</Table.Th>
             <Table.Th>Joined</Table.Th>
             <Table.Th ta="right">Actions</Table.Th>
           </Table.Tr>
@@ -223,12 +229,7 @@ export function UserTable(props: UserListProps) {
                 <Table.Td style={{ whiteSpace: "nowrap" }}>{formatDate(u.createdAt)}</Table.Td>
                 <Table.Td>
                   <Group justify="flex-end">
-                    <UserActionsMenu
-                      user={u}
-                      own={u.id === meId}
-                      isSuperuser={isSuperuser}
-                      onAction={onAction}
-                    />
+                    <UserActionsMenu user={u} meId={meId} allowed={allowed} onAction={onAction} />
                   </Group>
                 </Table.Td>
               </Table.Tr>

@@ -40,8 +40,10 @@ import { useAdminUsers, useDashboardStats } from "../api/admin";
 import { count } from "../api/display";
 import { PAGE_SIZE, pageAfterDelete, pageRange } from "../api/pagination";
 import { capitalise, ROLES, STATUS_FILTERS, statusLabel } from "../api/status";
+import { usePermissions } from "../api/permissions";
 import type { AdminUser, DashboardStats } from "../api/types";
 import { StatCard } from "../../../components/StatCard";
+import { ON_PAID_PLAN } from "../api/business";
 import { CreateAdminModal, CreateUserModal } from "../components/UserModals";
 import { UserActionModal, UserTable, type UserAction } from "../components/UserTable";
 import { paginationControlLabel } from "../../../components/a11y";
@@ -83,10 +85,11 @@ function StatCards({ stats }: { stats: DashboardStats }) {
       <StatCard
         iconVisibleFrom="xs"
         gap="xs"
-        label="Active Subscriptions"
+        label={ON_PAID_PLAN.label}
         value={count(stats.activeSubscriptions)}
         icon={IconShieldCheck}
         color="green"
+        caption={ON_PAID_PLAN.note}
       />
       <StatCard
         iconVisibleFrom="xs"
@@ -126,7 +129,7 @@ function StatCards({ stats }: { stats: DashboardStats }) {
 
 export function AdminDashboardPage() {
   const { user: me } = useAuth();
-  const isSuperuser = me?.role === "superuser";
+  const allowed = usePermissions();
   const [search, setSearch] = useState("");
   const [debounced] = useDebouncedValue(search.trim(), 300);
   const [role, setRole] = useState<string | null>(null);
@@ -178,16 +181,20 @@ export function AdminDashboardPage() {
           </Text>
         </div>
         <Group gap="xs" wrap="wrap">
-          <Button leftSection={<IconUserPlus size={16} />} onClick={() => setCreating("user")}>
-            Create User
-          </Button>
-          <Button
-            variant="light"
-            leftSection={<IconUserShield size={16} />}
-            onClick={() => setCreating("admin")}
-          >
-            Create Admin
-          </Button>
+          {allowed.can("editUsers") && (
+            <Button leftSection={<IconUserPlus size={16} />} onClick={() => setCreating("user")}>
+              Create User
+            </Button>
+          )}
+          {allowed.can("createAdmins") && (
+            <Button
+              variant="light"
+              leftSection={<IconUserShield size={16} />}
+              onClick={() => setCreating("admin")}
+            >
+              Create Admin
+            </Button>
+          )}
           <Button
             variant="default"
             component={Link}
@@ -204,7 +211,7 @@ export function AdminDashboardPage() {
           >
             Manage Plans
           </Button>
-          {isSuperuser && (
+          {allowed.can("viewBusiness") && (
             <Button
               variant="default"
               component={Link}
@@ -279,7 +286,7 @@ export function AdminDashboardPage() {
             users={list?.users ?? []}
             loading={!list}
             meId={me?.id ?? ""}
-            isSuperuser={isSuperuser}
+            allowed={allowed}
             onAction={(kind, user) => setAction({ kind, user })}
           />
           {pagination && (

@@ -37,7 +37,8 @@ import { messageOf } from "../../../lib/api-client";
 import { useAuth } from "../../../lib/auth";
 import { formatDate, formatInr } from "../../../lib/format";
 import { useUserDetail } from "../api/admin";
-import { auditAction, auditChanges, count, formatPrice, perInterval } from "../api/display";
+import { auditAction, auditDetails, count, formatPrice, perInterval } from "../api/display";
+import { rowControls, usePermissions } from "../api/permissions";
 import { isNetworkError, isNotFound } from "../../../lib/errors";
 import { limitLines, PLAN_FLAGS } from "../api/plan-form";
 import type { UserDetail } from "../api/types";
@@ -194,7 +195,8 @@ function SubscriptionTab({
   onChangePlan,
 }: {
   detail: UserDetail;
-  onChangePlan: () => void;
+  /** Left out when the signed-in role may not change this account's plan. */
+  onChangePlan?: () => void;
 }) {
   const { user, subscription, currentPlan: plan } = detail;
   return (
@@ -203,9 +205,11 @@ function SubscriptionTab({
         <Card withBorder radius="md" p="md" h="100%">
           <Group justify="space-between" mb="sm">
             <Title order={5}>Subscription</Title>
-            <Button size="xs" variant="light" onClick={onChangePlan}>
-              Change Plan
-            </Button>
+            {onChangePlan && (
+              <Button size="xs" variant="light" onClick={onChangePlan}>
+                Change Plan
+              </Button>
+            )}
           </Group>
           <Stack gap={6}>
             <Field label="Status">
@@ -361,7 +365,7 @@ function ActivityTab({ detail }: { detail: UserDetail }) {
                       </Text>
                     )}
                   </Text>
-                  {auditChanges(a.before ?? null, a.after ?? null).map((line) => (
+                  {auditDetails(a).map((line) => (
                     <Text
                       key={line}
                       fz="xs"
@@ -389,6 +393,7 @@ export function AdminUserDetailPage() {
   const { userId = "" } = useParams();
   const navigate = useNavigate();
   const { user: me } = useAuth();
+  const allowed = usePermissions();
   const detail = useUserDetail(userId);
   const [action, setAction] = useState<UserAction | null>(null);
 
@@ -425,7 +430,7 @@ export function AdminUserDetailPage() {
 
   const d = detail.data.data;
   const { user, summary } = d;
-  const own = user.id === me?.id;
+  const controls = rowControls(allowed, me?.id ?? "", user);
 
   return (
     <Stack gap="lg">
@@ -455,21 +460,25 @@ export function AdminUserDetailPage() {
             </Group>
           </div>
           <Group gap="xs" wrap="wrap">
-            <Button
-              variant="default"
-              leftSection={<IconPencil size={16} />}
-              onClick={() => setAction("edit")}
-            >
-              Edit User
-            </Button>
-            <Button
-              variant="light"
-              leftSection={<IconReplace size={16} />}
-              onClick={() => setAction("changePlan")}
-            >
-              Change Plan
-            </Button>
-            {me?.role === "superuser" && !own && (
+            {controls.edit && (
+              <Button
+                variant="default"
+                leftSection={<IconPencil size={16} />}
+                onClick={() => setAction("edit")}
+              >
+                Edit User
+              </Button>
+            )}
+            {controls.changePlan && (
+              <Button
+                variant="light"
+                leftSection={<IconReplace size={16} />}
+                onClick={() => setAction("changePlan")}
+              >
+                Change Plan
+              </Button>
+            )}
+            {controls.loginAs && (
               <Button
                 variant="light"
                 color="grape"
@@ -479,7 +488,7 @@ export function AdminUserDetailPage() {
                 Login as User
               </Button>
             )}
-            {!own && (
+            {controls.delete && (
               <Button
                 variant="light"
                 color="red"
@@ -519,7 +528,7 @@ export function AdminUserDetailPage() {
         <StatCard
           iconVisibleFrom="xs"
           gap="xs"
-          label="Revenue"
+          label="Campaign Revenue"
           value={formatInr(summary.totalRevenue)}
           icon={IconCurrencyRupee}
           color="green"
@@ -568,7 +577,10 @@ export function AdminUserDetailPage() {
           <OverviewTab detail={d} />
         </Tabs.Panel>
         <Tabs.Panel value="subscription">
-          <SubscriptionTab detail={d} onChangePlan={() => setAction("changePlan")} />
+          <SubscriptionTab
+            detail={d}
+            onChangePlan={controls.changePlan ? () => setAction("changePlan") : undefined}
+          />
         </Tabs.Panel>
         <Tabs.Panel value="payments">
           <PaymentsTab detail={d} />

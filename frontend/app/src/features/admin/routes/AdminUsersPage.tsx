@@ -38,12 +38,15 @@ import { useCompactLists } from "../components/compact";
 import { ConfirmModal } from "../components/ConfirmModal";
 import { DELETE_USER_QUESTION } from "../components/UserActionModals";
 import { paginationControlLabel, READABLE_TEXT } from "../../../components/a11y";
+import { rowControls, usePermissions } from "../api/permissions";
+import { useAdminNotice } from "../components/AdminNotice";
 
 function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const [form, setForm] = useState(EMPTY_ACCOUNT);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const add = useAddSimpleUser();
   const refresh = useRefreshAdmin();
+  const notify = useAdminNotice();
 
   function close() {
     setForm(EMPTY_ACCOUNT);
@@ -72,6 +75,7 @@ function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: () => vo
         },
       });
       await refresh();
+      notify(`User ${form.email.trim()} was added.`);
       close();
     } catch (err) {
       setErrors(fieldErrors(err));
@@ -112,13 +116,14 @@ function AddUserDialog({ opened, onClose }: { opened: boolean; onClose: () => vo
 function CompactRows({
   state,
   rows,
-  meId,
+  canDelete,
   onDelete,
   onRetry,
 }: {
   state: "loading" | "failed" | "empty" | "rows";
   rows: AdminUser[];
-  meId: string;
+  /** Whether the signed-in role may delete this account (never one's own). */
+  canDelete: (u: AdminUser) => boolean;
   onDelete: (u: AdminUser) => void;
   onRetry: () => void;
 }) {
@@ -170,7 +175,7 @@ function CompactRows({
                 {u.phone || "—"} · joined {formatDate(u.createdAt)}
               </Text>
             </div>
-            {u.id !== meId && (
+            {canDelete(u) && (
               <ActionIcon
                 color="red"
                 variant="subtle"
@@ -196,6 +201,9 @@ function CompactRows({
 
 export function AdminUsersPage() {
   const { user: me } = useAuth();
+  const allowed = usePermissions();
+  const notify = useAdminNotice();
+  const canDelete = (u: AdminUser) => rowControls(allowed, me?.id ?? "", u).delete;
   const [search, setSearch] = useState("");
   const [debounced] = useDebouncedValue(search.trim(), 300);
   const [page, setPage] = useState(1);
@@ -264,7 +272,7 @@ export function AdminUsersPage() {
         </Table.Td>
         <Table.Td>{formatDate(u.createdAt)}</Table.Td>
         <Table.Td ta="right">
-          {u.id !== me?.id && (
+          {canDelete(u) && (
             <ActionIcon
               color="red"
               variant="subtle"
@@ -290,9 +298,11 @@ export function AdminUsersPage() {
           </Anchor>
           <Title order={2}>Users</Title>
         </div>
-        <Button leftSection={<IconUserPlus size={16} />} onClick={() => setAdding(true)}>
-          Add User
-        </Button>
+        {allowed.can("editUsers") && (
+          <Button leftSection={<IconUserPlus size={16} />} onClick={() => setAdding(true)}>
+            Add User
+          </Button>
+        )}
       </Group>
       <Card withBorder radius="md" p="md">
         <Stack gap="md">
@@ -324,7 +334,7 @@ export function AdminUsersPage() {
                       : "rows"
               }
               rows={rows}
-              meId={me?.id ?? ""}
+              canDelete={canDelete}
               onDelete={setDeleting}
               onRetry={() => void users.refetch()}
             />
@@ -397,6 +407,7 @@ export function AdminUsersPage() {
             { params: { path: { id: deleting.id } } },
             {
               onSuccess: () => {
+                notify(`${deleting.name || deleting.email} was deleted.`);
                 setDeleting(null);
                 setPage(pageAfterDelete(page, rows.length));
                 void refresh();

@@ -27,7 +27,7 @@ import {
 import { useState } from "react";
 import { Link } from "react-router";
 import { messageOf } from "../../../lib/api-client";
-import { useAuth } from "../../../lib/auth";
+import { usePermissions } from "../api/permissions";
 import { useAdminPlans, useDeactivatePlan, useRefreshAdmin } from "../api/admin";
 import { count, formatPrice, ownersOnPlanText, perInterval } from "../api/display";
 import { isNetworkError } from "../../../lib/errors";
@@ -74,6 +74,9 @@ function PlanActions({
   plan: AdminPlan;
   onDeactivate: (p: AdminPlan) => void;
 }) {
+  // Only whom the permission table lets manage plans sees Edit and Deactivate.
+  const allowed = usePermissions();
+  if (!allowed.can("managePlans")) return null;
   return (
     <Group gap={4} justify="flex-end" wrap="nowrap">
       <Tooltip label="Edit">
@@ -204,7 +207,7 @@ function PlanRows({
 }
 
 export function PlanManagementPage() {
-  const { user: me } = useAuth();
+  const allowed = usePermissions();
   const plans = useAdminPlans();
   const deactivate = useDeactivatePlan();
   const refresh = useRefreshAdmin();
@@ -288,24 +291,26 @@ export function PlanManagementPage() {
           </Anchor>
           <Title order={2}>Plan Management</Title>
         </div>
-        <Group gap="xs" wrap="wrap">
-          <Button
-            variant="light"
-            leftSection={<IconPlus size={16} />}
-            onClick={() => setCreating(true)}
-          >
-            Quick Create
-          </Button>
-          <Button
-            component={Link}
-            to="/admin/plans/create"
-            leftSection={<IconTemplate size={16} />}
-          >
-            Create Plan
-          </Button>
-        </Group>
+        {allowed.can("managePlans") && (
+          <Group gap="xs" wrap="wrap">
+            <Button
+              variant="light"
+              leftSection={<IconPlus size={16} />}
+              onClick={() => setCreating(true)}
+            >
+              Quick Create
+            </Button>
+            <Button
+              component={Link}
+              to="/admin/plans/create"
+              leftSection={<IconTemplate size={16} />}
+            >
+              Create Plan
+            </Button>
+          </Group>
+        )}
       </Group>
-      {me?.role !== "superuser" && (
+      {allowed.loaded && !allowed.can("managePlans") && (
         <Alert color="blue" variant="light" icon={<IconInfoCircle size={18} />}>
           Only superusers can create, change or deactivate plans.
         </Alert>

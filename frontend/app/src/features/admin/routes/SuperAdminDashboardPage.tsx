@@ -23,10 +23,10 @@ import {
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { messageOf } from "../../../lib/api-client";
-import { useAuth } from "../../../lib/auth";
+import { usePermissions } from "../api/permissions";
 import { formatInr } from "../../../lib/format";
 import { useDashboardStats, useSuperAdminStats } from "../api/admin";
-import { percentText } from "../api/business";
+import { ON_PAID_PLAN, payingSubscriptionsText, percentText } from "../api/business";
 import { count } from "../api/display";
 import { errorCode } from "../../../lib/errors";
 import { capitalise } from "../api/status";
@@ -94,13 +94,17 @@ function OverviewTab({ stats }: { stats: SuperAdminStats }) {
   return (
     <Stack gap="md">
       <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm">
-        <Figure label="MRR" value={formatInr(stats.mrr)} />
+        <Figure
+          label="MRR"
+          value={formatInr(stats.mrr)}
+          note={payingSubscriptionsText(stats.activeSubscriptions)}
+        />
         <Figure label="ARPU" value={formatInr(stats.arpu)} />
         <ChurnFigure stats={stats} />
         <Figure
           label="Trial Conversion"
           value={percentText(stats.trialConversionRate)}
-          note={`${count(stats.trialsActive)} active trials`}
+          note={`${count(stats.trialsCompleted)} ended trials · ${count(stats.trialsActive)} running`}
         />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
@@ -127,7 +131,7 @@ function UsersTab({ stats }: { stats: SuperAdminStats }) {
       <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="sm">
         <Figure label="New Users (30 days)" value={count(stats.newUsersLast30Days)} />
         <Figure label="Active Trials" value={count(stats.trialsActive)} />
-        <Figure label="Completed Trials" value={count(stats.trialsCompleted)} />
+        <Figure label="Ended Trials" value={count(stats.trialsCompleted)} />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
         <Shares title="Users by Role" parts={{ ...stats.usersByRole }} colors={ROLE_COLORS} />
@@ -163,8 +167,7 @@ function LoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) 
 }
 
 export function SuperAdminDashboardPage() {
-  const { user: me } = useAuth();
-  const isSuperuser = me?.role === "superuser";
+  const allowed = usePermissions();
   const stats = useDashboardStats();
   const business = useSuperAdminStats();
   const refused = errorCode(business.error) === "superuser_required";
@@ -209,10 +212,11 @@ export function SuperAdminDashboardPage() {
           <StatCard
             iconVisibleFrom="xs"
             gap="xs"
-            label="Active Subscriptions"
+            label={ON_PAID_PLAN.label}
             value={count(s.activeSubscriptions)}
             icon={IconShieldCheck}
             color="green"
+            caption={ON_PAID_PLAN.note}
           />
           <StatCard
             iconVisibleFrom="xs"
@@ -263,7 +267,7 @@ export function SuperAdminDashboardPage() {
         </Tabs.Panel>
         <Tabs.Panel value="business">
           {withBusiness((x) => (
-            <BusinessFigures stats={x} canEnterAdSpend={isSuperuser} />
+            <BusinessFigures stats={x} canEnterAdSpend={allowed.can("editSettings")} />
           ))}
         </Tabs.Panel>
         <Tabs.Panel value="system">
@@ -279,7 +283,7 @@ export function SuperAdminDashboardPage() {
           ))}
         </Tabs.Panel>
         <Tabs.Panel value="trial">
-          <TrialSettingsCard canSave={isSuperuser} />
+          <TrialSettingsCard canSave={allowed.can("editSettings")} />
         </Tabs.Panel>
       </Tabs>
     </Stack>

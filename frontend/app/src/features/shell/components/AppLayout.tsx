@@ -3,6 +3,7 @@ import { useDisclosure, useMediaQuery } from "@mantine/hooks";
 import { Link, Outlet, useLocation } from "react-router";
 import { Logo } from "../../../components/Logo";
 import { titleForPath } from "../../../lib/titles";
+import { ImpersonationBanner } from "./ImpersonationBanner";
 import { Navigation } from "./Navigation";
 import { READABLE_TEXT } from "../../../components/a11y";
 
@@ -68,6 +69,7 @@ export function AppLayout() {
       <AppShell.Main>
         {/* Every page gets the same box: the whole width, centred beyond PAGE_WIDTH. */}
         <Box maw={PAGE_WIDTH} mx="auto" data-testid="page">
+          <ImpersonationBanner />
           <Outlet />
         </Box>
       </AppShell.Main>
