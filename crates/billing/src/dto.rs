@@ -230,6 +230,8 @@ pub struct PaymentOut {
     /// How it was paid (`CC`, `UPI`, …); null until the provider says.
     pub payment_mode: Option<String>,
     pub created_at: chrono::DateTime<chrono::Utc>,
+    /// When it went through, failed or was given up; null while pending.
+    pub settled_at: Option<chrono::DateTime<chrono::Utc>>,
     /// The provider's payment id.
     pub mihpayid: Option<String>,
     pub firstname: String,
@@ -375,6 +377,8 @@ pub struct SubscriptionOut {
     /// Cancelled: stays on the plan until `subscriptionEndsAt`, then free.
     pub cancel_at_period_end: bool,
     pub cancelled_at: Option<chrono::DateTime<chrono::Utc>>,
+    /// The invite-only plans this owner has been invited to, and so may buy.
+    pub invited_plans: Vec<String>,
 }
 
 /// `{success, data: subscription}`.

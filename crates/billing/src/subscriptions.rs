@@ -50,6 +50,7 @@ impl BillingService {
             trial_remaining_days: remaining,
             cancel_at_period_end: record.as_ref().is_some_and(|r| r.cancel_at_period_end),
             cancelled_at: record.as_ref().and_then(|r| r.cancelled_at),
+            invited_plans: crate::plans::invited_plans(&self.db, &owner.email).await?,
             status,
         })
     }

@@ -3025,6 +3025,11 @@ export interface components {
             productinfo: string;
             /** @description `payu`, `simulator` or `demo`. */
             provider: string;
+            /**
+             * Format: date-time
+             * @description When it went through, failed or was given up; null while pending.
+             */
+            settledAt?: string | null;
             status: components["schemas"]["PaymentStatus"];
             txnid: string;
         };
@@ -3626,6 +3631,8 @@ export interface components {
             cancelledAt?: string | null;
             /** @description `monthly` or `annual` while paid; null otherwise. */
             cycle?: string | null;
+            /** @description The invite-only plans this owner has been invited to, and so may buy. */
+            invitedPlans: string[];
             planId: string;
             planName: string;
             status: components["schemas"]["SubscriptionStatus"];

@@ -19,6 +19,7 @@ const base: Subscription = {
   trialEndsAt: null,
   trialRemainingDays: 0,
   cancelAtPeriodEnd: false,
+  invitedPlans: [],
 };
 
 describe("subscription card", () => {
