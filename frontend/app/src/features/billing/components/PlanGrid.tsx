@@ -20,7 +20,7 @@ import { useAuth } from "../../../lib/auth";
 import { formatInr } from "../../../lib/format";
 import { usePlans } from "../api/billing";
 import { PAYMENT_ERROR_FALLBACK, startPayment } from "../api/payment";
-import { planAction } from "../api/plan-action";
+import { inviteRequestMailto, needsInvite, planAction } from "../api/plan-action";
 import { plansError } from "../api/plans-error";
 import { annualSaving, cyclePrice, fullYearPrice, type Cycle } from "../api/pricing";
 
@@ -67,7 +67,14 @@ function PlanPrice({ plan, cycle, contact }: { plan: Plan; cycle: Cycle; contact
  * The plan cards with the monthly/annual toggle. A card's button buys that plan for the chosen
  * cycle: the server prepares the payment and the browser goes to the payment page.
  */
-export function PlanGrid({ currentPlanId }: { currentPlanId: string }) {
+export function PlanGrid({
+  currentPlanId,
+  invitedPlans,
+}: {
+  currentPlanId: string;
+  /** The invite-only plans this owner may buy; the others offer "Request an invite". */
+  invitedPlans?: readonly string[];
+}) {
   const plans = usePlans();
   const { user } = useAuth();
   const [annual, setAnnual] = useState(false);
@@ -170,6 +177,14 @@ export function PlanGrid({ currentPlanId }: { currentPlanId: string }) {
                   {action.contact ? (
                     <Button component="a" href={SALES_MAILTO} variant="light">
                       Contact Sales
+                    </Button>
+                  ) : needsInvite(plan, currentPlanId, invitedPlans) ? (
+                    <Button
+                      component="a"
+                      href={inviteRequestMailto(plan, user?.email ?? "")}
+                      variant="light"
+                    >
+                      Request an invite
                     </Button>
                   ) : (
                     <Button
