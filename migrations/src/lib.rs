@@ -36,12 +36,9 @@ mod m20261126_000029_billing_jobs;
 mod m20261126_000030_webhooks;
 mod m20261126_000031_invoices;
 mod m20261126_000032_meta_hardening;
-<<<<<<< HEAD
 mod m20261126_000033_account_phones_e164;
-mod m20261126_000036_ai_conversation_usage;
-=======
 mod m20261126_000034_login_as_sessions;
->>>>>>> wt-console
+mod m20261126_000036_ai_conversation_usage;
 
 #[cfg(feature = "testing")]
 pub mod testing;

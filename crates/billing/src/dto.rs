@@ -237,6 +237,8 @@ pub struct PaymentOut {
     /// How it was paid (`CC`, `UPI`, …); null until the provider says.
     pub payment_mode: Option<String>,
     pub created_at: chrono::DateTime<chrono::Utc>,
+    /// When it went through, failed or was given up; null while pending.
+    pub settled_at: Option<chrono::DateTime<chrono::Utc>>,
     /// The provider's payment id.
     pub mihpayid: Option<String>,
     pub firstname: String,
@@ -391,6 +393,8 @@ pub struct SubscriptionOut {
     /// On a plan staff set without a payment: nothing is billed (no next
     /// billing date) and there is nothing to cancel.
     pub set_by_staff: bool,
+    /// The invite-only plans this owner has been invited to, and so may buy.
+    pub invited_plans: Vec<String>,
 }
 
 /// `{success, data: subscription}`.

@@ -166,6 +166,7 @@ fn payment_out(p: &payment::Model, credit_note: Option<i64>) -> PaymentOut {
         status: p.status,
         payment_mode: p.payment_mode.clone(),
         created_at: p.created_at,
+        settled_at: p.settled_at,
         mihpayid: p.mihpayid.clone(),
         firstname: p.firstname.clone(),
         email: p.email.clone(),

@@ -140,6 +140,33 @@ async fn is_invited<C: ConnectionTrait>(
         > 0)
 }
 
+/// The active invite-only plans `email` has been invited to (and so may buy).
+pub(crate) async fn invited_plans<C: ConnectionTrait>(
+    conn: &C,
+    email: &str,
+) -> Result<Vec<String>, BillingError> {
+    let invited: Vec<String> = plan_invitation::Entity::find()
+        .filter(plan_invitation::Column::Email.eq(email.trim().to_lowercase()))
+        .all(conn)
+        .await?
+        .into_iter()
+        .map(|i| i.plan_id)
+        .collect();
+    if invited.is_empty() {
+        return Ok(invited);
+    }
+    Ok(plan::Entity::find()
+        .filter(plan::Column::Id.is_in(invited))
+        .filter(plan::Column::InviteOnly.eq(true))
+        .filter(plan::Column::Active.eq(true))
+        .order_by_asc(plan::Column::SortOrder)
+        .all(conn)
+        .await?
+        .into_iter()
+        .map(|p| p.id)
+        .collect())
+}
+
 /// The plan `owner` wants, if they may buy it through checkout. The plan
 /// they are on is bought again only as a renewal (`renew`), which extends
 /// their period from its end.

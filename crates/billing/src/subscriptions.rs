@@ -66,6 +66,7 @@ impl BillingService {
             // On a plan with no payment behind it: nothing is billed, so
             // there is no next billing date and nothing to cancel.
             set_by_staff: on_plan && record.is_none(),
+            invited_plans: crate::plans::invited_plans(&self.db, &owner.email).await?,
             status,
         })
     }

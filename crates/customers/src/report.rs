@@ -272,9 +272,10 @@ fn fail(e: csv::Error) -> CustomerError {
 /// Writes `value` as a cell a spreadsheet will not run (see [`safe_cell`]),
 /// copying it only when it needs the leading `'`.
 fn cell<W: std::io::Write>(w: &mut csv::Writer<W>, value: &str) -> Result<(), CustomerError> {
-    match value.chars().next() {
-        Some('=' | '+' | '-' | '@' | '\t' | '\r') => w.write_field(safe_cell(value)),
-        _ => w.write_field(value),
+    if ca_core::spreadsheet::needs_guard(value) {
+        w.write_field(safe_cell(value))
+    } else {
+        w.write_field(value)
     }
     .map_err(fail)
 }
@@ -468,6 +469,12 @@ pub fn encode_export(page: ExportRows, header: bool) -> Result<Vec<u8>, Customer
         .map_err(|e| CustomerError::Infra(ca_core::error::InfraError::Other(e.to_string())))
 }
 
+/// A moment as the export writes it: ISO 8601 in UTC to the second,
+/// `2026-11-25T10:00:00Z` (what spreadsheets read as a date).
+pub fn iso_date(at: DateTime<Utc>) -> String {
+    at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
 /// One customer as a CSV line.
 fn write_line(
     w: &mut csv::Writer<Vec<u8>>,
@@ -499,9 +506,9 @@ fn write_line(
     put_number(w, format_args!("{}", l.purchases))?;
     put_number(w, format_args!("{:.2}", l.revenue_paise as f64 / 100.0))?;
     cell(w, l.source_campaign.unwrap_or(""))?;
-    w.write_field(l.last_active.map(|d| d.to_rfc3339()).unwrap_or_default())
+    w.write_field(l.last_active.map(iso_date).unwrap_or_default())
         .map_err(fail)?;
-    w.write_field(l.since.to_rfc3339()).map_err(fail)?;
+    w.write_field(iso_date(l.since)).map_err(fail)?;
     cell(w, l.notes.unwrap_or(""))?;
     w.write_record(None::<&[u8]>).map_err(fail)
 }

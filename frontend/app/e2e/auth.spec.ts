@@ -150,13 +150,14 @@ test("an expired session sends the browser to /auth", async ({ page }) => {
   await page.evaluate((t) => localStorage.setItem("token", t), token);
   await page.getByLabel("Name").fill("Priya S.");
   await page.getByRole("button", { name: "Save changes" }).click();
-  await page.waitForURL("**/auth");
+  // The session-expired page signs in again and comes back to the page the owner was on.
+  await page.waitForURL("**/auth?next=%2Fsettings");
   await expect(page.getByRole("heading", { name: "Your session has expired" })).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
   await shot(page, "07-session-expired");
   await expectAccessible(page, "session-expired");
   await page.getByRole("link", { name: "Sign in again" }).click();
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/login\?next=%2Fsettings$/);
 
   // A stale token found at start-up is discarded quietly: the shell sends to /login.
   await page.evaluate((t) => localStorage.setItem("token", t), token);
@@ -193,7 +194,10 @@ test("settings save for real and survive a reload", async ({ page }) => {
   await page.getByLabel("New password", { exact: true }).fill("changed-123");
   await page.getByLabel("Confirm new password").fill("changed-123");
   await page.getByRole("button", { name: "Change password" }).click();
-  await expect(page.getByRole("alert")).toContainText("Current password is incorrect");
+  // Said under the field it is about.
+  await expect(page.getByLabel("Current password")).toHaveAccessibleDescription(
+    "Current password is incorrect",
+  );
   await page.getByLabel("Current password").fill(PASSWORD);
   await page.getByRole("button", { name: "Change password" }).click();
   await expect(page.getByRole("status")).toContainText("Password changed");

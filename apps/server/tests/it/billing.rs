@@ -222,3 +222,30 @@ async fn plans_that_cannot_be_bought_are_refused_and_change_nothing() {
     assert_eq!(ok.status, 200, "{}", ok.body);
     assert_eq!(ok.body["data"]["user"]["planId"], "beta");
 }
+
+/// The subscription names the invite-only plans the owner was invited to:
+/// the billing screen offers to buy those, and to request an invite for the rest.
+#[tokio::test]
+async fn the_subscription_names_the_invite_only_plans_the_owner_may_buy() {
+    let app = spawn_app().await;
+    let (token, _) = app.register("Invitee@example.in", "secret1").await;
+    let (other, _) = app.register("other@example.in", "secret1").await;
+    let invited = |t: String| {
+        let app = &app;
+        async move {
+            let sub = app.get("/api/billing/subscription", Some(&t)).await;
+            assert_eq!(sub.status, 200, "{}", sub.body);
+            sub.body["data"]["invitedPlans"].clone()
+        }
+    };
+    assert_eq!(invited(token.clone()).await, json!([]));
+    ca_billing::plans::invite(&app.db.conn, "beta", "invitee@example.in")
+        .await
+        .expect("invite");
+    // An invitation to a plan that is not invite-only opens nothing new.
+    ca_billing::plans::invite(&app.db.conn, "basic", "invitee@example.in")
+        .await
+        .expect("invite");
+    assert_eq!(invited(token.clone()).await, json!(["beta"]));
+    assert_eq!(invited(other).await, json!([]));
+}

@@ -474,10 +474,18 @@ async fn the_export_is_a_csv_of_every_customer_with_formulas_neutralised() {
         .expect("row");
     assert_eq!(&danger[0], "'=HYPERLINK(\"http://evil\",\"x\")");
     assert_eq!(&danger[1], "'-danger@example.in");
-    assert_eq!(&danger[2], "'+91 98290 12345");
+    // A phone number is written as it is; a formula after a `+` is not.
+    assert_eq!(&danger[2], "+91 98290 12345");
     assert_eq!(&danger[3], "'@SUM(A1), \"Quoted\"");
     assert_eq!(&danger[4], "customer");
     assert_eq!(&danger[11], "Diwali exit offer");
+    // Dates are ISO 8601 in UTC to the second, as spreadsheets read them.
+    for (i, what) in [(12, "last active"), (13, "customer since")] {
+        let at = &danger[i];
+        assert_eq!(at.len(), 20, "{what}: {at}");
+        assert!(at.ends_with('Z') && !at.contains('.'), "{what}: {at}");
+        chrono::DateTime::parse_from_rfc3339(at).expect("an ISO 8601 date");
+    }
 
     app.get("/api/customers/export/data?format=xlsx", Some(&token))
         .await
@@ -1165,9 +1173,9 @@ async fn the_export_writes_every_customer_once_across_pages() {
                 format!("{:.2}", c.revenue_paise as f64 / 100.0),
                 cell(c.source_campaign.as_deref()),
                 c.last_conversation_date
-                    .map(|d| d.to_rfc3339())
+                    .map(ca_customers::report::iso_date)
                     .unwrap_or_default(),
-                c.created_at.to_rfc3339(),
+                ca_customers::report::iso_date(c.created_at),
                 cell(c.notes.as_deref()),
             ])
             .expect("row");

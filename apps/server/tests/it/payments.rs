@@ -878,3 +878,52 @@ async fn the_simulator_refuses_requests_it_did_not_get_from_us() {
     assert!(page.contains("₹999.00"));
     assert!(page.contains("PayU simulator: no real money moves"));
 }
+
+/// The history says when each payment settled (what the billing screen's
+/// "Payment successful" banner reads) and why a failed one failed.
+#[tokio::test]
+async fn the_history_says_when_a_payment_settled_and_why_one_failed() {
+    let app = spawn_app().await;
+    let (token, _) = app.register("settled@example.in", "correct horse 1").await;
+    let before = Utc::now();
+    let paid = buy(&app, &token, "basic", "monthly").await;
+    let init = initialize(&app, &token, json!({"udf2": "basic", "renew": true})).await;
+    assert_eq!(init.status, 200, "{}", init.body);
+    let (target, fields) = simulate(&app, &params_of(&init), "failure").await;
+    post_form(&app, &path_of(&target, &app), &fields).await;
+    let failed = field(&fields, "txnid").to_string();
+    let open = initialize(&app, &token, json!({"udf2": "basic", "renew": true})).await;
+    let pending = field(&params_of(&open), "txnid").to_string();
+
+    let history = app.get("/api/payment/history", Some(&token)).await;
+    assert_eq!(history.status, 200);
+    let row = |txnid: &str| {
+        history.body["data"]
+            .as_array()
+            .expect("payments")
+            .iter()
+            .find(|p| p["txnid"] == txnid)
+            .expect("row")
+            .clone()
+    };
+    let settled = |txnid: &str| {
+        row(txnid)["settledAt"]
+            .as_str()
+            .map(|s| s.parse::<DateTime<Utc>>().expect("a date"))
+    };
+    let at = settled(&paid).expect("a success is settled");
+    assert!(at >= before - chrono::Duration::seconds(1) && at <= Utc::now());
+    assert_eq!(row(&paid)["status"], "success");
+    assert!(settled(&failed).is_some());
+    assert_eq!(row(&failed)["status"], "failure");
+    assert!(
+        row(&failed)["errorMessage"]
+            .as_str()
+            .is_some_and(|m| m.contains("declined")),
+        "{}",
+        row(&failed)
+    );
+    assert_eq!(row(&pending)["status"], "pending");
+    assert_eq!(row(&pending)["settledAt"], Value::Null);
+    assert_eq!(row(&paid)["errorMessage"], Value::Null);
+}

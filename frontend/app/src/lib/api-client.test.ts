@@ -1,13 +1,13 @@
 import { describe, expect, it, vi } from "vitest";
-import { messageOf, sessionExpiry } from "./api-client";
+import { askToSignInHere, messageOf, sessionExpiry } from "./api-client";
 
-function call(status: number, withToken: boolean) {
+function call(status: number, withToken: boolean, here = "/") {
   const navigate = vi.fn();
   const request = new Request("http://localhost/api/campaigns", {
     headers: withToken ? { Authorization: "Bearer t" } : {},
   });
   const response = new Response("{}", { status });
-  const middleware = sessionExpiry(navigate);
+  const middleware = sessionExpiry(navigate, () => here);
   void middleware.onResponse?.({
     request,
     response,
@@ -34,6 +34,24 @@ describe("session expiry", () => {
     expect(navigate).toHaveBeenCalledWith("/admin");
     expect(localStorage.getItem("token")).toBe("staff");
     expect(localStorage.getItem("staffToken")).toBeNull();
+  });
+
+  it("the session-expired page signs in again and comes back to the page", () => {
+    localStorage.setItem("token", "t");
+    expect(call(401, true, "/billing/invoice/CA1")).toHaveBeenCalledWith(
+      "/auth?next=%2Fbilling%2Finvoice%2FCA1",
+    );
+  });
+
+  it("a screen that asks to sign in itself keeps the owner there while it is open", () => {
+    localStorage.setItem("token", "t");
+    const done = askToSignInHere();
+    expect(call(401, true, "/billing")).not.toHaveBeenCalled();
+    expect(localStorage.getItem("token")).toBe("t");
+    done();
+    done(); // Ending twice ends once.
+    expect(call(401, true, "/billing")).toHaveBeenCalledWith("/auth?next=%2Fbilling");
+    expect(localStorage.getItem("token")).toBeNull();
   });
 
   it("leaves other answers and token-less calls alone", () => {

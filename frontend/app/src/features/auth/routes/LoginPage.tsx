@@ -1,13 +1,17 @@
 import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
 import { useState } from "react";
 import type { FormEvent } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import { useAuth } from "../../../lib/auth";
+import { NEXT_PARAM, safeNext } from "../../../lib/return-to";
 import { AuthLayout } from "../components/AuthLayout";
 
 export function LoginPage() {
   const { login } = useAuth();
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  // The page that sent the owner here (a path of this site only), else the dashboard.
+  const next = safeNext(params.get(NEXT_PARAM));
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -19,7 +23,7 @@ export function LoginPage() {
     setSubmitting(true);
     try {
       await login(email, password);
-      navigate("/dashboard");
+      navigate(next);
     } catch (err) {
       setError(err instanceof Error && err.message ? err.message : "Login failed");
     } finally {

@@ -1,10 +1,12 @@
 import { Button, Stack, Text, ThemeIcon } from "@mantine/core";
 import { IconClockExclamation } from "@tabler/icons-react";
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
+import { NEXT_PARAM, withNext } from "../../../lib/return-to";
 import { AuthLayout } from "../components/AuthLayout";
 
 /** `/auth`: where the app sends the owner when the server rejects their session (a 401). */
 export function SessionExpiredPage() {
+  const [params] = useSearchParams();
   return (
     <AuthLayout title="Your session has expired">
       <Stack align="flex-start">
@@ -12,7 +14,7 @@ export function SessionExpiredPage() {
           <IconClockExclamation size={28} />
         </ThemeIcon>
         <Text>For your security you were signed out. Please sign in again to continue.</Text>
-        <Button component={Link} to="/login" fullWidth>
+        <Button component={Link} to={withNext("/login", params.get(NEXT_PARAM))} fullWidth>
           Sign in again
         </Button>
       </Stack>

@@ -5,8 +5,9 @@ import userEvent from "@testing-library/user-event";
 import { MemoryRouter, Route, Routes } from "react-router";
 import { describe, expect, it } from "vitest";
 import { AuthProvider } from "../../../lib/auth";
-import { fetchMock, json } from "../../../test/fetch-mock";
+import { fetchMock, json, sampleUser } from "../../../test/fetch-mock";
 import { ForgotPasswordPage } from "./ForgotPasswordPage";
+import { LoginPage } from "./LoginPage";
 import { RegisterPage } from "./RegisterPage";
 import { ResetPasswordPage } from "./ResetPasswordPage";
 
@@ -17,6 +18,8 @@ function renderAt(path: string) {
         <AuthProvider>
           <MemoryRouter initialEntries={[path]}>
             <Routes>
+              <Route path="/login" element={<LoginPage />} />
+              <Route path="/billing/invoice/:txnid" element={<p>the invoice</p>} />
               <Route path="/register" element={<RegisterPage />} />
               <Route path="/forgot-password" element={<ForgotPasswordPage />} />
               <Route path="/reset-password" element={<ResetPasswordPage />} />
@@ -118,5 +121,26 @@ describe("ResetPasswordPage", () => {
     await user.type(screen.getByLabelText(/Confirm new password/), "secret1");
     await user.click(screen.getByRole("button", { name: "Reset password" }));
     expect(await screen.findByRole("alert")).toHaveTextContent("Invalid or expired reset token");
+  });
+});
+
+describe("LoginPage", () => {
+  async function signIn(path: string) {
+    fetchMock.mockResolvedValue(json(200, { success: true, token: "t", user: sampleUser }));
+    const user = userEvent.setup();
+    renderAt(path);
+    await user.type(screen.getByLabelText(/^Email/), "priya@example.in");
+    await user.type(screen.getByLabelText(/^Password/), "secret1");
+    await user.click(screen.getByRole("button", { name: "Sign in" }));
+  }
+
+  it("comes back to the page that was asked for", async () => {
+    await signIn(`/login?next=${encodeURIComponent("/billing/invoice/CA1")}`);
+    expect(await screen.findByText("the invoice")).toBeInTheDocument();
+  });
+
+  it("opens the dashboard for a next page on another site", async () => {
+    await signIn(`/login?next=${encodeURIComponent("//evil.com/billing/invoice/CA1")}`);
+    expect(await screen.findByText("dashboard")).toBeInTheDocument();
   });
 });

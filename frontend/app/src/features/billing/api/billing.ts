@@ -28,8 +28,8 @@ export function useCancelSubscription() {
 }
 
 /** The owner's payments, newest first. */
-export function usePaymentHistory() {
-  return $api.useQuery("get", "/api/payment/history");
+export function usePaymentHistory(options: { enabled?: boolean } = {}) {
+  return $api.useQuery("get", "/api/payment/history", {}, options);
 }
 
 /** The invoice of one successful payment; `null` when there is none. */

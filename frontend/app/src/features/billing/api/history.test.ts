@@ -5,6 +5,7 @@ import {
   filterPayments,
   hasInvoice,
   mostRecent,
+  paidRecently,
   summarize,
   type Payment,
 } from "./history";
@@ -184,5 +185,25 @@ describe("invoices in the history", () => {
     expect(hasInvoice({ status: "refunded", invoiceNumber: null })).toBe(false);
     expect(hasInvoice({ status: "failure", invoiceNumber: null })).toBe(false);
     expect(hasInvoice({ status: "pending" })).toBe(false);
+  });
+});
+
+describe("paidRecently", () => {
+  const now = new Date("2026-11-26T12:00:00Z");
+  const at = (status: Payment["status"], settledAt: string | null) => ({ status, settledAt });
+  it("is true only for a success the server settled within the last hour", () => {
+    expect(paidRecently([at("success", "2026-11-26T11:05:00Z")], now)).toBe(true);
+    expect(paidRecently([at("success", "2026-11-26T11:00:00Z")], now)).toBe(true);
+    expect(paidRecently([at("success", "2026-11-26T10:59:00Z")], now)).toBe(false);
+    expect(paidRecently([at("failure", "2026-11-26T11:55:00Z")], now)).toBe(false);
+    expect(paidRecently([at("pending", null)], now)).toBe(false);
+    expect(paidRecently([at("success", null)], now)).toBe(false);
+    expect(paidRecently([], now)).toBe(false);
+    expect(
+      paidRecently(
+        [at("failure", "2026-11-26T11:59:00Z"), at("success", "2026-11-26T11:30:00Z")],
+        now,
+      ),
+    ).toBe(true);
   });
 });

@@ -115,3 +115,22 @@ export function mostRecent(payments: Payment[], limit = RECENT_PAYMENTS): Paymen
 export function hasInvoice(p: Pick<Payment, "status" | "invoiceNumber">): boolean {
   return p.status === "success" || (p.status === "refunded" && !!p.invoiceNumber);
 }
+
+/** How long after a successful payment the billing screen still thanks the owner for it. */
+export const RECENT_PAYMENT_MS = 60 * 60 * 1000;
+
+/**
+ * Whether the owner has a payment that went through within the last hour, as the server's
+ * history says: only then does `/settings/billing?success=true` say "Payment successful" (the
+ * address alone proves nothing; anyone can type it).
+ */
+export function paidRecently(
+  payments: Pick<Payment, "status" | "settledAt">[],
+  now: Date,
+): boolean {
+  return payments.some((p) => {
+    if (p.status !== "success" || !p.settledAt) return false;
+    const age = now.getTime() - new Date(p.settledAt).getTime();
+    return !Number.isNaN(age) && age <= RECENT_PAYMENT_MS;
+  });
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { components } from "../../../api/schema";
-import { planAction, salesNote } from "./plan-action";
+import { inviteRequestMailto, needsInvite, planAction, salesNote } from "./plan-action";
 
 type Plan = components["schemas"]["PlanOut"];
 const plan = (id: string, price: number, extra: Partial<Plan> = {}): Plan => ({
@@ -69,5 +69,24 @@ describe("plan card buttons", () => {
     );
     expect(salesNote(plan("basic", 999))).toBeNull();
     expect(planAction(usd, "global").label).toBe("Current Plan");
+  });
+});
+
+describe("invite-only plans", () => {
+  const beta = plan("beta", 5000, { inviteOnly: true });
+  it("offer an invite request unless the owner was invited or is on the plan", () => {
+    expect(needsInvite(beta, "free", [])).toBe(true);
+    expect(needsInvite(beta, "free", undefined)).toBe(true);
+    expect(needsInvite(beta, "free", ["beta"])).toBe(false);
+    expect(needsInvite(beta, "beta", [])).toBe(false);
+    expect(needsInvite(plan("basic", 999), "free", [])).toBe(false);
+  });
+
+  it("ask support by e-mail, naming the plan and the account", () => {
+    const href = inviteRequestMailto(beta, "owner@example.in");
+    expect(href.startsWith("mailto:support@convertassist.in?subject=")).toBe(true);
+    const query = new URLSearchParams(href.split("?")[1]);
+    expect(query.get("subject")).toBe("Invite request: Beta plan");
+    expect(query.get("body")).toContain("owner@example.in");
   });
 });

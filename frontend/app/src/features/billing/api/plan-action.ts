@@ -1,4 +1,5 @@
 import type { components } from "../../../api/schema";
+import { supportMailto } from "../../../lib/contact";
 
 type Plan = components["schemas"]["PlanOut"];
 
@@ -35,4 +36,24 @@ export function planAction(plan: Plan, currentPlanId: string | undefined): PlanA
 export function salesNote(plan: Plan): string | null {
   if (plan.checkoutAvailable || plan.contactSales) return null;
   return `Priced in ${plan.currency}. Online payment is in INR only, so our team sets this plan up for you.`;
+}
+
+/**
+ * Whether a plan card offers "Request an invite" instead of buying: an invite-only plan this
+ * owner has not been invited to (checkout would refuse it), unless it is their current plan.
+ */
+export function needsInvite(
+  plan: Pick<Plan, "id" | "inviteOnly">,
+  currentPlanId: string | undefined,
+  invitedPlans: readonly string[] | undefined,
+): boolean {
+  return plan.inviteOnly && plan.id !== currentPlanId && !(invitedPlans ?? []).includes(plan.id);
+}
+
+/** The draft e-mail asking support for an invitation to `plan` for the account `email`. */
+export function inviteRequestMailto(plan: Pick<Plan, "displayName">, email: string): string {
+  return supportMailto(
+    `Invite request: ${plan.displayName} plan`,
+    `Hello, please invite my account (${email}) to the ${plan.displayName} plan.`,
+  );
 }

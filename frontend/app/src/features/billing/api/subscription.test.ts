@@ -25,6 +25,7 @@ const base: Subscription = {
   currency: "INR",
   interval: "monthly",
   setByStaff: false,
+  invitedPlans: [],
 };
 
 describe("subscription card", () => {

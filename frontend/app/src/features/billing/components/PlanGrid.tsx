@@ -20,7 +20,7 @@ import { useAuth } from "../../../lib/auth";
 import { formatMoney } from "../../../lib/format";
 import { usePlans } from "../api/billing";
 import { PAYMENT_ERROR_FALLBACK, startPayment } from "../api/payment";
-import { planAction, salesNote } from "../api/plan-action";
+import { inviteRequestMailto, needsInvite, planAction, salesNote } from "../api/plan-action";
 import { plansError } from "../api/plans-error";
 import {
   annualSaving,
@@ -81,7 +81,14 @@ function PlanPrice({ plan, cycle, custom }: { plan: Plan; cycle: Cycle; custom: 
  * The plan cards with the monthly/annual toggle. A card's button buys that plan for the chosen
  * cycle: the server prepares the payment and the browser goes to the payment page.
  */
-export function PlanGrid({ currentPlanId }: { currentPlanId: string }) {
+export function PlanGrid({
+  currentPlanId,
+  invitedPlans,
+}: {
+  currentPlanId: string;
+  /** The invite-only plans this owner may buy; the others offer "Request an invite". */
+  invitedPlans?: readonly string[];
+}) {
   const plans = usePlans();
   const { user } = useAuth();
   const [annual, setAnnual] = useState(false);
@@ -192,6 +199,14 @@ export function PlanGrid({ currentPlanId }: { currentPlanId: string }) {
                         {action.label}
                       </Button>
                     </Stack>
+                  ) : needsInvite(plan, currentPlanId, invitedPlans) ? (
+                    <Button
+                      component="a"
+                      href={inviteRequestMailto(plan, user?.email ?? "")}
+                      variant="light"
+                    >
+                      Request an invite
+                    </Button>
                   ) : (
                     <Button
                       disabled={action.disabled || (buying !== null && buying !== plan.id)}

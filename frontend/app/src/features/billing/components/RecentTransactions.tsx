@@ -1,5 +1,4 @@
-import { Anchor, Card, Divider, Group, Skeleton, Stack, Text, Title } from "@mantine/core";
-import { Fragment } from "react";
+import { Anchor, Card, Group, Skeleton, Stack, Text, Title } from "@mantine/core";
 import { Link } from "react-router";
 import { formatDate, formatInrExact } from "../../../lib/format";
 import { usePaymentHistory } from "../api/billing";
@@ -33,27 +32,33 @@ export function RecentTransactions() {
           No transactions yet.
         </Text>
       ) : (
-        <Stack gap="xs" component="ul" role="list" p={0} m={0} style={{ listStyle: "none" }}>
+        // Only payments are items of the list: the lines between them are borders, not elements.
+        <Stack gap={0} component="ul" role="list" p={0} m={0} style={{ listStyle: "none" }}>
           {recent.map((p, i) => (
-            <Fragment key={p.txnid}>
-              {i > 0 ? <Divider component="li" role="presentation" /> : null}
-              <Group component="li" justify="space-between" wrap="nowrap" gap="sm">
-                <div style={{ minWidth: 0 }}>
-                  <Text fz="sm" fw={600} truncate>
-                    {p.productinfo}
-                  </Text>
-                  <Text fz="xs" c="dimmed">
-                    {formatDate(p.createdAt)}
-                  </Text>
-                </div>
-                <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
-                  <Text fz="sm" fw={600}>
-                    {formatInrExact(p.amount)}
-                  </Text>
-                  <PaymentStatusBadge status={p.status} />
-                </Group>
+            <Group
+              key={p.txnid}
+              component="li"
+              justify="space-between"
+              wrap="nowrap"
+              gap="sm"
+              py="xs"
+              style={i > 0 ? { borderTop: "1px solid var(--mantine-color-gray-3)" } : undefined}
+            >
+              <div style={{ minWidth: 0 }}>
+                <Text fz="sm" fw={600} truncate>
+                  {p.productinfo}
+                </Text>
+                <Text fz="xs" c="dimmed">
+                  {formatDate(p.createdAt)}
+                </Text>
+              </div>
+              <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
+                <Text fz="sm" fw={600}>
+                  {formatInrExact(p.amount)}
+                </Text>
+                <PaymentStatusBadge status={p.status} />
               </Group>
-            </Fragment>
+            </Group>
           ))}
         </Stack>
       )}

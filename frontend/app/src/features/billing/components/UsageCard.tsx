@@ -1,4 +1,15 @@
-import { Alert, Button, Card, Group, Progress, Skeleton, Stack, Text, Title } from "@mantine/core";
+import {
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  Group,
+  Progress,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+} from "@mantine/core";
 import type { components } from "../../../api/schema";
 import { formatDate } from "../../../lib/format";
 import { usageMeter } from "../../../lib/usage";
@@ -74,10 +85,13 @@ function Meter({
 export function UsageCard({
   usage,
   error,
+  signIn,
   loading,
 }: {
   usage?: Usage;
   error?: string | null;
+  /** The sign-in link shown with the error when the session is over; it comes back here. */
+  signIn?: string | null;
   loading: boolean;
 }) {
   return (
@@ -92,7 +106,15 @@ export function UsageCard({
         </Stack>
       ) : error ? (
         <Alert color="red" role="alert">
-          {error}
+          <Stack gap={6} align="flex-start">
+            <Text fz="sm">{error}</Text>
+            {signIn ? (
+              // A full page load: the sign-in page is its own page, and it comes back here.
+              <Anchor href={signIn} fz="sm" fw={600}>
+                Sign in again
+              </Anchor>
+            ) : null}
+          </Stack>
         </Alert>
       ) : usage ? (
         <Stack>

@@ -2,7 +2,8 @@ import { SimpleGrid, Stack } from "@mantine/core";
 import { useUsage } from "../../../lib/usage";
 import { useSubscription } from "../api/billing";
 import { currentPlanOf } from "../api/subscription";
-import { usageError } from "../api/usage-error";
+import { useSignInHere } from "../api/sign-in-here";
+import { needsSignIn, usageError } from "../api/usage-error";
 import { PlanGrid } from "../components/PlanGrid";
 import { QuickActions } from "../components/QuickActions";
 import { RecentTransactions } from "../components/RecentTransactions";
@@ -11,6 +12,7 @@ import { UsageCard } from "../components/UsageCard";
 
 /** The billing page: current plan, quick actions, usage, plans to buy and recent payments. */
 export function BillingPage() {
+  const signIn = useSignInHere();
   const subscription = useSubscription();
   const usage = useUsage();
   const sub = subscription.data?.data;
@@ -29,8 +31,12 @@ export function BillingPage() {
         loading={usage.isLoading}
         usage={usage.data?.data}
         error={usage.error ? usageError(usage.error) : null}
+        signIn={needsSignIn(usage.error) ? signIn : null}
       />
-      <PlanGrid currentPlanId={currentPlanOf(usage.data?.data.plan)} />
+      <PlanGrid
+        currentPlanId={currentPlanOf(usage.data?.data.plan)}
+        invitedPlans={sub?.invitedPlans}
+      />
       <RecentTransactions />
     </Stack>
   );

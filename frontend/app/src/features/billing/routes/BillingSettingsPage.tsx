@@ -1,8 +1,11 @@
 import { Alert, Stack } from "@mantine/core";
 import { useSearchParams } from "react-router";
 import { useUsage } from "../../../lib/usage";
+import { usePaymentHistory, useSubscription } from "../api/billing";
+import { paidRecently } from "../api/history";
+import { useSignInHere } from "../api/sign-in-here";
 import { currentPlanOf } from "../api/subscription";
-import { usageError } from "../api/usage-error";
+import { needsSignIn, usageError } from "../api/usage-error";
 import { BillingDetailsCard } from "../components/BillingDetailsCard";
 import { PlanGrid } from "../components/PlanGrid";
 import { UsageCard } from "../components/UsageCard";
@@ -13,11 +16,17 @@ import { UsageCard } from "../components/UsageCard";
  */
 export function BillingSettingsPage() {
   const [params] = useSearchParams();
+  const signIn = useSignInHere();
   const usage = useUsage();
+  const subscription = useSubscription();
+  const returned = params.get("success") === "true";
+  // The thanks shows only for a payment the server has as successful within the hour.
+  const history = usePaymentHistory({ enabled: returned });
+  const paid = returned && paidRecently(history.data?.data ?? [], new Date());
 
   return (
     <Stack gap="lg">
-      {params.get("success") === "true" ? (
+      {paid ? (
         <Alert color="teal" title="Payment successful" role="status">
           Your plan is active. Thank you!
         </Alert>
@@ -26,8 +35,12 @@ export function BillingSettingsPage() {
         loading={usage.isLoading}
         usage={usage.data?.data}
         error={usage.error ? usageError(usage.error) : null}
+        signIn={needsSignIn(usage.error) ? signIn : null}
       />
-      <PlanGrid currentPlanId={currentPlanOf(usage.data?.data.plan)} />
+      <PlanGrid
+        currentPlanId={currentPlanOf(usage.data?.data.plan)}
+        invitedPlans={subscription.data?.data.invitedPlans}
+      />
       <BillingDetailsCard />
     </Stack>
   );

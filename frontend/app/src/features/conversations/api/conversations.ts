@@ -9,14 +9,17 @@ export const LIST_LIMIT = 10;
 /** Messages per load in the detail: the latest batch first, then older ones on scroll. */
 export const MESSAGE_PAGE = 20;
 
-/** The owner's conversations, newest first, LIST_LIMIT per page, "Load more" for the next. */
-export function useConversations() {
+/**
+ * The owner's conversations, newest first, LIST_LIMIT per page, "Load more" for the next; only
+ * those holding `search` (a customer's email, say) when given.
+ */
+export function useConversations(search = "") {
   return useInfiniteQuery({
-    queryKey: ["conversations", "user"],
+    queryKey: ["conversations", "user", search],
     initialPageParam: 1,
     queryFn: async ({ pageParam }) => {
       const { data, error } = await client.GET("/api/conversations/user", {
-        params: { query: { page: pageParam, limit: LIST_LIMIT } },
+        params: { query: { page: pageParam, limit: LIST_LIMIT, search: search || undefined } },
       });
       if (error || !data) throw new Error(messageOf(error, "Failed to load conversations"));
       return data;

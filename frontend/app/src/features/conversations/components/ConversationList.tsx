@@ -10,7 +10,7 @@ import {
   UnstyledButton,
 } from "@mantine/core";
 import { useState } from "react";
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import type { components } from "../../../api/schema";
 import { Breakable } from "../../../components/Breakable";
 import { useConversations } from "../api/conversations";
@@ -26,10 +26,19 @@ const timeFormat = new Intl.DateTimeFormat("en-IN", {
   minute: "2-digit",
 });
 
-/** The owner's conversations, 10 per load, newest first, with client-side time filters. */
+/** The query parameter that narrows the list to one customer's conversations (their email). */
+export const SEARCH_PARAM = "search";
+
+/**
+ * The owner's conversations, 10 per load, newest first, with client-side time filters; only one
+ * customer's when the address carries `?search=` (the customer dialog links here so).
+ */
 export function ConversationList({ selected }: { selected?: string }) {
   const [filter, setFilter] = useState<TimeFilter>("All");
-  const list = useConversations();
+  const [params, setParams] = useSearchParams();
+  const search = params.get(SEARCH_PARAM)?.trim() ?? "";
+  const keep = search ? `?${SEARCH_PARAM}=${encodeURIComponent(search)}` : "";
+  const list = useConversations(search);
 
   const all: Conversation[] = list.data?.pages.flatMap((p) => p.conversations) ?? [];
   const shown = all.filter((c) => inTimeFilter(c.createdAt, filter));
@@ -60,7 +69,7 @@ export function ConversationList({ selected }: { selected?: string }) {
   } else if (shown.length === 0) {
     body = (
       <Text c="dimmed" fz="sm" p="md">
-        No conversations yet.
+        {search ? "No conversations with this customer yet." : "No conversations yet."}
       </Text>
     );
   } else {
@@ -74,7 +83,7 @@ export function ConversationList({ selected }: { selected?: string }) {
             <UnstyledButton
               key={c._id}
               component={Link}
-              to={`/conversations/${c.conversationId}`}
+              to={`/conversations/${c.conversationId}${keep}`}
               data-testid="conversation-item"
               aria-current={active ? "true" : undefined}
               p="sm"
@@ -83,7 +92,7 @@ export function ConversationList({ selected }: { selected?: string }) {
                 background: active ? "var(--mantine-color-blue-0)" : undefined,
               }}
             >
-              <Group justify="space-between" wrap="nowrap" mb={4}>
+              <Group justify="space-between" wrap="wrap" gap={4} mb={4}>
                 <Badge size="sm" variant="light" color={badge.color} style={{ flexShrink: 0 }}>
                   {badge.label}
                 </Badge>
@@ -119,6 +128,23 @@ export function ConversationList({ selected }: { selected?: string }) {
     <Stack gap={0} h="100%">
       {/* The title is the shell header's; the list starts with its filters. */}
       <Stack gap="xs" p="sm" style={{ borderBottom: "1px solid var(--mantine-color-gray-3)" }}>
+        {search ? (
+          <Group gap="xs" justify="space-between" wrap="wrap" data-testid="conversation-search">
+            <Text fz="sm" style={{ minWidth: 0, overflowWrap: "anywhere" }}>
+              Conversations with <b>{search}</b>
+            </Text>
+            <Button
+              size="compact-xs"
+              variant="subtle"
+              onClick={() => {
+                params.delete(SEARCH_PARAM);
+                setParams(params);
+              }}
+            >
+              Show all
+            </Button>
+          </Group>
+        ) : null}
         <SegmentedControl
           size="xs"
           fullWidth

@@ -6,5 +6,11 @@ export const OLDER_DELAY_MS = 500;
 export const LOAD_OLDER_BELOW = 100;
 /** The scroll-to-top button appears once the messages are scrolled this many pixels down. */
 export const SCROLL_TOP_AFTER = 300;
-/** Below 768 px, the app's small-screen breakpoint, the screen stacks and folds its details. */
+/** Below 768 px, the app's small-screen breakpoint, the detail folds the visitor's details. */
 export const NARROW = "(max-width: 767px)";
+/**
+ * Below 1024 px the list and the detail stack instead of splitting: beside the 260 px sidebar a
+ * tablet leaves under 500 px, too little for both (the list's filters and times, and the
+ * messages, would be cut).
+ */
+export const STACKED = "(max-width: 1023px)";

@@ -2,10 +2,10 @@ import { Button, Card, Stack, Text } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
 import { IconArrowLeft, IconMessages } from "@tabler/icons-react";
 import { Group, Panel, Separator } from "react-resizable-panels";
-import { useNavigate, useParams } from "react-router";
+import { useNavigate, useParams, useSearchParams } from "react-router";
 import { ConversationDetail } from "../components/ConversationDetail";
 import { ConversationList } from "../components/ConversationList";
-import { NARROW } from "../components/paging";
+import { STACKED } from "../components/paging";
 
 const HEIGHT = "calc(100dvh - 120px)";
 
@@ -21,9 +21,12 @@ function SelectPrompt() {
 /** `/conversations` and `/conversations/:conversationId`: the resizable split view. */
 export function ConversationsPage() {
   const { conversationId } = useParams();
-  // List and detail stack instead of splitting on small screens.
-  const narrow = useMediaQuery(NARROW);
+  // List and detail stack instead of splitting on phones and tablets.
+  const narrow = useMediaQuery(STACKED);
   const navigate = useNavigate();
+  // Back to the list as it was: one customer's conversations stay one customer's.
+  const [params] = useSearchParams();
+  const search = params.toString();
 
   if (narrow) {
     return (
@@ -33,7 +36,7 @@ export function ConversationsPage() {
             <Button
               variant="subtle"
               leftSection={<IconArrowLeft size={16} />}
-              onClick={() => navigate("/conversations")}
+              onClick={() => navigate(search ? `/conversations?${search}` : "/conversations")}
               style={{ alignSelf: "flex-start" }}
             >
               All conversations

@@ -1,14 +1,28 @@
-import { Badge, Divider, Group, Modal, SimpleGrid, Stack, Text } from "@mantine/core";
+import {
+  Anchor,
+  Badge,
+  Button,
+  Divider,
+  Group,
+  Modal,
+  SimpleGrid,
+  Stack,
+  Text,
+} from "@mantine/core";
+import { IconMessages } from "@tabler/icons-react";
+import type { ReactNode } from "react";
+import { Link } from "react-router";
 import type { components } from "../../../api/schema";
+import { Breakable } from "../../../components/Breakable";
 import { formatDate } from "../../../lib/format";
 import type { Status } from "../api/customer-status";
-import { formatSessionTime, STATUS_COLORS, statusLabel } from "./display";
+import { conversationsOf, formatSessionTime, STATUS_COLORS, statusLabel, telHref } from "./display";
 
 export type Customer = components["schemas"]["CustomerOut"];
 
-function Field({ label, value }: { label: string; value: string }) {
+function Field({ label, value }: { label: string; value: ReactNode }) {
   return (
-    <div>
+    <div style={{ minWidth: 0 }}>
       <Text fz="xs" c="dimmed" tt="uppercase" fw={700}>
         {label}
       </Text>
@@ -46,8 +60,24 @@ export function CustomerDialog({
           </Group>
           <Divider label="Contact Information" labelPosition="left" />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <Field label="Email" value={customer.email} />
-            {customer.phone && <Field label="Phone" value={customer.phone} />}
+            <Field
+              label="Email"
+              value={
+                <Anchor href={`mailto:${customer.email}`} fz="sm" c="indigo.8">
+                  <Breakable text={customer.email} />
+                </Anchor>
+              }
+            />
+            {customer.phone && (
+              <Field
+                label="Phone"
+                value={
+                  <Anchor href={telHref(customer.phone)} fz="sm" c="indigo.8">
+                    {customer.phone}
+                  </Anchor>
+                }
+              />
+            )}
             {customer.company && <Field label="Company" value={customer.company} />}
           </SimpleGrid>
           <Divider label="Engagement" labelPosition="left" />
@@ -62,6 +92,15 @@ export function CustomerDialog({
               value={formatSessionTime(customer.averageSessionDuration)}
             />
           </SimpleGrid>
+          <Button
+            component={Link}
+            to={conversationsOf(customer.email)}
+            variant="light"
+            leftSection={<IconMessages size={16} />}
+            style={{ alignSelf: "flex-start" }}
+          >
+            View conversations
+          </Button>
           <Divider label="Source" labelPosition="left" />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <Field label="Campaign" value={customer.sourceCampaign || "Direct"} />

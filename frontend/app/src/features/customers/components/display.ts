@@ -1,3 +1,4 @@
+import { formatDate } from "../../../lib/format";
 import type { SortBy } from "../api/customer-sort";
 import type { Status } from "../api/customer-status";
 
@@ -59,4 +60,43 @@ export const STATUS_COLORS: Record<Status, string> = {
 /** A status as shown: its first letter capitalised. */
 export function statusLabel(status: string): string {
   return status.charAt(0).toUpperCase() + status.slice(1);
+}
+
+function sameDay(a: Date, b: Date): boolean {
+  return (
+    a.getFullYear() === b.getFullYear() &&
+    a.getMonth() === b.getMonth() &&
+    a.getDate() === b.getDate()
+  );
+}
+
+/** A time of day on the 24-hour clock, e.g. 09:12 or 14:05. */
+function timeOfDay(d: Date): string {
+  return `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
+}
+
+/**
+ * "Last Active" as shown: with the time of day for today and yesterday ("Today, 14:05",
+ * "Yesterday, 09:12"), the date before that ("25 Nov 2026"); empty when never active.
+ */
+export function formatLastActive(iso: string | null | undefined, now: Date = new Date()): string {
+  if (!iso) return "";
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return "";
+  if (sameDay(at, now)) return `Today, ${timeOfDay(at)}`;
+  const yesterday = new Date(now);
+  yesterday.setDate(now.getDate() - 1);
+  if (sameDay(at, yesterday)) return `Yesterday, ${timeOfDay(at)}`;
+  return formatDate(iso);
+}
+
+/** A phone number as a `tel:` link: only its digits, with the leading `+` when there is one. */
+export function telHref(phone: string): string {
+  const trimmed = phone.trim();
+  return `tel:${trimmed.startsWith("+") ? "+" : ""}${trimmed.replace(/\D/g, "")}`;
+}
+
+/** The conversations screen showing only this customer's conversations (found by their email). */
+export function conversationsOf(email: string): string {
+  return `/conversations?search=${encodeURIComponent(email)}`;
 }

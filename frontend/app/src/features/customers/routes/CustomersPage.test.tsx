@@ -2,6 +2,7 @@ import { MantineProvider } from "@mantine/core";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { MemoryRouter } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fetchMock, json } from "../../../test/fetch-mock";
 import { CustomersPage } from "./CustomersPage";
@@ -25,7 +26,9 @@ function renderPage() {
   return render(
     <MantineProvider>
       <QueryClientProvider client={queryClient}>
-        <CustomersPage />
+        <MemoryRouter>
+          <CustomersPage />
+        </MemoryRouter>
       </QueryClientProvider>
     </MantineProvider>,
   );
@@ -114,5 +117,47 @@ describe("CustomersPage list", () => {
     capped = false;
     renderPage();
     expect(await screen.findByText("4,321 customers")).toBeInTheDocument();
+  });
+});
+
+describe("CustomersPage dialog", () => {
+  it("links to the customer's conversations, their email and their phone", async () => {
+    const customer = {
+      _id: "c1",
+      email: "meera@kesar.in",
+      name: "Meera Iyer",
+      phone: "+91 98290 12345",
+      conversionStatus: "lead",
+      leadScore: 40,
+      totalConversations: 2,
+      totalPageViews: 3,
+      totalPurchases: 0,
+      totalRevenue: 0,
+      averageSessionDuration: 75,
+      createdAt: "2026-11-20T10:00:00Z",
+      updatedAt: "2026-11-20T10:00:00Z",
+    };
+    fetchMock.mockImplementation(async (request) => {
+      if (new URL(request.url).pathname === "/api/customers/analytics/overview")
+        return json(200, OVERVIEW);
+      return json(200, {
+        customers: [customer],
+        pagination: { page: 1, limit: 20, total: 1, pages: 1, capped: false },
+      });
+    });
+    const user = userEvent.setup();
+    renderPage();
+    await user.click((await screen.findAllByRole("button", { name: "View meera@kesar.in" }))[0]!);
+    const dialog = await screen.findByRole("dialog");
+    expect(dialog.querySelector('a[href="mailto:meera@kesar.in"]')).toHaveTextContent(
+      "meera@kesar.in",
+    );
+    expect(dialog.querySelector('a[href="tel:+919829012345"]')).toHaveTextContent(
+      "+91 98290 12345",
+    );
+    expect(screen.getByRole("link", { name: "View conversations" })).toHaveAttribute(
+      "href",
+      "/conversations?search=meera%40kesar.in",
+    );
   });
 });

@@ -28,7 +28,7 @@ import {
 import { useEffect, useState } from "react";
 import { Breakable } from "../../../components/Breakable";
 import { StatCard } from "../../../components/StatCard";
-import { countOf, formatDate } from "../../../lib/format";
+import { countOf } from "../../../lib/format";
 import { DEFAULT_SORT, nextSort, type Sort } from "../api/customer-sort";
 import { fetchCustomersCsv, useCustomerOverview, useCustomers } from "../api/customers";
 import { STATUSES, type Status } from "../api/customer-status";
@@ -36,6 +36,7 @@ import { type Customer, CustomerDialog } from "../components/CustomerDialog";
 import {
   changeCaption,
   changeColor,
+  formatLastActive,
   OVERVIEW_ERROR,
   SKELETON_ROWS,
   SORTS,
@@ -254,7 +255,9 @@ function CustomerTable({
               </Table.Td>
               <Table.Td>{c.leadScore}</Table.Td>
               <Table.Td>{c.totalConversations.toLocaleString("en-IN")}</Table.Td>
-              <Table.Td>{formatDate(c.lastConversationDate) || "—"}</Table.Td>
+              <Table.Td style={{ whiteSpace: "nowrap" }}>
+                {formatLastActive(c.lastConversationDate) || "—"}
+              </Table.Td>
               <Table.Td>{c.sourceCampaign || "Direct"}</Table.Td>
               <Table.Td>
                 <ViewButton customer={c} onView={onView} />
@@ -299,7 +302,8 @@ function CustomerCards({
             </Text>
           </Group>
           <Text fz="xs" c="dimmed" mt={4}>
-            Last active {formatDate(c.lastConversationDate) || "—"} · {c.sourceCampaign || "Direct"}
+            Last active {formatLastActive(c.lastConversationDate) || "—"} ·{" "}
+            {c.sourceCampaign || "Direct"}
           </Text>
         </Card>
       ))}

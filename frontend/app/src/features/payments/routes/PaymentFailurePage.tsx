@@ -1,6 +1,7 @@
-import { Alert, Button, SimpleGrid, Stack, Text } from "@mantine/core";
+import { Alert, Anchor, Button, SimpleGrid, Stack, Text } from "@mantine/core";
 import { IconCircleX } from "@tabler/icons-react";
 import { Link, useSearchParams } from "react-router";
+import { supportMailto } from "../../../lib/contact";
 import { failureReason } from "../api/payments";
 import { Detail, ResultHeading, ResultLayout } from "../components/ResultLayout";
 
@@ -20,7 +21,18 @@ export function PaymentFailurePage() {
         </Alert>
         {txnid ? <Detail label="Transaction ID" value={txnid} /> : null}
         <Text fz="sm" c="dimmed" ta="center">
-          If you continue to experience issues, please contact our support team.
+          If you continue to experience issues, please{" "}
+          <Anchor
+            href={supportMailto(
+              txnid ? `Payment failed: ${txnid}` : "Payment failed",
+              txnid ? `Transaction ID: ${txnid}` : undefined,
+            )}
+            fz="sm"
+            c="indigo.8"
+          >
+            contact our support team
+          </Anchor>
+          .
         </Text>
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
           <Button component={Link} to="/settings/billing">

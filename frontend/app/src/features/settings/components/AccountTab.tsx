@@ -3,19 +3,31 @@ import { useState } from "react";
 import type { FormEvent } from "react";
 import { useAuth } from "../../../lib/auth";
 import { messageOf, type User } from "../../../lib/api-client";
+import { fieldErrors } from "../../../lib/errors";
 import { useSaveAccount } from "../api/account";
+
+/** The field errors once `field` has been changed: its message goes, the others stay. */
+function withoutField(errors: Record<string, string>, field: string): Record<string, string> {
+  if (!(field in errors)) return errors;
+  const rest = { ...errors };
+  delete rest[field];
+  return rest;
+}
 
 export function AccountTab({ user }: { user: User }) {
   const { refreshUser } = useAuth();
   const [name, setName] = useState(user.name);
   const [phone, setPhone] = useState(user.phone);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  // The server's message for a field shows under that field.
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useSaveAccount();
   const changed = name !== user.name || phone !== user.phone;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     setStatus(null);
+    setErrors({});
     try {
       const saved = await save.mutateAsync({ body: { name, phone } });
       setName(saved.user.name);
@@ -23,7 +35,12 @@ export function AccountTab({ user }: { user: User }) {
       await refreshUser();
       setStatus({ ok: true, text: "Your changes have been saved." });
     } catch (err) {
-      setStatus({ ok: false, text: messageOf(err, "Failed to save your changes") });
+      const byField = fieldErrors(err);
+      setErrors(byField);
+      // A refusal that names no field of this form is said above the form.
+      if (!byField.name && !byField.phone) {
+        setStatus({ ok: false, text: messageOf(err, "Failed to save your changes") });
+      }
     }
   }
 
@@ -35,7 +52,15 @@ export function AccountTab({ user }: { user: User }) {
             {status.text}
           </Alert>
         ) : null}
-        <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} />
+        <TextInput
+          label="Name"
+          value={name}
+          error={errors.name}
+          onChange={(e) => {
+            setName(e.currentTarget.value);
+            setErrors((prev) => withoutField(prev, "name"));
+          }}
+        />
         <TextInput
           label="Email"
           value={user.email}
@@ -46,7 +71,11 @@ export function AccountTab({ user }: { user: User }) {
           label="Phone"
           type="tel"
           value={phone}
-          onChange={(e) => setPhone(e.currentTarget.value)}
+          error={errors.phone}
+          onChange={(e) => {
+            setPhone(e.currentTarget.value);
+            setErrors((prev) => withoutField(prev, "phone"));
+          }}
         />
         <Group>
           <Button type="submit" loading={save.isPending} disabled={!changed}>

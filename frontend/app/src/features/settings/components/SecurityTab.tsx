@@ -4,6 +4,7 @@ import type { FormEvent } from "react";
 import { useNavigate } from "react-router";
 import { useAuth } from "../../../lib/auth";
 import { messageOf } from "../../../lib/api-client";
+import { errorCode, fieldErrors } from "../../../lib/errors";
 import { useChangePassword, useLogoutEverywhere } from "../api/account";
 
 export function SecurityTab() {
@@ -13,24 +14,29 @@ export function SecurityTab() {
   const [next, setNext] = useState("");
   const [confirm, setConfirm] = useState("");
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
+  // A message about one field shows under that field.
+  const [errors, setErrors] = useState<{ current?: string; next?: string; confirm?: string }>({});
   const change = useChangePassword();
   const signOut = useLogoutEverywhere();
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
-    if (!current || !next || !confirm) {
-      setStatus({ ok: false, text: "All password fields are required" });
-      return;
-    }
-    if (next !== confirm) {
-      setStatus({ ok: false, text: "Passwords do not match" });
-      return;
-    }
-    if (next.length < 6) {
-      setStatus({ ok: false, text: "Password must be at least 6 characters long" });
-      return;
-    }
     setStatus(null);
+    const problems = {
+      current: current ? undefined : "Enter your current password",
+      next: !next
+        ? "Enter a new password"
+        : next.length < 6
+          ? "Password must be at least 6 characters long"
+          : undefined,
+      confirm: !confirm
+        ? "Enter the new password again"
+        : next && confirm !== next
+          ? "Passwords do not match"
+          : undefined,
+    };
+    setErrors(problems);
+    if (problems.current || problems.next || problems.confirm) return;
     try {
       const changed = await change.mutateAsync({
         body: { currentPassword: current, newPassword: next },
@@ -41,7 +47,11 @@ export function SecurityTab() {
       setConfirm("");
       setStatus({ ok: true, text: "Password changed. Other devices have been signed out." });
     } catch (err) {
-      setStatus({ ok: false, text: messageOf(err, "Failed to change your password") });
+      const text = messageOf(err, "Failed to change your password");
+      const byField = fieldErrors(err);
+      if (errorCode(err) === "wrong_password") setErrors({ current: text });
+      else if (byField.newPassword) setErrors({ next: byField.newPassword });
+      else setStatus({ ok: false, text });
     }
   }
 
@@ -71,20 +81,32 @@ export function SecurityTab() {
             label="Current password"
             autoComplete="current-password"
             value={current}
-            onChange={(e) => setCurrent(e.currentTarget.value)}
+            error={errors.current}
+            onChange={(e) => {
+              setCurrent(e.currentTarget.value);
+              setErrors((prev) => ({ ...prev, current: undefined }));
+            }}
           />
           <PasswordInput
             label="New password"
             autoComplete="new-password"
             description="At least 6 characters"
             value={next}
-            onChange={(e) => setNext(e.currentTarget.value)}
+            error={errors.next}
+            onChange={(e) => {
+              setNext(e.currentTarget.value);
+              setErrors((prev) => ({ ...prev, next: undefined }));
+            }}
           />
           <PasswordInput
             label="Confirm new password"
             autoComplete="new-password"
             value={confirm}
-            onChange={(e) => setConfirm(e.currentTarget.value)}
+            error={errors.confirm}
+            onChange={(e) => {
+              setConfirm(e.currentTarget.value);
+              setErrors((prev) => ({ ...prev, confirm: undefined }));
+            }}
           />
           <Button type="submit" loading={change.isPending} w="fit-content">
             Change password
