@@ -116,12 +116,17 @@ async fn meta_outbox(meta: ca_meta::MetaService) {
     }
 }
 
-/// Delivers due webhooks and Mailchimp pushes twice a second; a slow
-/// endpoint holds only its own deliveries (each runs on its own task).
+/// Delivers due webhooks and Mailchimp pushes twice a second, and again as
+/// soon as a delivery ends (so a backlog drains as fast as the endpoint
+/// answers, not four deliveries per round); a slow endpoint holds only its
+/// own deliveries (each runs on its own task).
 async fn webhook_deliveries(webhooks: ca_webhooks::WebhookService) {
     let mut ticker = every(Duration::from_millis(500));
     loop {
-        ticker.tick().await;
+        tokio::select! {
+            _ = ticker.tick() => {}
+            () = webhooks.delivery_ended() => {}
+        }
         if let Err(err) = webhooks.tick(chrono::Utc::now()).await {
             tracing::warn!(%err, "webhook delivery round failed");
         }

@@ -9,6 +9,7 @@
 //! endpoint that has failed for 5 days without a success is switched off
 //! and its owner emailed, in the same transaction.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use chrono::{DateTime, Duration, Utc};
@@ -41,6 +42,7 @@ const PER_ROUND: u64 = 200;
 struct Slot {
     running: InFlight,
     endpoint: String,
+    freed: Arc<tokio::sync::Notify>,
 }
 
 impl Drop for Slot {
@@ -53,6 +55,7 @@ impl Drop for Slot {
                 running.remove(&self.endpoint);
             }
         }
+        self.freed.notify_one();
     }
 }
 
@@ -60,8 +63,21 @@ impl WebhookService {
     /// One round of the sender: claims what is due and starts sending it.
     /// Returns how many deliveries were started.
     pub async fn tick(&self, now: DateTime<Utc>) -> Result<usize, WebhookError> {
+        // Endpoints with every slot taken are left out of the query, so a
+        // backlog for one slow endpoint never hides others' deliveries.
+        let full: Vec<String> = self
+            .running
+            .lock()
+            .map(|r| {
+                r.iter()
+                    .filter(|(_, n)| **n >= self.config.per_endpoint)
+                    .map(|(e, _)| e.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
         let due = delivery::Entity::find()
             .filter(delivery::Column::Status.eq("pending"))
+            .filter(delivery::Column::EndpointId.is_not_in(full))
             .filter(delivery::Column::NextAttemptAt.lte(now))
             .filter(
                 Condition::any()
@@ -122,7 +138,13 @@ impl WebhookService {
         Some(Slot {
             running: self.running.clone(),
             endpoint: endpoint_id.to_string(),
+            freed: self.freed.clone(),
         })
+    }
+
+    /// Waits until a delivery of this server ends (a slot is free again).
+    pub async fn delivery_ended(&self) {
+        self.freed.notified().await;
     }
 
     /// Deliveries being sent by this server now.

@@ -21,6 +21,9 @@ pub struct WebhookService {
     pub(crate) config: Arc<WebhookConfig>,
     pub(crate) mailer: Mailer,
     pub(crate) running: InFlight,
+    /// Told when a delivery ends, so the sender claims the next one at once
+    /// instead of at its next round.
+    pub(crate) freed: Arc<tokio::sync::Notify>,
 }
 
 impl WebhookService {
@@ -30,6 +33,7 @@ impl WebhookService {
             config: Arc::new(config),
             mailer,
             running: Default::default(),
+            freed: Default::default(),
         }
     }
 }

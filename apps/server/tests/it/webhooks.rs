@@ -517,6 +517,70 @@ async fn a_hanging_receiver_holds_only_its_own_deliveries() {
 }
 
 #[tokio::test]
+async fn a_backlog_for_a_hanging_endpoint_hides_no_other_endpoints_deliveries() {
+    let app = spawn_app().await;
+    let hanging = Receiver::start(&[], Then::Hang).await;
+    let quick = Receiver::start(&[], Then::Status(200)).await;
+    let (token, campaign) = owner_with_campaign(&app, "backlog@example.in").await;
+    let types = json!(["lead.created"]);
+    let a = add_endpoint(
+        &app,
+        &token,
+        json!({"url": hanging.url, "eventTypes": types}),
+    )
+    .await;
+    let owner = endpoint::Entity::find_by_id(a["id"].as_str().expect("id").to_string())
+        .one(&app.db.conn)
+        .await
+        .expect("q")
+        .expect("endpoint")
+        .owner_id;
+    // More queued for the hanging endpoint than the sender reads in one
+    // round (as after it was down for a while), all older than what follows.
+    let txn = sea_orm::TransactionTrait::begin(&app.db.conn)
+        .await
+        .expect("begin");
+    for i in 0..250 {
+        let event = ca_webhooks::Event::LeadCreated(ca_webhooks::events::LeadCreated {
+            customer: ca_webhooks::events::CustomerData {
+                id: format!("c_backlog_{i}"),
+                email: format!("backlog.{i}@example.in"),
+                name: None,
+                phone: None,
+                company: None,
+                status: "lead".into(),
+                lead_score: 10,
+            },
+            fields: serde_json::Map::new(),
+            campaign: ca_webhooks::events::CampaignRef {
+                id: campaign.clone(),
+                name: "Diwali exit offer".into(),
+            },
+            page_url: None,
+            conversation_id: None,
+        });
+        ca_webhooks::enqueue(
+            &txn,
+            &owner,
+            event,
+            Utc::now() - chrono::Duration::minutes(5),
+        )
+        .await
+        .expect("enqueue");
+    }
+    txn.commit().await.expect("commit");
+    add_endpoint(&app, &token, json!({"url": quick.url, "eventTypes": types})).await;
+    lead(&app, &campaign, "v_after_the_backlog", "fresh@example.in").await;
+    // The quick endpoint gets its lead while the hanging one holds its four
+    // slots (each waits 10 s for an answer) with 247 more queued behind.
+    quick.wait_for(1, 8).await;
+    assert_eq!(
+        quick.got()[0].json()["data"]["customer"]["email"],
+        "fresh@example.in"
+    );
+}
+
+#[tokio::test]
 async fn a_server_killed_before_delivering_delivers_after_restart_with_the_same_id() {
     let db = ca_migrations::testing::TestDb::new().await.expect("db");
     let port = std::net::TcpListener::bind("127.0.0.1:0")
