@@ -106,6 +106,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the signed-in role may do in the admin area (the dashboard hides
+         *     the rest), and the whole table of actions × roles the server checks.
+         */
+        get: operations["permissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/plans": {
         parameters: {
             query?: never;
@@ -117,6 +137,27 @@ export interface paths {
         get: operations["admin_plans"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Return to admin: ends the "login as user" session whose token is sent
+         *     (later calls with that token get 401). The staff member's own session
+         *     was kept aside by the dashboard and goes on working, with no new sign-in.
+         */
+        post: operations["return_to_admin"];
         delete?: never;
         options?: never;
         head?: never;
@@ -271,7 +312,20 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set an owner's plan, status and end date (required when active). */
+        /**
+         * Set an owner's plan, status and end date by hand. Only an active plan can
+         *     be chosen (or the plan the owner is on). Statuses and their effects:
+         *     `free`: the free plan. `trial`: the trial's limits until
+         *     `subscriptionEndsAt` (default: the trial length from now). `active`: the
+         *     plan's limits until `subscriptionEndsAt` (required, in the future);
+         *     nothing is charged and nothing renews, so the owner sees no next billing
+         *     date and nothing to cancel. `cancelled`: the plan's limits until
+         *     `subscriptionEndsAt` (in the future; default: the end of the period the
+         *     owner is in), then the free plan's. `past_due`: a payment is due; the plan
+         *     stays named, with the free plan's limits until the owner pays. `expired`:
+         *     the plan ended; the free plan's limits until the owner buys a plan. A
+         *     status set by hand replaces any paid subscription record.
+         */
         post: operations["change_plan"];
         delete?: never;
         options?: never;
@@ -354,7 +408,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user. */
+        /**
+         * The signed-in user; under a "login as user" session also who is signed
+         *     in as them (`impersonatedBy`), for the dashboard's banner.
+         */
         get: operations["me"];
         /** Change the signed-in user's name, phone or notification choices. */
         put: operations["update_me"];
@@ -431,7 +488,10 @@ export interface paths {
         /**
          * Start buying a plan: answers where to send the browser (the demo page
          *     while no payment provider is configured; with PayU, a page that sends the
-         *     browser to PayU's checkout for the plan's monthly price).
+         *     browser to PayU's checkout for the plan's price for its interval: a month,
+         *     or a year for a yearly plan). Checkout charges INR only: a plan priced in
+         *     another currency is refused (422, code `checkout_currency`) and is
+         *     arranged with sales.
          */
         post: operations["checkout"];
         delete?: never;
@@ -988,9 +1048,13 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Start paying for a plan: creates the pending payment (the amount comes
-         *     from the plan: the monthly price, or 10 × for `udf4 = annual`) and answers
-         *     the hosted page's URL and the signed form fields to post there.
+         * Start paying for a plan: creates the pending payment and answers the
+         *     hosted page's URL and the signed form fields to post there. The amount
+         *     comes from the plan: a monthly plan costs its price for a month, or 10 ×
+         *     its price for a year (`udf4 = annual`); a yearly plan costs its price for
+         *     a year (`udf4` left out or `annual`; `monthly` is refused). Checkout
+         *     charges INR only: a plan priced in another currency is refused (422,
+         *     code `checkout_currency`) and is arranged with sales.
          */
         post: operations["initialize"];
         delete?: never;
@@ -1171,8 +1235,10 @@ export interface paths {
         put: operations["update_plan"];
         post?: never;
         /**
-         * Deactivate a plan (superusers): nobody can buy it any more; plans are
-         *     never deleted outright, since payments and invoices name them.
+         * Deactivate a plan (superusers): nobody can buy it any more and staff can
+         *     no longer put owners on it; owners on it keep it until their period ends
+         *     (the answer says how many). Plans are never deleted outright, since
+         *     payments and invoices name them.
          */
         delete: operations["delete_plan"];
         options?: never;
@@ -1693,7 +1759,10 @@ export interface components {
             /** Format: date-time */
             timestamp: string;
             title: string;
-            /** @description `conversation`, `customer`, `payment` or `admin`. */
+            /**
+             * @description `conversation`, `customer` or `payment` (staff actions are the
+             *     detail's `audit` entries).
+             */
             type: string;
         };
         /** @description `PUT /api/admin/settings/ad-spend`. */
@@ -1776,13 +1845,21 @@ export interface components {
             actorEmail: string;
             actorId: string;
             actorName: string;
+            /** @description The changed record's fields after the change (only real fields). */
             after?: Record<string, never> | null;
+            /** @description The changed record's fields before the change (only real fields). */
             before?: Record<string, never> | null;
             /** Format: date-time */
             createdAt: string;
             id: string;
+            request?: null | components["schemas"]["AuditRequest"];
             targetId: string;
             targetType: string;
+        };
+        /** @description A request made while signed in as someone. */
+        AuditRequest: {
+            method: string;
+            path: string;
         };
         /** @description `{success, token, user}`: the answer to register, login and reset. */
         AuthResponse: {
@@ -2035,10 +2112,14 @@ export interface components {
             planId?: string;
             /**
              * Format: date-time
-             * @description Required when active; in the future. Empty is the same as left out.
+             * @description Required when active, and when cancelled unless the owner is in a
+             *     period on the plan; in the future. Empty is the same as left out.
              */
             subscriptionEndsAt?: string | null;
-            /** @description `free`, `trial` or `active`. */
+            /**
+             * @description `free`, `trial`, `active`, `cancelled`, `past_due` or `expired` (the
+             *     effects are in the operation's description).
+             */
             subscriptionStatus?: string;
         };
         /** @description Where the browser goes to pay. */
@@ -2235,7 +2316,10 @@ export interface components {
              * @description When an active subscription ends; empty or left out for none.
              */
             subscriptionEndsAt?: string | null;
-            /** @description `free`, `trial` or `active` (default: the trial settings decide). */
+            /**
+             * @description `free`, `trial`, `active`, `cancelled`, `past_due` or `expired`, with
+             *     the effects of change-plan (default: the trial settings decide).
+             */
             subscriptionStatus?: string | null;
         };
         /** @description The credit note issued when a payment was refunded. */
@@ -2331,7 +2415,9 @@ export interface components {
         DashboardStats: {
             /**
              * Format: int64
-             * @description Owners with a paid plan running now.
+             * @description Accounts on a paid plan now, whether paid for or set by staff by
+             *     hand ("On a paid plan, incl. set by staff"); the paying ones alone
+             *     are the superadmin figures' `revenue.activeSubscriptions`.
              */
             activeSubscriptions: number;
             /** Format: int64 */
@@ -2645,6 +2731,11 @@ export interface components {
             data: components["schemas"]["PaymentOut"][];
             success: boolean;
         };
+        /** @description The staff member signed in as the user ("login as user"). */
+        ImpersonatedBy: {
+            email: string;
+            id: string;
+        };
         /** @description Where the browser posts the payment form, and its fields. */
         InitializeData: {
             /** @description The hosted payment page's URL (PayU's, or this server's simulator). */
@@ -2786,8 +2877,12 @@ export interface components {
             previousLeadScore: number;
             previousStatus: string;
         };
-        /** @description The token of the session as the user, and the user. */
+        /**
+         * @description The token of the session as the user, the user, and who is signed in
+         *     as them (the dashboard's banner names them).
+         */
         LoginAsData: {
+            impersonatedBy: components["schemas"]["ImpersonatedBy"];
             token: string;
             user: components["schemas"]["UserOut"];
         };
@@ -2804,8 +2899,9 @@ export interface components {
             email: string;
             password: string;
         };
-        /** @description `{success, user}`. */
+        /** @description `{success, user}`; under a "login as user" session also `impersonatedBy`. */
         MeResponse: {
+            impersonatedBy?: null | components["schemas"]["ImpersonatedBy"];
             success: boolean;
             user: components["schemas"]["UserOut"];
         };
@@ -3050,14 +3146,46 @@ export interface components {
              */
             pendingOver15Minutes: number;
         };
+        /**
+         * @description Something done in the admin area.
+         * @enum {string}
+         */
+        Permission: "viewAdmin" | "editUsers" | "createAdmins" | "grantSuperuser" | "manageStaff" | "loginAs" | "viewBusiness" | "editSettings" | "managePlans" | "refundPayments" | "requeueMetaEvents";
+        /** @description One row of the permission table. */
+        PermissionRow: {
+            action: components["schemas"]["Permission"];
+            roles: string[];
+        };
+        /**
+         * @description `GET /api/admin/permissions`: what the signed-in role may do in the
+         *     admin area, and the whole table of actions × roles the server checks.
+         */
+        PermissionsOut: {
+            /** @description The actions the caller's role may do. */
+            allowed: components["schemas"]["Permission"][];
+            /** @description The caller's role. */
+            role: string;
+            /** @description Every action with the roles that may do it. */
+            table: components["schemas"]["PermissionRow"][];
+        };
+        PermissionsResponse: {
+            data: components["schemas"]["PermissionsOut"];
+            success: boolean;
+        };
         /** @description `POST /api/billing/checkout` and `POST /api/billing/mock-payment-success`. */
         PlanChoiceIn: {
             planId: string;
         };
-        /** @description `{success, message, data: plan}`. */
+        /** @description `{success, message, ownersOnPlan, data: plan}`. */
         PlanDeactivatedResponse: {
             data: components["schemas"]["PlanOut"];
+            /** @description Says how many owners are on the plan; they keep it until their period ends. */
             message: string;
+            /**
+             * Format: int64
+             * @description Owners on the plan when it was deactivated.
+             */
+            ownersOnPlan: number;
             success: boolean;
         };
         /**
@@ -3067,19 +3195,26 @@ export interface components {
         PlanIn: {
             /** @description Default true. */
             active?: boolean | null;
-            /** @description Default INR. */
+            /**
+             * @description An ISO 4217 code (default INR); any other code is refused. Checkout
+             *     charges INR only: a plan in another currency is shown to owners with
+             *     "Contact sales" and staff put owners on it by hand.
+             */
             currency?: string | null;
             displayName?: string;
             features?: string[];
             id?: string | null;
-            /** @description `monthly` (default) or `yearly`. */
+            /**
+             * @description `monthly` (default) or `yearly`: a yearly plan is charged its price
+             *     once a year and its period lasts a year.
+             */
             interval?: string | null;
             limits: components["schemas"]["PlanLimits"];
             name?: string;
             popular?: boolean;
             /**
              * Format: int64
-             * @description Whole rupees per month, 0 or more.
+             * @description Whole units of `currency` per `interval`, 0 or more.
              */
             price?: number;
             /** Format: int32 */
@@ -3103,13 +3238,20 @@ export interface components {
         PlanOut: {
             _id: string;
             active: boolean;
+            /**
+             * @description Owners can buy it through checkout: checkout (PayU India) charges
+             *     INR only, so a plan in another currency, like a contact-sales plan,
+             *     is arranged with sales and set by staff.
+             */
+            checkoutAvailable: boolean;
             /** @description Sold through sales ("Contact Sales"), not checkout. */
             contactSales: boolean;
+            /** @description ISO 4217 code the price is in. */
             currency: string;
             displayName: string;
             features: string[];
             id: string;
-            /** @description `monthly` or `yearly`. */
+            /** @description `monthly` or `yearly`: what one payment of `price` pays for. */
             interval: string;
             /** @description Only invited accounts may buy it. */
             inviteOnly: boolean;
@@ -3119,7 +3261,7 @@ export interface components {
             popular: boolean;
             /**
              * Format: int64
-             * @description Whole rupees per interval.
+             * @description Whole units of `currency` per `interval`.
              */
             price: number;
             /** Format: int32 */
@@ -3629,16 +3771,30 @@ export interface components {
             cancelAtPeriodEnd: boolean;
             /** Format: date-time */
             cancelledAt?: string | null;
+            /** @description ISO 4217 code of the plan's price. */
+            currency: string;
             /** @description `monthly` or `annual` while paid; null otherwise. */
             cycle?: string | null;
+            /** @description `monthly` or `yearly`. */
+            interval: string;
             /** @description The invite-only plans this owner has been invited to, and so may buy. */
             invitedPlans: string[];
             planId: string;
             planName: string;
+            /**
+             * Format: int64
+             * @description The plan's price in whole units of `currency` per `interval`.
+             */
+            price: number;
+            /**
+             * @description On a plan staff set without a payment: nothing is billed (no next
+             *     billing date) and there is nothing to cancel.
+             */
+            setByStaff: boolean;
             status: components["schemas"]["SubscriptionStatus"];
             /**
              * Format: date-time
-             * @description End of the paid period (the next billing date).
+             * @description End of the period on the plan (for a paid plan, the next billing date).
              */
             subscriptionEndsAt?: string | null;
             /** Format: date-time */
@@ -4539,6 +4695,35 @@ export interface operations {
             };
         };
     };
+    permissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's permissions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionsResponse"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     admin_plans: {
         parameters: {
             query?: never;
@@ -4568,6 +4753,44 @@ export interface operations {
             };
             /** @description Not staff */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    return_to_admin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The login-as session is over */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The token is not a login-as one */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4822,7 +5045,7 @@ export interface operations {
                 search?: string;
                 /** @description `user`, `admin` or `superuser`. */
                 role?: string;
-                /** @description `free`, `trial`, `active`, `cancelled` or `expired`. */
+                /** @description `free`, `trial`, `active`, `cancelled`, `past_due` or `expired`. */
                 subscriptionStatus?: string;
             };
             header?: never;
@@ -5819,7 +6042,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Free or contact-sales plan */
+            /** @description Free or contact-sales plan, or a plan not priced in INR */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7508,7 +7731,7 @@ export interface operations {
                     "application/json": components["schemas"]["InitializeResponse"];
                 };
             };
-            /** @description No plan chosen, or an unknown cycle */
+            /** @description No plan chosen, an unknown cycle, or monthly for a yearly plan */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7562,7 +7785,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Free or contact-sales plan */
+            /** @description Free or contact-sales plan, or a plan not priced in INR */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8225,7 +8448,7 @@ export interface operations {
                 search?: string;
                 /** @description `user`, `admin` or `superuser`. */
                 role?: string;
-                /** @description `free`, `trial`, `active`, `cancelled` or `expired`. */
+                /** @description `free`, `trial`, `active`, `cancelled`, `past_due` or `expired`. */
                 subscriptionStatus?: string;
             };
             header?: never;
