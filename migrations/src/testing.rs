@@ -2,7 +2,7 @@
 //! PostgreSQL database when `CA_TEST_POSTGRES_URL` is set.
 
 use sea_orm::{ConnectionTrait, DatabaseConnection};
-use sea_orm_migration::MigratorTrait;
+use sea_orm_migration::{MigrationName, MigratorTrait};
 
 use crate::Migrator;
 
@@ -124,4 +124,36 @@ fn replace_database(url: &str, name: &str) -> String {
         out.push_str(q);
     }
     out
+}
+
+/// The one migration whose name contains `name`.
+fn only(name: &str) -> anyhow::Result<Box<dyn sea_orm_migration::MigrationTrait>> {
+    let mut found: Vec<_> = Migrator::migrations()
+        .into_iter()
+        .filter(|m| m.name().contains(name))
+        .collect();
+    anyhow::ensure!(
+        found.len() == 1,
+        "{} migrations are named like {name:?}",
+        found.len()
+    );
+    Ok(found.remove(0))
+}
+
+/// Undoes only the migration named like `name` (not the ones after it), for
+/// a test of how that migration fills its tables from rows written before
+/// it; [`redo_only`] applies it again.
+pub async fn undo_only(conn: &DatabaseConnection, name: &str) -> anyhow::Result<()> {
+    only(name)?
+        .down(&sea_orm_migration::SchemaManager::new(conn))
+        .await?;
+    Ok(())
+}
+
+/// Applies again the migration [`undo_only`] undid.
+pub async fn redo_only(conn: &DatabaseConnection, name: &str) -> anyhow::Result<()> {
+    only(name)?
+        .up(&sea_orm_migration::SchemaManager::new(conn))
+        .await?;
+    Ok(())
 }
