@@ -2,7 +2,7 @@
 //! PostgreSQL database when `CA_TEST_POSTGRES_URL` is set.
 
 use sea_orm::{ConnectionTrait, DatabaseConnection};
-use sea_orm_migration::{MigrationName, MigratorTrait};
+use sea_orm_migration::MigratorTrait;
 
 use crate::Migrator;
 
