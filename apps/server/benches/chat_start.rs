@@ -9,61 +9,21 @@
 //! checked on every start). Each visitor is new. Prints starts per second
 //! and the latency spread; asserts nothing about time.
 
-use std::net::TcpListener;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-fn env_or(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .filter(|n| *n > 0)
-        .unwrap_or(default)
-}
-
-const SITE: &str = "https://www.kesar.example.in";
-
-fn pct(sorted: &[Duration], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize].as_secs_f64() * 1000.0
-}
+mod common;
+use common::{SITE, env_or, pct};
 
 #[tokio::main]
 async fn main() {
-    let clients = env_or("CA_BENCH_CLIENTS", 16) as usize;
-    let seconds = env_or("CA_BENCH_SECONDS", 10);
-    let db = ca_migrations::testing::TestDb::new().await.expect("db");
-    let backend = if db.url.starts_with("postgres") {
-        "PostgreSQL"
-    } else {
-        "SQLite"
-    };
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-    let base = format!("http://{}", listener.local_addr().expect("addr"));
-    let data = std::env::temp_dir().join(format!("ca-chat-{}", uuid::Uuid::now_v7()));
-    let config = ca_core::Config {
-        database_url: db.url.clone(),
-        bind: base.trim_start_matches("http://").to_string(),
-        public_url: Some(base.clone()),
-        data_dir: data.clone(),
-        jwt_secret: Some("chat-secret-chat-secret-chat-secret-00000000".into()),
-        static_dir: data.join("none"),
-        widget_ip_per_minute: u32::MAX,
-        widget_campaign_per_minute: u32::MAX,
-        widget_events_ip_per_minute: u32::MAX,
-        widget_events_campaign_per_minute: u32::MAX,
-        widget_new_visitors_per_address: u32::MAX,
-        log: "warn".into(),
-        ..ca_core::Config::default()
-    };
-    ca_server::cli::init_tracing(&config);
-    let state = ca_server::prepare(config).await.expect("prepare");
-    tokio::spawn(ca_server::serve(state, listener).expect("serve"));
+    let clients = env_or("CA_BENCH_CLIENTS", 16);
+    let seconds = env_or("CA_BENCH_SECONDS", 10) as u64;
+    let bench = common::Bench::start(false).await;
+    let (backend, base) = (bench.backend, bench.base.clone());
     let client = reqwest::Client::new();
     let reg: Value = client
         .post(format!("{base}/api/auth/register"))
@@ -144,5 +104,5 @@ async fn main() {
         pct(&all, 0.99),
         pct(&all, 1.0)
     );
-    let _ = std::fs::remove_dir_all(data);
+    bench.finish().await;
 }

@@ -22,25 +22,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use ca_webhooks::events::{CampaignRef, CustomerData, Event, LeadCreated};
-use sea_orm::TransactionTrait;
 use serde_json::{Value, json};
 
-fn env_or(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .filter(|n| *n > 0)
-        .unwrap_or(default)
-}
-
-const SITE: &str = "https://www.kesar.example.in";
-
-fn pct(sorted: &[Duration], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize].as_secs_f64() * 1000.0
-}
+mod common;
+use common::{SITE, env_or, pct};
 
 /// A receiver that counts what it is sent and answers 200 at once.
 fn receiver() -> (
@@ -137,37 +122,8 @@ async fn leads(base: &str, campaign: &str, round: &str, n: usize, clients: usize
 async fn main() {
     let n = env_or("CA_BENCH_LEADS", 2_000);
     let clients = env_or("CA_BENCH_CLIENTS", 8);
-    let db = ca_migrations::testing::TestDb::new().await.expect("db");
-    let backend = if db.url.starts_with("postgres") {
-        "PostgreSQL"
-    } else {
-        "SQLite"
-    };
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-    let base = format!("http://{}", listener.local_addr().expect("addr"));
-    let data = std::env::temp_dir().join(format!("ca-hooks-{}", uuid::Uuid::now_v7()));
-    let config = ca_core::Config {
-        database_url: db.url.clone(),
-        bind: base.trim_start_matches("http://").to_string(),
-        public_url: Some(base.clone()),
-        data_dir: data.clone(),
-        jwt_secret: Some("hooks-secret-hooks-secret-hooks-secret-000000".into()),
-        static_dir: data.join("none"),
-        widget_ip_per_minute: u32::MAX,
-        widget_campaign_per_minute: u32::MAX,
-        widget_events_ip_per_minute: u32::MAX,
-        widget_events_campaign_per_minute: u32::MAX,
-        widget_new_visitors_per_address: u32::MAX,
-        // The receiver listens on this machine.
-        webhooks_allow_private: true,
-        log: "warn".into(),
-        ..ca_core::Config::default()
-    };
-    ca_server::cli::init_tracing(&config);
-    let state = ca_server::prepare(config).await.expect("prepare");
-    // The delivery worker, as `ca-server serve` starts it.
-    let workers = ca_server::workers::Workers::start(&state);
-    tokio::spawn(ca_server::serve(state, listener).expect("serve"));
+    let bench = common::Bench::start(true).await;
+    let (db, backend, base) = (&bench.db, bench.backend, bench.base.clone());
     let client = reqwest::Client::new();
     let reg: Value = client
         .post(format!("{base}/api/auth/register"))
@@ -231,7 +187,7 @@ async fn main() {
     // A backlog: `n` events queued at once (as after the receiver was down),
     // then the time the worker needs to deliver them all.
     let owner = reg["user"]["id"].as_str().expect("owner").to_string();
-    let txn = db.conn.begin().await.expect("begin");
+    let txn = ca_core::db::begin_write(&db.conn).await.expect("begin");
     for i in 0..n {
         let event = Event::LeadCreated(LeadCreated {
             customer: CustomerData {
@@ -295,6 +251,5 @@ async fn main() {
         drain.as_secs_f64(),
         drained as f64 / drain.as_secs_f64().max(0.001)
     );
-    workers.stop().await;
-    let _ = std::fs::remove_dir_all(data);
+    bench.finish().await;
 }

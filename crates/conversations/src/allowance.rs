@@ -6,10 +6,9 @@
 use chrono::{DateTime, Utc};
 use sea_orm::{ConnectionTrait, DatabaseBackend, DbErr, Statement};
 
-/// The month an AI conversation counts towards (`2026-11`).
-pub fn period_of(now: DateTime<Utc>) -> String {
-    now.format("%Y-%m").to_string()
-}
+/// The month an AI conversation counts towards (`2026-11`): the same
+/// calendar month (UTC) the monthly visitor counts use.
+pub use ca_campaigns::counters::period_of;
 
 /// Takes one of the owner's AI conversations for the month of `now`, in the
 /// caller's transaction: true when the plan's allowance (`limit` a month;
