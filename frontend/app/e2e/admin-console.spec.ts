@@ -73,7 +73,8 @@ test("a superuser signs in as an owner, sees the banner and returns without sign
   await page.getByRole("button", { name: `Actions for ${owner}` }).click();
   await page.getByRole("menuitem", { name: "Login as User" }).click();
   const confirm = page.getByRole("dialog", { name: "Login as User" });
-  await expect(confirm).toContainText("Return to admin on the banner brings you back");
+  await expect(confirm).toContainText("Your current session will be logged out");
+  await expect(confirm).toContainText("Return to admin on the banner brings it back");
   await confirm.getByRole("button", { name: "Login as User" }).click();
   await page.waitForURL("**/dashboard");
 

@@ -229,7 +229,7 @@ test("a superuser finds an owner, changes their plan and logs in as them", async
 
   await page.getByRole("button", { name: "Login as User" }).click();
   const confirm = page.getByRole("dialog", { name: "Login as User" });
-  await expect(confirm).toContainText("Your admin session is set aside");
+  await expect(confirm).toContainText("Your current session will be logged out");
   await dialogShot(page, "95-admin-login-as-confirm");
   await expectAccessible(page, "admin-login-as-confirm");
   await confirm.getByRole("button", { name: "Login as User" }).click();

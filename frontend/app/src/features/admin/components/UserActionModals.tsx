@@ -78,8 +78,8 @@ export function LoginAsUserModal({ user, onClose }: { user: AdminUser; onClose: 
             You will be logged in as {user.name} ({user.email}).
           </Text>
           <Text fz="sm" c="dimmed">
-            Your admin session is set aside while you view their account, and what you do is
-            recorded. Return to admin on the banner brings you back without signing in.
+            Your current session will be logged out while you view their account, and what you do is
+            recorded. Return to admin on the banner brings it back without signing in.
           </Text>
         </>
       }
