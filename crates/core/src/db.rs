@@ -4,9 +4,12 @@ use std::time::Duration;
 
 use anyhow::Context;
 use sea_orm::{
-    ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbBackend, DbErr,
-    SqliteTransactionMode, TransactionOptions, TransactionTrait,
+    ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DatabaseTransaction, DbBackend,
+    DbErr, ExecResult, QueryResult, SqliteTransactionMode, Statement, TransactionOptions,
+    TransactionTrait,
 };
+
+use crate::write_gate::{Lane, Turn};
 
 /// Opens a pool on `url`, creating the SQLite file's folder when needed.
 pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
@@ -56,17 +59,101 @@ async fn open(url: &str, connections: u32) -> anyhow::Result<DatabaseConnection>
     Ok(db)
 }
 
-/// Starts a transaction that writes. On SQLite it takes the write lock at
-/// `BEGIN` (`BEGIN IMMEDIATE`, waiting up to the busy timeout), so a
+/// Starts a transaction that writes, for a request someone is waiting on.
+/// On SQLite it first waits its turn in the database file's write queue
+/// ([`crate::write_gate`]: first come first served, ahead of background
+/// writers), then takes the write lock at `BEGIN` (`BEGIN IMMEDIATE`), so a
 /// transaction that reads and then writes can never fail half-way with
 /// "database is locked" because another writer went first; PostgreSQL starts
 /// an ordinary transaction (row locks do the same job there).
-pub async fn begin_write<C: TransactionTrait>(db: &C) -> Result<C::Transaction, DbErr> {
-    db.begin_with_options(TransactionOptions {
-        sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
-        ..TransactionOptions::default()
-    })
-    .await
+pub async fn begin_write(db: &DatabaseConnection) -> Result<WriteTxn, DbErr> {
+    begin_in(db, Lane::Request).await
+}
+
+/// [`begin_write`] for background work (the event store's batches,
+/// clean-ups): on SQLite it lets waiting request writes go first.
+pub async fn begin_background_write(db: &DatabaseConnection) -> Result<WriteTxn, DbErr> {
+    begin_in(db, Lane::Background).await
+}
+
+async fn begin_in(db: &DatabaseConnection, lane: Lane) -> Result<WriteTxn, DbErr> {
+    let turn = if is_postgres(db) {
+        None
+    } else {
+        let options = db.get_sqlite_connection_pool().connect_options();
+        Some(
+            crate::write_gate::take(options.get_filename(), lane)
+                .await
+                .ok_or_else(|| {
+                    DbErr::Custom(format!(
+                        "database is locked: another write held it for {} s",
+                        crate::write_gate::WAIT_AT_MOST.as_secs()
+                    ))
+                })?,
+        )
+    };
+    let txn = db
+        .begin_with_options(TransactionOptions {
+            sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
+            ..TransactionOptions::default()
+        })
+        .await?;
+    Ok(WriteTxn { txn, _turn: turn })
+}
+
+/// A write transaction from [`begin_write`]: used like the
+/// [`DatabaseTransaction`] it holds; on SQLite the next writer's turn comes
+/// when it is committed, rolled back or dropped.
+pub struct WriteTxn {
+    txn: DatabaseTransaction,
+    _turn: Option<Turn>,
+}
+
+impl WriteTxn {
+    /// Commits, then lets the next writer go.
+    pub async fn commit(self) -> Result<(), DbErr> {
+        self.txn.commit().await
+    }
+
+    /// Rolls back, then lets the next writer go.
+    pub async fn rollback(self) -> Result<(), DbErr> {
+        self.txn.rollback().await
+    }
+}
+
+impl std::ops::Deref for WriteTxn {
+    type Target = DatabaseTransaction;
+
+    fn deref(&self) -> &DatabaseTransaction {
+        &self.txn
+    }
+}
+
+#[async_trait::async_trait]
+impl ConnectionTrait for WriteTxn {
+    fn get_database_backend(&self) -> DbBackend {
+        self.txn.get_database_backend()
+    }
+
+    async fn execute_raw(&self, stmt: Statement) -> Result<ExecResult, DbErr> {
+        self.txn.execute_raw(stmt).await
+    }
+
+    async fn execute_unprepared(&self, sql: &str) -> Result<ExecResult, DbErr> {
+        self.txn.execute_unprepared(sql).await
+    }
+
+    async fn query_one_raw(&self, stmt: Statement) -> Result<Option<QueryResult>, DbErr> {
+        self.txn.query_one_raw(stmt).await
+    }
+
+    async fn query_all_raw(&self, stmt: Statement) -> Result<Vec<QueryResult>, DbErr> {
+        self.txn.query_all_raw(stmt).await
+    }
+
+    fn support_returning(&self) -> bool {
+        self.txn.support_returning()
+    }
 }
 
 /// The size, in bytes, an SQLite write-ahead log is cut back to after a
@@ -167,7 +254,7 @@ pub async fn delete_in_batches(
     };
     let mut total = 0;
     loop {
-        let txn = begin_write(db).await?;
+        let txn = begin_background_write(db).await?;
         let done = txn
             .execute_raw(sea_orm::Statement::from_sql_and_values(
                 backend,

@@ -7,6 +7,7 @@ pub mod config;
 pub mod db;
 pub mod error;
 pub mod figures;
+pub mod freshness;
 pub mod gst;
 pub mod ids;
 pub mod paging;
@@ -15,6 +16,7 @@ pub mod rate_limit;
 pub mod search;
 pub mod spreadsheet;
 pub mod validation;
+pub mod write_gate;
 
 pub use config::Config;
 pub use error::{DomainError, ErrorKind, FieldErrors};

@@ -585,7 +585,7 @@ async fn store(
     {
         return Ok(());
     }
-    let txn = ca_core::db::begin_write(db).await?;
+    let txn = ca_core::db::begin_background_write(db).await?;
     // Campaigns deleted (and owners removed) since their events were queued are skipped.
     let live =
         ca_campaigns::counters::existing(&txn, impressions.keys().cloned().collect()).await?;

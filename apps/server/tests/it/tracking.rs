@@ -169,7 +169,7 @@ fn send_impressions(
 async fn hold_write_lock(
     url: &str,
     pg_mode: &str,
-) -> (sea_orm::DatabaseConnection, sea_orm::DatabaseTransaction) {
+) -> (sea_orm::DatabaseConnection, ca_core::db::WriteTxn) {
     use sea_orm::ConnectionTrait;
     let holder = ca_core::db::connect(url).await.expect("holder");
     let lock = ca_core::db::begin_write(&holder).await.expect("begin");
