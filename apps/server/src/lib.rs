@@ -89,6 +89,7 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
             ip_per_minute: config.widget_ip_per_minute,
             campaign_per_minute: config.widget_campaign_per_minute,
             idle: Duration::from_secs(config.conversation_idle_minutes * 60),
+            campaign_cache: Duration::from_secs(config.widget_config_cache_secs),
         },
     );
     tracing::info!(

@@ -111,6 +111,9 @@ impl AdminService {
         )
         .await?;
         txn.commit().await?;
+        // Staff changes reach accounts, plans and campaigns the widget's
+        // calls keep in memory.
+        ca_core::freshness::changed();
         Ok(done.value)
     }
 

@@ -378,6 +378,8 @@ pub(crate) async fn settle(
         start_period(&txn, config, p, now).await?;
     }
     txn.commit().await?;
+    // A paid plan changes what the owner's campaigns may do at once.
+    ca_core::freshness::changed();
     if late {
         tracing::warn!(txnid = %p.txnid, was = %current.status, owner = %p.owner_id, "PayU reported a success after the payment had {}; applied (the money was taken)", current.status);
     }

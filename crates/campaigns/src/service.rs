@@ -166,7 +166,9 @@ impl CampaignService {
         }
         active.settings = Set(settings_json(&input.settings)?);
         active.updated_at = Set(Utc::now());
-        Ok(CampaignOut::of(&active.update(&self.db).await?))
+        let saved = active.update(&self.db).await?;
+        ca_core::freshness::changed();
+        Ok(CampaignOut::of(&saved))
     }
 
     /// Deletes the campaign. Conversations and events that later features attach
@@ -180,6 +182,7 @@ impl CampaignService {
         if result.rows_affected == 0 {
             return Err(CampaignError::NotFound);
         }
+        ca_core::freshness::changed();
         tracing::info!(campaign = %id, owner = %owner_id, "campaign deleted");
         Ok(())
     }
@@ -191,7 +194,9 @@ impl CampaignService {
         let mut active: campaign::ActiveModel = existing.into();
         active.is_active = Set(flipped);
         active.updated_at = Set(Utc::now());
-        Ok(CampaignOut::of(&active.update(&self.db).await?))
+        let saved = active.update(&self.db).await?;
+        ca_core::freshness::changed();
+        Ok(CampaignOut::of(&saved))
     }
 
     /// The campaign's counters.
@@ -217,6 +222,9 @@ impl CampaignService {
             pause_over_limit(&txn, owner_id, now).await?;
         }
         txn.commit().await?;
+        if !owners.is_empty() {
+            ca_core::freshness::changed();
+        }
         Ok(owners.len())
     }
 }

@@ -12,6 +12,7 @@ pub mod error;
 pub mod forms;
 pub mod hooks;
 pub mod service;
+mod start_facts;
 pub mod stats;
 #[cfg(feature = "testing")]
 pub mod testing;

@@ -25,6 +25,11 @@ pub struct Limits {
     pub campaign_per_minute: u32,
     /// A conversation without activity for this long is completed.
     pub idle: Duration,
+    /// How long a campaign's facts for starting a conversation (active or
+    /// not, greeting, lead form, the owner's AI allowance) are reused: the
+    /// widget configuration's cache time. A change made on this server is
+    /// seen at once.
+    pub campaign_cache: Duration,
 }
 
 impl Default for Limits {
@@ -35,6 +40,7 @@ impl Default for Limits {
             ip_per_minute: 60,
             campaign_per_minute: 1200,
             idle: Duration::from_secs(30 * 60),
+            campaign_cache: Duration::from_secs(10),
         }
     }
 }
@@ -46,6 +52,7 @@ pub struct ConversationService {
     pub(crate) assistant: Arc<dyn Assistant>,
     pub(crate) limiter: Arc<RateLimiter>,
     pub(crate) limits: Limits,
+    pub(crate) start_facts: crate::start_facts::StartFactsCache,
 }
 
 impl ConversationService {
@@ -60,6 +67,7 @@ impl ConversationService {
             assistant,
             limiter,
             limits,
+            start_facts: Default::default(),
         }
     }
 

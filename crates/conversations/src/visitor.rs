@@ -1,6 +1,7 @@
 //! The visitor side of conversations: the public calls the widget makes
 //! (start, message, form, dismiss) and the sweep that completes idle ones.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
@@ -27,6 +28,7 @@ use crate::entities::{conversation, message};
 use crate::error::ConversationError;
 use crate::forms::{self, FormState};
 use crate::service::ConversationService;
+use crate::start_facts::{START_FACTS_KEPT, StartFacts, StartFactsEntry};
 
 /// What the visitor sees instead of the assistant when the owner's plan has no
 /// AI conversations left this month.
@@ -168,24 +170,18 @@ impl ConversationService {
         if !errors.is_empty() {
             return Err(ConversationError::invalid(errors));
         }
-        let campaign = self.campaign(&self.db, &input.campaign_id).await?;
-        self.throttle_campaign(&campaign.id).await?;
-        if !campaign.is_active {
+        let facts = self.start_facts(&input.campaign_id, now).await?;
+        self.throttle_campaign(&facts.campaign_id).await?;
+        if !facts.is_active {
             return Err(ConversationError::CampaignInactive);
         }
-        let settings = parse_settings(&campaign)?;
-        let owner = user::Entity::find_by_id(campaign.owner_id.clone())
-            .one(&self.db)
-            .await?
-            .ok_or(ConversationError::CampaignNotFound)?;
-        let allowed = entitlement(&self.db, &owner, now).await?;
         // The allowance, the conversation and its greeting are written
         // together: one write transaction per start.
         let txn = ca_core::db::begin_write(&self.db).await?;
         let ai_enabled =
-            crate::allowance::claim(&txn, &owner.id, allowed.ai_conversations, now).await?;
+            crate::allowance::claim(&txn, &facts.owner_id, facts.ai_conversations, now).await?;
         let greeting = if ai_enabled {
-            settings.greeting()
+            facts.greeting.clone()
         } else {
             AI_LIMIT_NOTICE.to_string()
         };
@@ -194,8 +190,8 @@ impl ConversationService {
         conversation::ActiveModel {
             id: Set(id.clone()),
             conversation_id: Set(conversation_id.clone()),
-            campaign_id: Set(campaign.id.clone()),
-            owner_id: Set(owner.id.clone()),
+            campaign_id: Set(facts.campaign_id.clone()),
+            owner_id: Set(facts.owner_id.clone()),
             visitor_id: Set(input.visitor_id.clone()),
             session_id: Set(input.session_id.clone()),
             status: Set("active".into()),
@@ -226,15 +222,62 @@ impl ConversationService {
         .insert(&txn)
         .await?;
         txn.commit().await?;
-        tracing::debug!(campaign = %campaign.id, conversation = %conversation_id, ai_enabled, "conversation started");
+        tracing::debug!(campaign = %facts.campaign_id, conversation = %conversation_id, ai_enabled, "conversation started");
         Ok(StartOut {
             success: true,
             conversation_id,
             greeting: if ai_enabled { greeting } else { String::new() },
             ai_available: ai_enabled,
             notice: (!ai_enabled).then(|| AI_LIMIT_NOTICE.to_string()),
-            form: (!ai_enabled).then(|| PublicForm::of(&lead_form(&settings))),
+            form: (!ai_enabled).then(|| facts.lead_form.clone()),
         })
+    }
+
+    /// What starting a conversation on `campaign_id` needs, from memory when
+    /// it is younger than the campaign cache time and nothing changed since.
+    async fn start_facts(
+        &self,
+        campaign_id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Arc<StartFacts>, ConversationError> {
+        let key = campaign_id.trim();
+        let version = ca_core::freshness::version();
+        if let Ok(cache) = self.start_facts.lock()
+            && let Some(entry) = cache.get(key)
+            && entry.version == version
+            && entry.at.elapsed() < self.limits.campaign_cache
+        {
+            return Ok(entry.facts.clone());
+        }
+        let campaign = self.campaign(&self.db, key).await?;
+        let settings = parse_settings(&campaign)?;
+        let owner = user::Entity::find_by_id(campaign.owner_id.clone())
+            .one(&self.db)
+            .await?
+            .ok_or(ConversationError::CampaignNotFound)?;
+        let allowed = entitlement(&self.db, &owner, now).await?;
+        let facts = Arc::new(StartFacts {
+            campaign_id: campaign.id,
+            owner_id: owner.id,
+            is_active: campaign.is_active,
+            greeting: settings.greeting(),
+            lead_form: PublicForm::of(&lead_form(&settings)),
+            ai_conversations: allowed.ai_conversations,
+        });
+        if let Ok(mut cache) = self.start_facts.lock() {
+            if cache.len() >= START_FACTS_KEPT {
+                cache.clear();
+            }
+            cache.insert(
+                key.to_string(),
+                StartFactsEntry {
+                    at: std::time::Instant::now(),
+                    version,
+                    facts: facts.clone(),
+                },
+            );
+        }
+        Ok(facts)
     }
 
     async fn find<C: sea_orm::ConnectionTrait>(
