@@ -91,12 +91,21 @@ impl WebhookService {
         let lease = Duration::seconds(
             i64::try_from(self.config.timeout.as_secs()).unwrap_or(60) + LEASE_MARGIN_SECS,
         );
-        let mut started = 0;
+        // Every claim of the round in one write: one commit, not one per
+        // delivery, however many are due.
+        let mut slotted = Vec::new();
         for d in due {
-            let Some(slot) = self.take_slot(&d.endpoint_id) else {
-                continue;
-            };
-            let claimed = delivery::Entity::update_many()
+            if let Some(slot) = self.take_slot(&d.endpoint_id) {
+                slotted.push((d, slot));
+            }
+        }
+        if slotted.is_empty() {
+            return Ok(0);
+        }
+        let txn = ca_core::db::begin_background_write(&self.db).await?;
+        let mut claimed = Vec::with_capacity(slotted.len());
+        for (d, slot) in slotted {
+            let won = delivery::Entity::update_many()
                 .col_expr(
                     delivery::Column::ClaimedUntil,
                     Expr::value(Some(now + lease)),
@@ -108,14 +117,17 @@ impl WebhookService {
                         .add(delivery::Column::ClaimedUntil.is_null())
                         .add(delivery::Column::ClaimedUntil.lt(now)),
                 )
-                .exec(&self.db)
+                .exec(&txn)
                 .await?
                 .rows_affected
                 == 1;
-            if !claimed {
-                continue;
+            if won {
+                claimed.push((d, slot));
             }
-            started += 1;
+        }
+        txn.commit().await?;
+        let started = claimed.len();
+        for (d, slot) in claimed {
             let service = self.clone();
             tokio::spawn(async move {
                 let _slot = slot;
@@ -287,7 +299,7 @@ impl WebhookService {
             ("retry", Some(_)) => "pending",
             _ => "failed",
         };
-        let txn = ca_core::db::begin_write(&self.db).await?;
+        let txn = ca_core::db::begin_background_write(&self.db).await?;
         attempt::ActiveModel {
             id: Set(ca_core::ids::new_id().to_string()),
             delivery_id: Set(d.id.clone()),

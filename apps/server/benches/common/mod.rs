@@ -40,6 +40,8 @@ pub struct Bench {
     /// The background workers, as `ca-server serve` starts them (the
     /// webhook deliveries among them), when asked for.
     pub workers: Option<ca_server::workers::Workers>,
+    /// The running server's state.
+    pub state: actix_web::web::Data<ca_server::state::AppState>,
 }
 
 impl Bench {
@@ -75,13 +77,21 @@ impl Bench {
         ca_server::cli::init_tracing(&config);
         let state = ca_server::prepare(config).await.expect("prepare");
         let workers = workers.then(|| ca_server::workers::Workers::start(&state));
-        tokio::spawn(ca_server::serve(state, listener).expect("serve"));
+        tokio::spawn(ca_server::serve(state.clone(), listener).expect("serve"));
         Self {
             db,
             backend,
             base,
             data,
             workers,
+            state,
+        }
+    }
+
+    /// Starts the background workers now, when they were not started with the server.
+    pub fn start_workers(&mut self) {
+        if self.workers.is_none() {
+            self.workers = Some(ca_server::workers::Workers::start(&self.state));
         }
     }
 
