@@ -61,6 +61,10 @@ pub async fn spawn_app_with(change: impl FnOnce(&mut Config)) -> TestApp {
         base,
         client: Client::builder()
             .redirect(reqwest::redirect::Policy::none())
+            // The server closes a connection idle for 5 s (actix-web's
+            // keep-alive); a test that pauses about that long (seeding
+            // thousands of rows) must not reuse one it may be closing.
+            .pool_idle_timeout(std::time::Duration::from_secs(2))
             .build()
             .expect("client"),
         db,
