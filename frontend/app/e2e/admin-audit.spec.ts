@@ -128,11 +128,12 @@ test("a superuser suspends and unsuspends an owner, adds a note, and the audit l
   await expect(rows.nth(0)).toContainText(rootEmail);
 
   // The filter is kept in the URL: a reload keeps it.
-  await page.getByLabel("Action").fill("suspend_user");
+  await page.getByRole("textbox", { name: "Action" }).fill("suspend_user");
+  await page.keyboard.press("Escape");
   await page.getByRole("button", { name: "Apply filters" }).click();
   await expect(page).toHaveURL(/action=suspend_user/);
   await page.reload();
-  await expect(page.getByLabel("Action")).toHaveValue("suspend_user");
+  await expect(page.getByRole("textbox", { name: "Action" })).toHaveValue("suspend_user");
   await expect(rows).toHaveCount(1);
 
   // CSV export of the filtered list.
