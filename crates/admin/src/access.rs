@@ -4,11 +4,12 @@
 //! controls it may use; the server stays the authority.
 //!
 //! The rules: staff (`admin` and `superuser`) see the admin area, change
-//! owners, create owners and admin accounts, refund payments and re-queue
-//! Meta events. Only a superuser creates or promotes superusers, changes or
-//! deletes another staff account (an admin cannot demote or delete another
-//! admin, nor change a superuser at all), signs in as an owner, sees the
-//! business figures, changes platform settings and manages plans.
+//! owners, create owners and admin accounts, refund payments, re-queue Meta
+//! events and suspend owners. Only a superuser creates or promotes
+//! superusers, changes, suspends or deletes another staff account (an admin
+//! cannot demote, suspend or delete another admin, nor change a superuser at
+//! all), signs in as an owner, sees the business figures, changes platform
+//! settings, manages plans and reads the audit log.
 
 use ca_auth::entities::user;
 

@@ -90,7 +90,7 @@ pub async fn record<C: ConnectionTrait>(
     Ok(())
 }
 
-fn out(m: audit_entry::Model) -> AuditOut {
+pub(crate) fn out(m: audit_entry::Model) -> AuditOut {
     let after: Option<serde_json::Value> = m.after.and_then(|a| serde_json::from_str(&a).ok());
     // A write made while signed in as someone keeps its request, which is
     // no field of any record: it is shown as the request, not as a change.

@@ -54,6 +54,11 @@ pub struct AdminUser {
     /// Rupees of successful payments.
     pub total_revenue: f64,
     pub last_payment_date: Option<DateTime<Utc>>,
+    /// When staff suspended the account (it cannot sign in); none when it
+    /// is not suspended.
+    pub suspended_at: Option<DateTime<Utc>>,
+    /// Whether the owner's widget is paused while the account is suspended.
+    pub widget_paused: bool,
 }
 
 /// Query of the user list.
@@ -518,4 +523,95 @@ pub struct SimpleUserIn {
     pub password: Option<String>,
     #[serde(default)]
     pub phone: String,
+}
+
+/// `POST /api/admin/users/{id}/suspend`.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SuspendIn {
+    /// Whether the owner's widget stops showing on their site while the
+    /// account is suspended (default: it keeps working).
+    #[serde(default)]
+    pub pause_widget: bool,
+}
+
+/// `POST /api/admin/users/{id}/notes`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NoteIn {
+    /// The note, 1 to 2,000 characters.
+    #[serde(default)]
+    pub body: String,
+}
+
+/// A staff-only note on an account.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct NoteOut {
+    pub id: String,
+    pub user_id: String,
+    pub author_id: String,
+    pub author_name: String,
+    pub author_email: String,
+    pub body: String,
+    pub created_at: DateTime<Utc>,
+}
+
+/// Query of the audit log. Every filter is optional; empty means any.
+#[derive(Debug, Clone, Default, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct AuditLogQuery {
+    /// The staff member who acted: their id, or part of their email.
+    pub actor: Option<String>,
+    /// The account acted on, or signed in as.
+    pub target_user_id: Option<String>,
+    /// One action, such as `update_user`, `suspend_user` or `request_as_user`.
+    pub action: Option<String>,
+    /// Entries from this day (`2026-11-01`) or moment (RFC 3339) on.
+    pub from: Option<String>,
+    /// Entries up to this day, inclusive (`2026-11-30`), or moment (RFC 3339).
+    pub to: Option<String>,
+    /// From 1.
+    pub page: Option<String>,
+    /// 1–200 (default 50).
+    pub limit: Option<String>,
+}
+
+/// One entry of the audit log.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditLogEntry {
+    pub id: String,
+    /// When it was done.
+    pub at: DateTime<Utc>,
+    /// The staff member who acted (the superuser, when signed in as someone).
+    pub actor_id: String,
+    pub actor_email: String,
+    pub actor_name: String,
+    /// What was done, such as `update_user`; a refusal ends in `_refused`.
+    pub action: String,
+    /// The account acted on, or signed in as; none for plans and settings.
+    pub target_user_id: Option<String>,
+    /// `user`, `plan` or `settings`.
+    pub target_type: String,
+    /// The account, plan or setting acted on.
+    pub target_id: String,
+    /// The changed record's fields before the change.
+    #[schema(value_type = Option<Object>)]
+    pub before: Option<serde_json::Value>,
+    /// The changed record's fields after the change.
+    #[schema(value_type = Option<Object>)]
+    pub after: Option<serde_json::Value>,
+    /// True when it was done while signed in as the target account ("login as user").
+    pub via_login_as: bool,
+    /// For a write made while signed in as someone: the request.
+    pub request: Option<AuditRequest>,
+}
+
+/// A page of the audit log, newest first.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+pub struct AuditLogPage {
+    pub entries: Vec<AuditLogEntry>,
+    pub pagination: ca_core::paging::Pagination,
 }

@@ -5,12 +5,14 @@
 
 pub mod access;
 pub mod audit;
+mod audit_log;
 pub mod audited;
 pub mod dto;
 pub mod entities;
 pub mod error;
 mod figures;
 mod health;
+mod operations;
 mod payments;
 pub mod permission;
 mod plans;

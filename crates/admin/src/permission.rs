@@ -30,6 +30,11 @@ pub enum Permission {
     RefundPayments,
     /// Put failed Meta events back in the queue.
     RequeueMetaEvents,
+    /// Read the audit log of every staff action and every write made while
+    /// signed in as someone.
+    ViewAudit,
+    /// Suspend an account (sign-in refused, sessions ended) and restore it.
+    SuspendUsers,
 }
 
 const STAFF: &[&str] = &["admin", "superuser"];
@@ -48,4 +53,6 @@ pub const TABLE: &[(Permission, &[&str])] = &[
     (Permission::ManagePlans, SUPERUSER),
     (Permission::RefundPayments, STAFF),
     (Permission::RequeueMetaEvents, STAFF),
+    (Permission::ViewAudit, SUPERUSER),
+    (Permission::SuspendUsers, STAFF),
 ];

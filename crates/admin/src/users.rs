@@ -3,6 +3,7 @@
 //! Nobody deletes or demotes themselves, and the last superuser stays.
 
 use chrono::{DateTime, Utc};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use serde_json::json;
 
 use ca_auth::dto::SubscriptionStatus;
@@ -51,9 +52,11 @@ impl AdminService {
         let campaigns = ca_campaigns::counters::count_by_owner(&self.db, &ids).await?;
         let payments = ca_billing::staff::owner_payment_totals(&self.db, &ids).await?;
         let cancelled = ca_billing::staff::cancelled_owner_ids(&self.db).await?;
+        let suspended = ca_auth::suspension::of_many(&self.db, ids).await?;
         Ok(users
             .into_iter()
             .map(|u| {
+                let suspension = suspended.get(&u.id);
                 let (status, _, _) = ca_auth::dto::effective_status(&u, now);
                 let (count, paise, last) = payments.get(&u.id).cloned().unwrap_or((0, 0, None));
                 AdminUser {
@@ -65,6 +68,8 @@ impl AdminService {
                     total_payments: count,
                     total_revenue: rupees(paise),
                     last_payment_date: last,
+                    suspended_at: suspension.map(|s| s.suspended_at),
+                    widget_paused: suspension.is_some_and(|s| s.pause_widget),
                     id: u.id,
                     name: u.name,
                     email: u.email,
@@ -213,6 +218,11 @@ impl AdminService {
                         return Err(AdminError::LastSuperuser);
                     }
                     ca_auth::staff::delete(txn, &target.id).await?;
+                    ca_auth::suspension::unsuspend(txn, &target.id).await?;
+                    crate::entities::admin_note::Entity::delete_many()
+                        .filter(crate::entities::admin_note::Column::UserId.eq(target.id.clone()))
+                        .exec(txn)
+                        .await?;
                     Ok(Done::new(target.id.clone(), target.id.clone())
                         .before(Some(snapshot(&target))))
                 },

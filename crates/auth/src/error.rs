@@ -42,6 +42,9 @@ pub enum AuthError {
     /// Staff may sign in as owners only, never as other staff.
     #[error("Only owner accounts can be signed in as")]
     LoginAsOwnersOnly,
+    /// Sign-in to an account staff have suspended.
+    #[error("This account has been suspended. Please contact support to restore access.")]
+    AccountSuspended,
     #[error("internal error: {0}")]
     Infra(#[from] InfraError),
 }
@@ -79,9 +82,10 @@ impl DomainError for AuthError {
                 ErrorKind::Unauthorized
             }
             Self::RateLimited(retry) => ErrorKind::RateLimited(*retry),
-            Self::Forbidden | Self::NotWhileActingAs | Self::LoginAsOwnersOnly => {
-                ErrorKind::Forbidden
-            }
+            Self::Forbidden
+            | Self::NotWhileActingAs
+            | Self::LoginAsOwnersOnly
+            | Self::AccountSuspended => ErrorKind::Forbidden,
             Self::UserNotFound => ErrorKind::NotFound,
             Self::NotActingAs => ErrorKind::BusinessRule,
             Self::Infra(_) => ErrorKind::Internal,
@@ -103,6 +107,7 @@ impl DomainError for AuthError {
             Self::NotWhileActingAs => "not_while_acting_as",
             Self::LoginAsOwnersOnly => "login_as_owners_only",
             Self::NotActingAs => "not_acting_as",
+            Self::AccountSuspended => "account_suspended",
             Self::Infra(_) => "internal_error",
         }
     }

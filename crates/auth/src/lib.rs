@@ -12,6 +12,7 @@ pub mod service;
 pub mod settings;
 pub mod staff;
 pub mod subscription;
+pub mod suspension;
 pub mod trial;
 
 pub use error::AuthError;

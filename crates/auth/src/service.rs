@@ -27,6 +27,9 @@ use crate::{AuthError, JwtKeys, Mailer, password};
 pub const TRIAL_DAYS: i64 = 3;
 /// How long a password reset link works.
 pub const RESET_LINK_TTL_MINUTES: i64 = 60;
+/// How long the link of an account staff created works: the new owner
+/// chooses their first password with it (a week, as invitations go).
+pub const INVITE_LINK_TTL_MINUTES: i64 = 7 * 24 * 60;
 
 /// Failed sign-ins allowed per email from one client IP in the window: a
 /// guesser is stopped, and a stranger's failures lock only their own address
@@ -425,6 +428,7 @@ impl AuthService {
             return Err(AuthError::InvalidCredentials);
         };
         self.limiter.reset(&pair_key).await;
+        crate::suspension::refuse_if_suspended(&self.db, &user.id).await?;
         let now = Utc::now();
         let mut active: user::ActiveModel = user.clone().into();
         active.last_login_at = Set(Some(now));
@@ -551,9 +555,21 @@ impl AuthService {
             tracing::info!("password reset asked for an unknown email");
             return Ok(());
         };
+        self.send_password_reset(&self.db, &user).await
+    }
+
+    /// Emails `user` the usual password reset link (expires in 1 hour), in
+    /// the caller's transaction: what "Forgot password" sends, and what
+    /// staff send from the admin area.
+    pub async fn send_password_reset<C: ConnectionTrait>(
+        &self,
+        conn: &C,
+        user: &user::Model,
+    ) -> Result<(), AuthError> {
         self.send_reset_link(
-            &self.db,
-            &user,
+            conn,
+            user,
+            RESET_LINK_TTL_MINUTES,
             "Reset your ConvertAssist password",
             "Someone asked to reset the password of your ConvertAssist account.",
             "If you did not ask for this, you can ignore this email; your password stays as it is.",
@@ -561,11 +577,13 @@ impl AuthService {
         .await
     }
 
-    /// Emails `user` a one-time link to choose a password (expires in 1 hour).
+    /// Emails `user` a one-time link to choose a password, working for
+    /// `ttl_minutes`.
     async fn send_reset_link<C: ConnectionTrait>(
         &self,
         conn: &C,
         user: &user::Model,
+        ttl_minutes: i64,
         subject: &str,
         intro: &str,
         outro: &str,
@@ -576,16 +594,29 @@ impl AuthService {
             id: Set(ca_core::ids::new_id().to_string()),
             user_id: Set(user.id.clone()),
             token_hash: Set(token_hash(&token)),
-            expires_at: Set(now + Duration::minutes(RESET_LINK_TTL_MINUTES)),
+            expires_at: Set(now + Duration::minutes(ttl_minutes)),
             used_at: Set(None),
             created_at: Set(now),
         }
         .insert(conn)
         .await?;
         let link = format!("{}/reset-password?token={token}", self.public_url);
+        let expires = if ttl_minutes % (24 * 60) == 0 {
+            match ttl_minutes / (24 * 60) {
+                1 => "1 day".to_string(),
+                d => format!("{d} days"),
+            }
+        } else if ttl_minutes % 60 == 0 {
+            match ttl_minutes / 60 {
+                1 => "1 hour".to_string(),
+                h => format!("{h} hours"),
+            }
+        } else {
+            format!("{ttl_minutes} minutes")
+        };
         let body = format!(
             "Hi {name},\n\n{intro}\n\
-             Open this link to choose a new password (it works once and expires in 1 hour):\n\n\
+             Open this link to choose a new password (it works once and expires in {expires}):\n\n\
              {link}\n\n{outro}\n\n— ConvertAssist",
             name = user.name
         );
@@ -638,6 +669,7 @@ impl AuthService {
         self.send_reset_link(
             conn,
             &user,
+            INVITE_LINK_TTL_MINUTES,
             "Your ConvertAssist account is ready",
             "An account was created for you on ConvertAssist.",
             "The link works once; afterwards use 'Forgot password' on the sign-in page.",
@@ -684,6 +716,12 @@ impl AuthService {
             txn.rollback().await?;
             return Err(AuthError::InvalidResetToken);
         };
+        // A reset link signs in: not into a suspended account (the link
+        // stays unused for when the account is restored).
+        if let Err(e) = crate::suspension::refuse_if_suspended(&txn, &user.id).await {
+            txn.rollback().await?;
+            return Err(e);
+        }
         let user = self.set_password(&txn, user, &input.password, now).await?;
         txn.commit().await?;
         tracing::info!(user_id = %user.id, "password reset");

@@ -152,7 +152,12 @@ impl TrackingService {
             .await?
             .ok_or(TrackingError::CampaignNotFound)?;
         let allowed = entitlement(&self.db, &owner, now).await?;
-        let allowance = if allowed.campaigns <= 0 {
+        let paused = ca_auth::suspension::widget_paused(&self.db, owner_id)
+            .await
+            .map_err(|e| TrackingError::Infra(ca_core::error::InfraError::Other(e.to_string())))?;
+        let allowance = if paused {
+            Allowance::Paused
+        } else if allowed.campaigns <= 0 {
             Allowance::PlanInactive
         } else if allowed.visitors_per_month >= 0
             && ca_campaigns::counters::visitors_in_month(&self.db, owner_id, now).await?
@@ -189,6 +194,7 @@ impl TrackingService {
         match self.allowance(&campaign.owner_id, now).await? {
             Allowance::PlanInactive => return Ok(inactive("plan_inactive")),
             Allowance::VisitorLimit => return Ok(inactive("visitor_limit")),
+            Allowance::Paused => return Ok(inactive("paused")),
             Allowance::Running => {}
         }
         let settings: CampaignSettings = serde_json::from_str(&campaign.settings)?;

@@ -28,7 +28,8 @@ pub struct PublicConfigOut {
     /// False: the widget does nothing on this page load.
     pub active: bool,
     /// Why not active: `inactive` (switched off), `plan_inactive` (the owner's
-    /// plan does not cover campaigns), `visitor_limit` (the month's visitors are used up).
+    /// plan does not cover campaigns), `visitor_limit` (the month's visitors are used up),
+    /// `paused` (staff suspended the owner's account and paused its widget).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -82,6 +82,8 @@ pub(crate) enum Allowance {
     PlanInactive,
     /// The owner's visitors of the month are used up.
     VisitorLimit,
+    /// Staff suspended the owner's account and paused its widget.
+    Paused,
 }
 
 impl TrackingService {

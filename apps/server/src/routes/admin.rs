@@ -5,9 +5,10 @@
 
 use actix_web::{delete, get, post, put, web};
 use ca_admin::dto::{
-    AdSpendIn, AdminUser, ChangePlanIn, CreateAdminIn, CreateUserIn, DashboardStats, LoginAsIn,
-    PermissionsOut, RefundIn, RefundResponse, SimpleUserIn, SimpleUserList, SimpleUserResponse,
-    SuperadminFigures, SystemHealth, UserChangeIn, UserData, UserDetail, UserList, UserListQuery,
+    AdSpendIn, AdminUser, AuditLogPage, AuditLogQuery, ChangePlanIn, CreateAdminIn, CreateUserIn,
+    DashboardStats, LoginAsIn, NoteIn, NoteOut, PermissionsOut, RefundIn, RefundResponse,
+    SimpleUserIn, SimpleUserList, SimpleUserResponse, SuperadminFigures, SuspendIn, SystemHealth,
+    UserChangeIn, UserData, UserDetail, UserList, UserListQuery,
 };
 use ca_auth::dto::{AuthResponse, ImpersonatedBy};
 use ca_auth::trial::TrialSettings;
@@ -54,6 +55,9 @@ data_responses! {
     MetaOutboxResponse => ca_meta::outbox::OutboxView,
     MetaRequeueResponse => ca_meta::outbox::RequeueOut,
     PermissionsResponse => PermissionsOut,
+    AuditLogResponse => AuditLogPage,
+    NotesResponse => Vec<NoteOut>,
+    NoteResponse => NoteOut,
 }
 
 fn ok<T, R: From<T>>(data: T) -> web::Json<R> {
@@ -381,6 +385,175 @@ pub async fn return_to_admin(
         .return_from_login_as(&user.actor(), &token)
         .await?;
     Ok(web::Json(MessageOut::ok("Returned to admin")))
+}
+
+/// The audit log (superusers): every staff action, every refusal, and every
+/// write made while signed in as an owner (`viaLoginAs`), newest first,
+/// filtered by actor, account, action and time. Entries are never changed
+/// or removed: no call edits or deletes them.
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    params(AuditLogQuery),
+    responses(
+        (status = 200, description = "One page of entries", body = AuditLogResponse),
+        (status = 400, description = "A query parameter breaks a rule", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not a superuser", body = ErrorBody),
+    )
+)]
+#[get("/audit")]
+pub async fn audit_log(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    query: web::Query<AuditLogQuery>,
+) -> Result<web::Json<AuditLogResponse>, ApiError> {
+    Ok(ok(state.admin.audit_log(&user.actor(), &query).await?))
+}
+
+/// Suspend an account: sign-in answers 403 `account_suspended`, every
+/// session of it ends at once (later calls get 401), and its widget keeps
+/// working unless `pauseWidget`. Reversible with `/unsuspend`. An admin
+/// cannot suspend another admin or a superuser; nobody suspends themselves.
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "User id")),
+    request_body = SuspendIn,
+    responses(
+        (status = 200, description = "Suspended", body = AdminUserResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff, or a staff account by an admin", body = ErrorBody),
+        (status = 404, description = "No such account", body = ErrorBody),
+        (status = 422, description = "Yourself", body = ErrorBody),
+    )
+)]
+#[post("/users/{id}/suspend")]
+pub async fn suspend_user(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    id: web::Path<String>,
+    body: web::Json<SuspendIn>,
+) -> Result<web::Json<AdminUserResponse>, ApiError> {
+    let user = state
+        .admin
+        .suspend_user(&user.actor(), &id, body.into_inner())
+        .await?;
+    Ok(ok(UserData { user }))
+}
+
+/// Restore a suspended account: it can sign in again and its widget works.
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "User id")),
+    responses(
+        (status = 200, description = "Restored", body = AdminUserResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff, or a staff account by an admin", body = ErrorBody),
+        (status = 404, description = "No such account", body = ErrorBody),
+    )
+)]
+#[post("/users/{id}/unsuspend")]
+pub async fn unsuspend_user(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    id: web::Path<String>,
+) -> Result<web::Json<AdminUserResponse>, ApiError> {
+    let user = state.admin.unsuspend_user(&user.actor(), &id).await?;
+    Ok(ok(UserData { user }))
+}
+
+/// Email the account the usual password reset link (works once, for an hour).
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "User id")),
+    responses(
+        (status = 200, description = "Sent", body = MessageOut),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff, or a staff account by an admin", body = ErrorBody),
+        (status = 404, description = "No such account", body = ErrorBody),
+    )
+)]
+#[post("/users/{id}/send-password-reset")]
+pub async fn send_password_reset(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    id: web::Path<String>,
+) -> Result<web::Json<MessageOut>, ApiError> {
+    state.admin.send_password_reset(&user.actor(), &id).await?;
+    Ok(web::Json(MessageOut::ok("Password reset email sent")))
+}
+
+/// Sign the account out everywhere: every session of it ends at once.
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "User id")),
+    responses(
+        (status = 200, description = "Signed out", body = MessageOut),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff, or a staff account by an admin", body = ErrorBody),
+        (status = 404, description = "No such account", body = ErrorBody),
+    )
+)]
+#[post("/users/{id}/sign-out-everywhere")]
+pub async fn sign_out_everywhere(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    id: web::Path<String>,
+) -> Result<web::Json<MessageOut>, ApiError> {
+    state.admin.sign_out_everywhere(&user.actor(), &id).await?;
+    Ok(web::Json(MessageOut::ok("Signed out everywhere")))
+}
+
+/// The staff-only notes on an account, newest first.
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "User id")),
+    responses(
+        (status = 200, description = "Notes", body = NotesResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff", body = ErrorBody),
+        (status = 404, description = "No such account", body = ErrorBody),
+    )
+)]
+#[get("/users/{id}/notes")]
+pub async fn notes(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    id: web::Path<String>,
+) -> Result<web::Json<NotesResponse>, ApiError> {
+    Ok(ok(state.admin.notes(&user.actor(), &id).await?))
+}
+
+/// Add a staff-only note to an account (owners never see notes).
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "User id")),
+    request_body = NoteIn,
+    responses(
+        (status = 200, description = "Added", body = NoteResponse),
+        (status = 400, description = "Empty or longer than 2,000 characters", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff", body = ErrorBody),
+        (status = 404, description = "No such account", body = ErrorBody),
+    )
+)]
+#[post("/users/{id}/notes")]
+pub async fn add_note(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    id: web::Path<String>,
+    body: web::Json<NoteIn>,
+) -> Result<web::Json<NoteResponse>, ApiError> {
+    Ok(ok(state
+        .admin
+        .add_note(&user.actor(), &id, body.into_inner())
+        .await?))
 }
 
 /// What the signed-in role may do in the admin area (the dashboard hides

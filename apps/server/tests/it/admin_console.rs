@@ -223,6 +223,7 @@ async fn every_admin_route_applies_the_permission_table() {
     let (_, staff_b) = account(&app, "staff-b@example.in", "admin").await;
     let (_, victim_a) = account(&app, "victim-a@example.in", "user").await;
     let (_, victim_b) = account(&app, "victim-b@example.in", "user").await;
+    let (_, victim_c) = account(&app, "victim-c@example.in", "user").await;
     let roles = [("user", &owner), ("admin", &admin), ("superuser", &su)];
 
     let table = app.get("/api/admin/permissions", Some(&su)).await;
@@ -432,6 +433,19 @@ async fn every_admin_route_applies_the_permission_table() {
             "requeueMetaEvents",
             "POST",
             "/api/admin/meta/events/requeue".into(),
+            none(),
+        ),
+        ("viewAudit", "GET", "/api/admin/audit".into(), none()),
+        (
+            "suspendUsers",
+            "POST",
+            format!("/api/admin/users/{victim_c}/suspend"),
+            Box::new(|_: &str| json!({"pauseWidget": false})),
+        ),
+        (
+            "suspendUsers",
+            "POST",
+            format!("/api/admin/users/{victim_c}/unsuspend"),
             none(),
         ),
     ];

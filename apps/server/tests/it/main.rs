@@ -5,6 +5,7 @@
 
 mod admin;
 mod admin_console;
+mod admin_ops;
 mod assistant;
 mod auth;
 mod billing;

@@ -4,6 +4,28 @@
  */
 
 export interface paths {
+    "/api/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log (superusers): every staff action, every refusal, and every
+         *     write made while signed in as an owner (`viaLoginAs`), newest first,
+         *     filtered by actor, account, action and time. Entries are never changed
+         *     or removed: no call edits or deletes them.
+         */
+        get: operations["audit_log"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/dashboard/stats": {
         parameters: {
             query?: never;
@@ -327,6 +349,97 @@ export interface paths {
          *     status set by hand replaces any paid subscription record.
          */
         post: operations["change_plan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The staff-only notes on an account, newest first. */
+        get: operations["notes"];
+        put?: never;
+        /** Add a staff-only note to an account (owners never see notes). */
+        post: operations["add_note"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/send-password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Email the account the usual password reset link (works once, for an hour). */
+        post: operations["send_password_reset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/sign-out-everywhere": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign the account out everywhere: every session of it ends at once. */
+        post: operations["sign_out_everywhere"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend an account: sign-in answers 403 `account_suspended`, every
+         *     session of it ends at once (later calls get 401), and its widget keeps
+         *     working unless `pauseWidget`. Reversible with `/unsuspend`. An admin
+         *     cannot suspend another admin or a superuser; nobody suspends themselves.
+         */
+        post: operations["suspend_user"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/unsuspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore a suspended account: it can sign in again and its widget works. */
+        post: operations["unsuspend_user"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1807,6 +1920,12 @@ export interface components {
             /** @description As of now. */
             subscriptionStatus: components["schemas"]["SubscriptionStatus"];
             /**
+             * Format: date-time
+             * @description When staff suspended the account (it cannot sign in); none when it
+             *     is not suspended.
+             */
+            suspendedAt?: string | null;
+            /**
              * Format: int64
              * @description Successful payments.
              */
@@ -1818,6 +1937,8 @@ export interface components {
             totalRevenue: number;
             /** Format: date-time */
             trialEndsAt?: string | null;
+            /** @description Whether the owner's widget is paused while the account is suspended. */
+            widgetPaused: boolean;
         };
         AdminUserResponse: {
             data: components["schemas"]["UserData"];
@@ -1836,6 +1957,43 @@ export interface components {
             initialMessage: string;
             /** @default  */
             knowledgeBase: string;
+        };
+        /** @description One entry of the audit log. */
+        AuditLogEntry: {
+            /** @description What was done, such as `update_user`; a refusal ends in `_refused`. */
+            action: string;
+            actorEmail: string;
+            /** @description The staff member who acted (the superuser, when signed in as someone). */
+            actorId: string;
+            actorName: string;
+            /** @description The changed record's fields after the change. */
+            after?: Record<string, never> | null;
+            /**
+             * Format: date-time
+             * @description When it was done.
+             */
+            at: string;
+            /** @description The changed record's fields before the change. */
+            before?: Record<string, never> | null;
+            id: string;
+            request?: null | components["schemas"]["AuditRequest"];
+            /** @description The account, plan or setting acted on. */
+            targetId: string;
+            /** @description `user`, `plan` or `settings`. */
+            targetType: string;
+            /** @description The account acted on, or signed in as; none for plans and settings. */
+            targetUserId?: string | null;
+            /** @description True when it was done while signed in as the target account ("login as user"). */
+            viaLoginAs: boolean;
+        };
+        /** @description A page of the audit log, newest first. */
+        AuditLogPage: {
+            entries: components["schemas"]["AuditLogEntry"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        AuditLogResponse: {
+            data: components["schemas"]["AuditLogPage"];
+            success: boolean;
         };
         /** @description An audit log entry. */
         AuditOut: {
@@ -2958,6 +3116,30 @@ export interface components {
             /** Format: int64 */
             users: number;
         };
+        /** @description `POST /api/admin/users/{id}/notes`. */
+        NoteIn: {
+            /** @description The note, 1 to 2,000 characters. */
+            body?: string;
+        };
+        /** @description A staff-only note on an account. */
+        NoteOut: {
+            authorEmail: string;
+            authorId: string;
+            authorName: string;
+            body: string;
+            /** Format: date-time */
+            createdAt: string;
+            id: string;
+            userId: string;
+        };
+        NoteResponse: {
+            data: components["schemas"]["NoteOut"];
+            success: boolean;
+        };
+        NotesResponse: {
+            data: components["schemas"]["NoteOut"][];
+            success: boolean;
+        };
         /** @description `{success}`. */
         OkOut: {
             success: boolean;
@@ -3150,7 +3332,7 @@ export interface components {
          * @description Something done in the admin area.
          * @enum {string}
          */
-        Permission: "viewAdmin" | "editUsers" | "createAdmins" | "grantSuperuser" | "manageStaff" | "loginAs" | "viewBusiness" | "editSettings" | "managePlans" | "refundPayments" | "requeueMetaEvents";
+        Permission: "viewAdmin" | "editUsers" | "createAdmins" | "grantSuperuser" | "manageStaff" | "loginAs" | "viewBusiness" | "editSettings" | "managePlans" | "refundPayments" | "requeueMetaEvents" | "viewAudit" | "suspendUsers";
         /** @description One row of the permission table. */
         PermissionRow: {
             action: components["schemas"]["Permission"];
@@ -3428,7 +3610,8 @@ export interface components {
             campaign?: null | components["schemas"]["PublicCampaign"];
             /**
              * @description Why not active: `inactive` (switched off), `plan_inactive` (the owner's
-             *     plan does not cover campaigns), `visitor_limit` (the month's visitors are used up).
+             *     plan does not cover campaigns), `visitor_limit` (the month's visitors are used up),
+             *     `paused` (staff suspended the owner's account and paused its widget).
              */
             reason?: string | null;
             success: boolean;
@@ -3850,6 +4033,14 @@ export interface components {
         SuperadminResponse: {
             data: components["schemas"]["SuperadminFigures"];
             success: boolean;
+        };
+        /** @description `POST /api/admin/users/{id}/suspend`. */
+        SuspendIn: {
+            /**
+             * @description Whether the owner's widget stops showing on their site while the
+             *     account is suspended (default: it keeps working).
+             */
+            pauseWidget?: boolean;
         };
         /** @description `GET /api/admin/system/health`. */
         SystemHealth: {
@@ -4422,6 +4613,68 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    audit_log: {
+        parameters: {
+            query?: {
+                /** @description The staff member who acted: their id, or part of their email. */
+                actor?: string;
+                /** @description The account acted on, or signed in as. */
+                targetUserId?: string;
+                /** @description One action, such as `update_user`, `suspend_user` or `request_as_user`. */
+                action?: string;
+                /** @description Entries from this day (`2026-11-01`) or moment (RFC 3339) on. */
+                from?: string;
+                /** @description Entries up to this day, inclusive (`2026-11-30`), or moment (RFC 3339). */
+                to?: string;
+                /** @description From 1. */
+                page?: string;
+                /** @description 1–200 (default 50). */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditLogResponse"];
+                };
+            };
+            /** @description A query parameter breaks a rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a superuser */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     stats: {
         parameters: {
             query?: never;
@@ -5519,6 +5772,395 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    notes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Notes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotesResponse"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    add_note: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NoteIn"];
+            };
+        };
+        responses: {
+            /** @description Added */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoteResponse"];
+                };
+            };
+            /** @description Empty or longer than 2,000 characters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    send_password_reset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff, or a staff account by an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sign_out_everywhere: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff, or a staff account by an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    suspend_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SuspendIn"];
+            };
+        };
+        responses: {
+            /** @description Suspended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUserResponse"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff, or a staff account by an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Yourself */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    unsuspend_user: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Restored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUserResponse"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff, or a staff account by an admin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such account */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -38,6 +38,7 @@ describe("titleForPath", () => {
     ["/admin/users/u1", "User Details"],
     ["/admin/superadmin", "SuperAdmin Dashboard"],
     ["/admin/plans", "Plan Management"],
+    ["/admin/audit", "Audit Log"],
     ["/admin/plans/create", "Create Plan"],
     ["/admin/plans/basic/edit", "Edit Plan"],
     ["/something-else", "Dashboard"],

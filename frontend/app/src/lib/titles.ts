@@ -5,6 +5,7 @@ function adminTitle(path: string): string {
   if (rest === "/users") return "Users";
   if (/^\/users\/[^/]+$/.test(rest)) return "User Details";
   if (rest === "/plans") return "Plan Management";
+  if (rest === "/audit") return "Audit Log";
   if (rest === "/plans/create") return "Create Plan";
   if (/^\/plans\/[^/]+\/edit$/.test(rest)) return "Edit Plan";
   return "Admin Dashboard";

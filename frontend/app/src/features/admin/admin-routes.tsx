@@ -21,12 +21,17 @@ const PlanManagementPage = lazy(() =>
 const CreatePlanPage = lazy(() =>
   import("./routes/CreatePlanPage").then((m) => ({ default: m.CreatePlanPage })),
 );
+const AuditLogPage = lazy(() =>
+  import("./routes/AuditLogPage").then((m) => ({ default: m.AuditLogPage })),
+);
 const EditPlanPage = lazy(() =>
   import("./routes/EditPlanPage").then((m) => ({ default: m.EditPlanPage })),
 );
 
 const PLANS_REFUSAL = "Only superusers can create, change or deactivate plans.";
 const BACK_TO_PLANS = { to: "/admin/plans", label: "Back to Plans" };
+const AUDIT_REFUSAL = "Only superusers can read the audit log.";
+const BACK_TO_ADMIN = { to: "/admin", label: "Back to Admin Dashboard" };
 
 /** The routes under /admin, rendered inside AdminArea. */
 export const adminRoutes = [
@@ -48,6 +53,14 @@ export const adminRoutes = [
     element: (
       <RequirePermission action="managePlans" refusal={PLANS_REFUSAL} back={BACK_TO_PLANS}>
         <EditPlanPage />
+      </RequirePermission>
+    ),
+  },
+  {
+    path: "audit",
+    element: (
+      <RequirePermission action="viewAudit" refusal={AUDIT_REFUSAL} back={BACK_TO_ADMIN}>
+        <AuditLogPage />
       </RequirePermission>
     ),
   },

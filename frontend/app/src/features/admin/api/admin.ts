@@ -157,3 +157,32 @@ export function useRefreshAdmin() {
     [queryClient],
   );
 }
+
+/** Suspends an account (sign-in refused, sessions ended; the widget pauses if asked). */
+export function useSuspendUser() {
+  return $api.useMutation("post", "/api/admin/users/{id}/suspend");
+}
+
+/** Restores a suspended account. */
+export function useUnsuspendUser() {
+  return $api.useMutation("post", "/api/admin/users/{id}/unsuspend");
+}
+
+/** Emails the account the usual password reset link. */
+export function useSendPasswordReset() {
+  return $api.useMutation("post", "/api/admin/users/{id}/send-password-reset");
+}
+
+/** Ends every session of the account. */
+export function useSignOutEverywhere() {
+  return $api.useMutation("post", "/api/admin/users/{id}/sign-out-everywhere");
+}
+
+/** The staff-only notes on an account, newest first. */
+export function useUserNotes(id: string) {
+  return $api.useQuery("get", "/api/admin/users/{id}/notes", { params: { path: { id } } });
+}
+
+export function useAddNote() {
+  return $api.useMutation("post", "/api/admin/users/{id}/notes");
+}

@@ -26,3 +26,13 @@ export function RoleBadge({ role }: { role: string }) {
     </Badge>
   );
 }
+
+/** Shown beside an account staff suspended (it cannot sign in until restored). */
+export function SuspendedBadge({ suspendedAt }: { suspendedAt?: string | null }) {
+  if (!suspendedAt) return null;
+  return (
+    <Badge variant="filled" color="red.8" style={WHOLE} data-testid="suspended-badge">
+      Suspended
+    </Badge>
+  );
+}

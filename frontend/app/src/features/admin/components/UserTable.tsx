@@ -22,7 +22,7 @@ import { formatDate, formatInr } from "../../../lib/format";
 import { count } from "../api/display";
 import type { AdminUser } from "../api/types";
 import { rowControls, type Allowed } from "../api/permissions";
-import { RoleBadge, StatusBadge } from "./Badges";
+import { RoleBadge, StatusBadge, SuspendedBadge } from "./Badges";
 import { useCompactLists } from "./compact";
 import { DeleteUserModal, LoginAsUserModal } from "./UserActionModals";
 import { ChangePlanModal, EditUserModal } from "./UserModals";
@@ -149,6 +149,7 @@ function UserRowsCompact({ users, loading, meId, allowed, onAction }: UserListPr
               subscriptionStatus={u.subscriptionStatus}
               cancelAtPeriodEnd={u.cancelAtPeriodEnd}
             />
+            <SuspendedBadge suspendedAt={u.suspendedAt} />
           </Group>
           <Text fz="xs" c="dimmed" mt={6}>
             Plan {u.planId} · {count(u.campaignCount)} campaign
@@ -214,10 +215,13 @@ export function UserTable(props: UserListProps) {
                   <Text fz="sm">{u.planId}</Text>
                 </Table.Td>
                 <Table.Td>
-                  <StatusBadge
-                    subscriptionStatus={u.subscriptionStatus}
-                    cancelAtPeriodEnd={u.cancelAtPeriodEnd}
-                  />
+                  <Group gap={4} wrap="wrap">
+                    <StatusBadge
+                      subscriptionStatus={u.subscriptionStatus}
+                      cancelAtPeriodEnd={u.cancelAtPeriodEnd}
+                    />
+                    <SuspendedBadge suspendedAt={u.suspendedAt} />
+                  </Group>
                 </Table.Td>
                 <Table.Td ta="right">{count(u.campaignCount)}</Table.Td>
                 <Table.Td ta="right">

@@ -18,6 +18,7 @@ import { useDebouncedValue } from "@mantine/hooks";
 import {
   IconAlertTriangle,
   IconCrown,
+  IconHistory,
   IconCurrencyRupee,
   IconHourglass,
   IconMessages,
@@ -219,6 +220,16 @@ export function AdminDashboardPage() {
               leftSection={<IconCrown size={16} />}
             >
               SuperAdmin Dashboard
+            </Button>
+          )}
+          {allowed.can("viewAudit") && (
+            <Button
+              variant="default"
+              component={Link}
+              to="/admin/audit"
+              leftSection={<IconHistory size={16} />}
+            >
+              Audit Log
             </Button>
           )}
         </Group>

@@ -8,24 +8,32 @@ import {
   Grid,
   Group,
   List,
+  Menu,
   SimpleGrid,
   Skeleton,
   Stack,
   Table,
   Tabs,
   Text,
+  TextInput,
   Timeline,
   Title,
 } from "@mantine/core";
 import {
   IconArrowLeft,
   IconCalendar,
+  IconChevronDown,
   IconCurrencyRupee,
+  IconKey,
   IconLogin2,
+  IconLogout,
   IconMessages,
   IconPencil,
   IconPercentage,
+  IconPlayerPause,
+  IconPlayerPlay,
   IconReplace,
+  IconSearch,
   IconShieldCog,
   IconSpeakerphone,
   IconTrash,
@@ -42,7 +50,12 @@ import { rowControls, usePermissions } from "../api/permissions";
 import { isNetworkError, isNotFound } from "../../../lib/errors";
 import { limitLines, PLAN_FLAGS } from "../api/plan-form";
 import type { UserDetail } from "../api/types";
-import { RoleBadge, StatusBadge } from "../components/Badges";
+import { RoleBadge, StatusBadge, SuspendedBadge } from "../components/Badges";
+import {
+  AccountOperationModal,
+  NotesPanel,
+  type AccountOperation,
+} from "../components/AccountOperations";
 import { TAB_LIST_STYLE, TAB_PX } from "../components/compact";
 import { StatCard } from "../../../components/StatCard";
 import { UsageBar } from "../components/UsageBar";
@@ -288,6 +301,7 @@ function SubscriptionTab({
 }
 
 function PaymentsTab({ detail }: { detail: UserDetail }) {
+  const [txnid, setTxnid] = useState("");
   if (detail.payments.length === 0) {
     return (
       <Card withBorder radius="md" p="md">
@@ -295,7 +309,32 @@ function PaymentsTab({ detail }: { detail: UserDetail }) {
       </Card>
     );
   }
-  return <UserPaymentsPanel payments={detail.payments} />;
+  const term = txnid.trim().toLowerCase();
+  const shown = term
+    ? detail.payments.filter((p) => p.txnid.toLowerCase().includes(term))
+    : detail.payments;
+  return (
+    <Stack gap="sm">
+      <TextInput
+        label="Search by transaction ID"
+        placeholder="txnid"
+        leftSection={<IconSearch size={16} />}
+        value={txnid}
+        onChange={(e) => setTxnid(e.currentTarget.value)}
+        maw={360}
+      />
+      {shown.length === 0 ? (
+        <Card withBorder radius="md" p="md">
+          <Empty
+            title="No matching payment"
+            text={`No transaction ID contains "${txnid.trim()}".`}
+          />
+        </Card>
+      ) : (
+        <UserPaymentsPanel payments={shown} />
+      )}
+    </Stack>
+  );
 }
 
 const ACTIVITY_ICONS: Record<string, typeof IconMessages> = {
@@ -396,6 +435,7 @@ export function AdminUserDetailPage() {
   const allowed = usePermissions();
   const detail = useUserDetail(userId);
   const [action, setAction] = useState<UserAction | null>(null);
+  const [operation, setOperation] = useState<AccountOperation | null>(null);
 
   if (detail.isLoading) {
     return (
@@ -431,6 +471,11 @@ export function AdminUserDetailPage() {
   const d = detail.data.data;
   const { user, summary } = d;
   const controls = rowControls(allowed, me?.id ?? "", user);
+  const own = user.id === me?.id;
+  // The server's rules: staff suspend owners; another staff account needs a superuser.
+  const canSuspend =
+    !own && allowed.can("suspendUsers") && (user.role === "user" || allowed.can("manageStaff"));
+  const suspended = Boolean(user.suspendedAt);
 
   return (
     <Stack gap="lg">
@@ -454,10 +499,17 @@ export function AdminUserDetailPage() {
                 subscriptionStatus={user.subscriptionStatus}
                 cancelAtPeriodEnd={user.cancelAtPeriodEnd}
               />
+              <SuspendedBadge suspendedAt={user.suspendedAt} />
               <Text fz="sm" c="dimmed">
                 Plan {user.planId}
               </Text>
             </Group>
+            {suspended && (
+              <Text fz="sm" c="red.8" mt={4}>
+                Suspended {when(user.suspendedAt)}: cannot sign in;{" "}
+                {user.widgetPaused ? "widget paused" : "widget keeps working"}.
+              </Text>
+            )}
           </div>
           <Group gap="xs" wrap="wrap">
             {controls.edit && (
@@ -487,6 +539,49 @@ export function AdminUserDetailPage() {
               >
                 Login as User
               </Button>
+            )}
+            {canSuspend &&
+              (suspended ? (
+                <Button
+                  variant="light"
+                  color="teal"
+                  leftSection={<IconPlayerPlay size={16} />}
+                  onClick={() => setOperation("unsuspend")}
+                >
+                  Unsuspend
+                </Button>
+              ) : (
+                <Button
+                  variant="light"
+                  color="orange"
+                  leftSection={<IconPlayerPause size={16} />}
+                  onClick={() => setOperation("suspend")}
+                >
+                  Suspend
+                </Button>
+              ))}
+            {controls.edit && (
+              <Menu position="bottom-end" withinPortal>
+                <Menu.Target>
+                  <Button variant="default" rightSection={<IconChevronDown size={16} />}>
+                    Account
+                  </Button>
+                </Menu.Target>
+                <Menu.Dropdown>
+                  <Menu.Item
+                    leftSection={<IconKey size={16} />}
+                    onClick={() => setOperation("reset")}
+                  >
+                    Send password reset email
+                  </Menu.Item>
+                  <Menu.Item
+                    leftSection={<IconLogout size={16} />}
+                    onClick={() => setOperation("signOut")}
+                  >
+                    Sign out everywhere
+                  </Menu.Item>
+                </Menu.Dropdown>
+              </Menu>
             )}
             {controls.delete && (
               <Button
@@ -572,6 +667,9 @@ export function AdminUserDetailPage() {
           <Tabs.Tab value="activity" px={TAB_PX}>
             Activity
           </Tabs.Tab>
+          <Tabs.Tab value="notes" px={TAB_PX}>
+            Notes
+          </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="overview">
           <OverviewTab detail={d} />
@@ -588,7 +686,12 @@ export function AdminUserDetailPage() {
         <Tabs.Panel value="activity">
           <ActivityTab detail={d} />
         </Tabs.Panel>
+        <Tabs.Panel value="notes">
+          <NotesPanel userId={user.id} canAdd={allowed.can("editUsers")} />
+        </Tabs.Panel>
       </Tabs>
+
+      <AccountOperationModal operation={operation} user={user} onClose={() => setOperation(null)} />
 
       <UserActionModal
         action={action ? { kind: action, user } : null}
