@@ -1,6 +1,7 @@
 //! The ConvertAssist HTTP server: a thin actix-web layer over the domain crates.
 
 pub mod cli;
+pub mod demo_data;
 pub mod error;
 pub mod extract;
 pub mod metrics;

@@ -12,6 +12,7 @@ mod campaigns;
 mod cli;
 mod conversations;
 mod customers;
+mod demo_data;
 mod going_live;
 mod helpers;
 mod http;
