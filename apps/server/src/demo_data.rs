@@ -338,7 +338,11 @@ pub async fn seed(
     let mut converted = Vec::new();
     let mut revenue_paise = 0i64;
     let mut last_lead = now - days(30);
-    for i in 0..total {
+    // In the order the visitors came, so the campaign's latest conversion is
+    // the latest lead.
+    let mut order: Vec<usize> = (0..total).collect();
+    order.sort_by_key(|i| arrival(*i, now));
+    for i in order {
         let visitor = format!("demo-visitor-{i:03}");
         let ip = format!("198.51.100.{}", 1 + i % 250);
         let start = arrival(i, now);
