@@ -17,6 +17,7 @@ mod going_live;
 mod helpers;
 mod http;
 mod invoices;
+mod live_demo;
 mod meta;
 mod notifications;
 mod payments;
