@@ -200,9 +200,9 @@ export function PlanGrid() {
                       <Text fw={700} fz="lg" style={{ overflowWrap: "anywhere" }}>
                         {plan.displayName}
                       </Text>
-                      {plan.popular ? <Badge>Popular</Badge> : null}
+                      {plan.popular ? <Badge style={{ flexShrink: 0 }}>Popular</Badge> : null}
                       {plan.inviteOnly ? (
-                        <Badge color="gray" variant="light">
+                        <Badge color="gray" variant="light" style={{ flexShrink: 0 }}>
                           Invite only
                         </Badge>
                       ) : null}
