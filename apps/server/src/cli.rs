@@ -242,6 +242,25 @@ async fn sample_owners(state: &crate::state::AppState) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The demo owner's sample month (CA_DEMO_DATA), on the new database only;
+/// a line saying what was made, or why nothing was.
+async fn demo_owner_data(
+    state: &crate::state::AppState,
+    owner: &ca_auth::entities::user::Model,
+) -> anyhow::Result<String> {
+    if !state.billing.demo_enabled() {
+        return Ok("  (no demo data: real payments are configured with CA_PAYU_KEY)\n".into());
+    }
+    let made = crate::demo_data::seed(state, owner, chrono::Utc::now()).await?;
+    Ok(format!(
+        "  the owner has demo data: campaign \"{}\", {} customers, {} conversations, {} purchases\n",
+        crate::demo_data::CAMPAIGN_NAME,
+        made.customers_by_status.values().sum::<usize>(),
+        made.conversations,
+        made.purchases,
+    ))
+}
+
 async fn demo(config: Config) -> anyhow::Result<()> {
     let credentials_file = config.data_dir.join("demo-credentials.txt");
     let state = crate::prepare(config).await?;
@@ -259,6 +278,7 @@ async fn demo(config: Config) -> anyhow::Result<()> {
     }
     let admin_password = random_password();
     let owner_password = random_password();
+    let mut owner = None;
     for (name, email, phone, password, role) in [
         (
             "Demo Admin",
@@ -275,7 +295,7 @@ async fn demo(config: Config) -> anyhow::Result<()> {
             Role::User,
         ),
     ] {
-        state
+        let account = state
             .auth
             .create_account(NewAccount {
                 name: name.into(),
@@ -286,16 +306,25 @@ async fn demo(config: Config) -> anyhow::Result<()> {
             })
             .await
             .map_err(|e| anyhow::anyhow!("creating {email}: {e}"))?;
+        if email == DEMO_OWNER {
+            owner = Some(account);
+        }
     }
     sample_owners(&state).await?;
-    let text = format!(
+    let mut text = format!(
         "  superuser: {DEMO_SUPERUSER} / {admin_password}\n  owner:     {DEMO_OWNER} / {owner_password}\n"
     );
     if let Some(dir) = credentials_file.parent() {
         std::fs::create_dir_all(dir)?;
     }
+    // Kept before the demo data is made: the accounts exist whatever happens next.
     std::fs::write(&credentials_file, &text)
         .with_context(|| format!("writing {}", credentials_file.display()))?;
+    if let Some(owner) = owner.filter(|_| state.config.demo_data) {
+        text.push_str(&demo_owner_data(&state, &owner).await?);
+        std::fs::write(&credentials_file, &text)
+            .with_context(|| format!("writing {}", credentials_file.display()))?;
+    }
     print!("Demo accounts created:\n{text}");
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! The ConvertAssist HTTP server: a thin actix-web layer over the domain crates.
 
 pub mod cli;
+pub mod demo_data;
 pub mod error;
 pub mod extract;
 pub mod metrics;
@@ -490,6 +491,32 @@ pub fn serve(state: aweb::Data<AppState>, listener: TcpListener) -> anyhow::Resu
             .route("/api/docs", aweb::get().to(api_docs))
             .service(aweb::scope("/api").default_service(aweb::to(web::api_not_found)))
             .route("/test-widget", aweb::get().to(routes::test_widget::page))
+            .route("/live-demo", aweb::get().to(routes::live_demo::page))
+            .route(
+                "/live-demo/captions.js",
+                aweb::get().to(routes::live_demo::captions),
+            )
+            .service(
+                aweb::scope("/live-demo/api/widget")
+                    .route(
+                        "/campaigns/{id}/config",
+                        aweb::get().to(routes::live_demo::config),
+                    )
+                    .route("/events", aweb::post().to(routes::live_demo::event))
+                    .route("/conversations", aweb::post().to(routes::live_demo::start))
+                    .route(
+                        "/conversations/{conversationId}/messages",
+                        aweb::post().to(routes::live_demo::message),
+                    )
+                    .route(
+                        "/conversations/{conversationId}/forms",
+                        aweb::post().to(routes::live_demo::submit),
+                    )
+                    .route(
+                        "/conversations/{conversationId}/dismiss",
+                        aweb::post().to(routes::live_demo::dismiss),
+                    ),
+            )
             .route(
                 "/payment/checkout/submit.js",
                 aweb::get().to(routes::payments::checkout_script),
@@ -511,6 +538,10 @@ pub fn serve(state: aweb::Data<AppState>, listener: TcpListener) -> anyhow::Resu
                 aweb::get().to(routes::payments::simulator_script),
             )
             .service(web::widget_files(widget_dir.clone()))
+            .service(web::widget_files_at(
+                "/live-demo/widget",
+                widget_dir.clone(),
+            ))
             .service(web::dashboard_files(static_dir.clone()))
     })
     .listen(listener)?

@@ -220,7 +220,13 @@ pub fn public_cors() -> Cors {
 
 /// The built widget at `/widget/`: the loader `ca-widget.js` and its chunks.
 pub fn widget_files(widget_dir: PathBuf) -> Files {
-    Files::new("/widget", widget_dir)
+    widget_files_at("/widget", widget_dir)
+}
+
+/// The built widget under `mount` (the live demo's widget loads its popup
+/// from beside the calls it makes, `/live-demo/widget/`).
+pub fn widget_files_at(mount: &str, widget_dir: PathBuf) -> Files {
+    Files::new(mount, widget_dir)
         .use_etag(true)
         .use_last_modified(true)
         .default_handler(fn_service(|req: ServiceRequest| async move {

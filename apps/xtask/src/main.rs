@@ -22,7 +22,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Build the dashboard, migrate, create demo accounts on a new database, and serve on CA_BIND.
+    /// Build the dashboard, migrate, create demo accounts (the owner with a month of demo data) on a new database, and serve on CA_BIND.
     Run,
     /// Every check and test; ends with `summary: N passed, M failed`.
     Test,
@@ -126,7 +126,14 @@ fn run(root: &Path) -> anyhow::Result<()> {
     build_dashboard(root)?;
     println!("==> building the server");
     let bin = build_server(root)?;
-    sh(Command::new(&bin).arg("demo").current_dir(root))?;
+    // A newcomer's first sign-in shows the product at work: the demo owner
+    // gets a month of sample activity (only on a new database).
+    let mut demo = Command::new(&bin);
+    demo.arg("demo").current_dir(root);
+    if std::env::var_os("CA_DEMO_DATA").is_none() {
+        demo.env("CA_DEMO_DATA", "true");
+    }
+    sh(&mut demo)?;
     let bind = std::env::var("CA_BIND").unwrap_or_else(|_| "127.0.0.1:8080".into());
     println!("\nDashboard: http://{bind}  (sign in with the owner account above; Ctrl-C stops)\n");
     // Development: owners' webhooks may point at receivers on this machine.

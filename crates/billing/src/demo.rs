@@ -3,7 +3,7 @@
 //! is recorded with provider `demo` and settled like a real one, so
 //! history, invoice and period are the same.
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use sea_orm::EntityTrait;
 
 use ca_auth::entities::user;
@@ -51,10 +51,23 @@ impl BillingService {
         owner: &user::Model,
         plan_id: &str,
     ) -> Result<user::Model, BillingError> {
+        self.complete_demo_payment_at(owner, plan_id, Utc::now())
+            .await
+    }
+
+    /// [`Self::complete_demo_payment`] made at `now`: the payment, its
+    /// invoice and the plan's period are dated then (the demo data's owner
+    /// subscribed weeks ago). Same rule: only while no payment provider is
+    /// configured.
+    pub async fn complete_demo_payment_at(
+        &self,
+        owner: &user::Model,
+        plan_id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<user::Model, BillingError> {
         if !self.config.demo_enabled {
             return Err(BillingError::DemoPaymentsDisabled);
         }
-        let now = Utc::now();
         let plan = purchasable(&self.db, owner, plan_id, false, now).await?;
         let checkout = crate::payments::Checkout {
             provider: "demo",

@@ -106,8 +106,18 @@ impl CampaignService {
         owner: &user::Model,
         input: CampaignIn,
     ) -> Result<CampaignOut, CampaignError> {
+        self.create_at(owner, input, Utc::now()).await
+    }
+
+    /// [`Self::create`] as of `now`: the plan in force then decides, and the
+    /// campaign is dated then (the demo data's campaign began weeks ago).
+    pub async fn create_at(
+        &self,
+        owner: &user::Model,
+        input: CampaignIn,
+        now: DateTime<Utc>,
+    ) -> Result<CampaignOut, CampaignError> {
         let input = check(input)?;
-        let now = Utc::now();
         let txn = ca_core::db::begin_write(&self.db).await?;
         // Lock the owner's row (PostgreSQL) so two concurrent creations cannot both pass the limit.
         let owner = user::Entity::find_by_id(owner.id.clone())

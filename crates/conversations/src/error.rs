@@ -55,14 +55,14 @@ impl From<serde_json::Error> for ConversationError {
 }
 
 impl ConversationError {
-    pub(crate) fn invalid(errors: FieldErrors) -> Self {
+    pub fn invalid(errors: FieldErrors) -> Self {
         Self::Validation {
             message: ca_core::validation::first_message(&errors),
             errors,
         }
     }
 
-    pub(crate) fn field(field: &str, message: &str) -> Self {
+    pub fn field(field: &str, message: &str) -> Self {
         let mut errors = FieldErrors::new();
         errors.insert(field.into(), vec![message.into()]);
         Self::invalid(errors)

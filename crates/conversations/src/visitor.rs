@@ -433,6 +433,17 @@ impl ConversationService {
         turn: Turn,
         on_token: &mut (dyn FnMut(&str) + Send),
     ) -> Result<ReplyOut, ConversationError> {
+        self.complete_at(turn, on_token, None).await
+    }
+
+    /// [`Self::complete`], the reply dated `at` instead of when it is ready
+    /// (the demo data's conversations took place over past weeks).
+    pub async fn complete_at(
+        &self,
+        turn: Turn,
+        on_token: &mut (dyn FnMut(&str) + Send),
+        at: Option<DateTime<Utc>>,
+    ) -> Result<ReplyOut, ConversationError> {
         let Turn {
             conversation: conv,
             settings,
@@ -488,7 +499,7 @@ impl ConversationService {
                 Some(form),
             )
         };
-        let now = Utc::now();
+        let now = at.unwrap_or_else(Utc::now);
         let source = match (conv.ai_enabled, answer.source) {
             (false, _) => "limit",
             (true, Source::Provider) => "provider",

@@ -67,6 +67,10 @@ pub struct Config {
     /// Let owners' webhooks reach private, loopback and link-local addresses
     /// (for trying endpoints on one's own machine; never on a shared server).
     pub webhooks_allow_private: bool,
+    /// `ca-server demo` also gives the demo owner a month of sample activity
+    /// (a campaign, customers, conversations, purchases, a paid plan) on a
+    /// new database; never while real payments are configured.
+    pub demo_data: bool,
     /// Mailchimp's API address, `{dc}` standing for the data centre the
     /// owner's API key names (a local stand-in in tests).
     pub mailchimp_api_url: String,
@@ -156,6 +160,7 @@ impl Default for Config {
             meta_api_version: "v21.0".into(),
             meta_test_event_code: None,
             webhooks_allow_private: false,
+            demo_data: false,
             mailchimp_api_url: "https://{dc}.api.mailchimp.com".into(),
             invoice_name: "ConvertAssist".into(),
             invoice_address: String::new(),

@@ -42,6 +42,23 @@ pub async fn queue_lead<C: ConnectionTrait>(
     Ok(())
 }
 
+/// Marks the owner's waiting lead emails as handled without sending them,
+/// in the caller's transaction: the demo data's leads are made up, so nobody
+/// is told of them. Returns how many were waiting.
+pub async fn discard_waiting<C: ConnectionTrait>(
+    conn: &C,
+    owner_id: &str,
+    now: DateTime<Utc>,
+) -> Result<u64, DbErr> {
+    Ok(lead_notification::Entity::update_many()
+        .col_expr(lead_notification::Column::SentAt, Expr::value(Some(now)))
+        .filter(lead_notification::Column::OwnerId.eq(owner_id))
+        .filter(lead_notification::Column::SentAt.is_null())
+        .exec(conn)
+        .await?
+        .rows_affected)
+}
+
 fn line(n: &lead_notification::Model) -> String {
     match &n.customer_name {
         Some(name) if !name.trim().is_empty() => {

@@ -9,6 +9,7 @@ pub mod campaigns;
 pub mod conversations;
 pub mod customers;
 pub mod health;
+pub mod live_demo;
 pub mod meta;
 pub mod payments;
 pub mod test_widget;

@@ -12,7 +12,8 @@ pub struct Query {
     campaign: Option<String>,
 }
 
-const STYLE: &str = "body{margin:0;font-family:Georgia,serif;color:#3b2f2f;background:#fffaf3}\
+/// The sample shop's look (the live demo page wears it too).
+pub(crate) const STYLE: &str = "body{margin:0;font-family:Georgia,serif;color:#3b2f2f;background:#fffaf3}\
 header{display:flex;justify-content:space-between;align-items:center;padding:18px 40px;background:#7a1f2b;color:#fff}\
 header nav a{color:#fde9c9;margin-left:20px;text-decoration:none;font-family:Arial,sans-serif;font-size:14px}\
 .hero{padding:60px 40px;background:linear-gradient(120deg,#fde9c9,#f7d3a7)}\
@@ -33,14 +34,9 @@ const PRODUCTS: [(&str, &str, &str); 6] = [
     ("Ikat cotton stole", "₹749", "#3d6b5a"),
 ];
 
-/// The sample shop page. Only a campaign id that is a UUID is put on the page.
-pub async fn page(state: web::Data<AppState>, query: web::Query<Query>) -> HttpResponse {
-    let campaign = query
-        .campaign
-        .as_deref()
-        .and_then(ca_core::ids::parse_id)
-        .map(|id| id.to_string());
-    let base = state.config.public_url();
+/// The sample shop's header, products and footer; `about` says what the
+/// shop is for.
+pub(crate) fn shop_body(about: &str) -> String {
     let products: String = PRODUCTS
         .iter()
         .map(|(name, price, colour)| {
@@ -49,6 +45,22 @@ pub async fn page(state: web::Data<AppState>, query: web::Query<Query>) -> HttpR
             )
         })
         .collect();
+    format!(
+        "<header><strong>Kesar Handlooms</strong><nav><a href=\"#\">Sarees</a><a href=\"#\">Dupattas</a><a href=\"#\">Kurtas</a><a href=\"#\">Cart (0)</a></nav></header>\
+<section class=\"hero\"><h1>Handwoven in Jaipur since 1998</h1><p>Free shipping across India on orders above ₹999. Cash on delivery available.</p></section>\
+<section class=\"grid\">{products}</section>\
+<footer>Kesar Handlooms · M.I. Road, Jaipur · care@kesarhandlooms.in ({about})</footer>"
+    )
+}
+
+/// The sample shop page. Only a campaign id that is a UUID is put on the page.
+pub async fn page(state: web::Data<AppState>, query: web::Query<Query>) -> HttpResponse {
+    let campaign = query
+        .campaign
+        .as_deref()
+        .and_then(ca_core::ids::parse_id)
+        .map(|id| id.to_string());
+    let base = state.config.public_url();
     let (note, tag) = match &campaign {
         Some(id) => (
             "This is a sample shop with your campaign's widget on it. Move the pointer out through the top of the window (after the campaign's delay and minimum time on page) to see the popup.".to_string(),
@@ -65,11 +77,8 @@ pub async fn page(state: web::Data<AppState>, query: web::Query<Query>) -> HttpR
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
 <title>Widget preview · Kesar Handlooms (sample shop)</title><style>{STYLE}</style></head><body>\
 <p class=\"note\" id=\"preview-note\">{note}</p>\
-<header><strong>Kesar Handlooms</strong><nav><a href=\"#\">Sarees</a><a href=\"#\">Dupattas</a><a href=\"#\">Kurtas</a><a href=\"#\">Cart (0)</a></nav></header>\
-<section class=\"hero\"><h1>Handwoven in Jaipur since 1998</h1><p>Free shipping across India on orders above ₹999. Cash on delivery available.</p></section>\
-<section class=\"grid\">{products}</section>\
-<footer>Kesar Handlooms · M.I. Road, Jaipur · care@kesarhandlooms.in (sample shop for previews)</footer>\
-{tag}</body></html>"
+{}{tag}</body></html>",
+        shop_body("sample shop for previews")
     );
     HttpResponse::Ok()
         .content_type("text/html; charset=utf-8")

@@ -18,10 +18,11 @@ import type { components } from "../../../api/schema";
 import { messageOf } from "../../../lib/api-client";
 import { useAuth } from "../../../lib/auth";
 import { formatMoney } from "../../../lib/format";
-import { usePlans } from "../api/billing";
+import { usePlans, useSubscription } from "../api/billing";
 import { PAYMENT_ERROR_FALLBACK, startPayment } from "../api/payment";
 import { inviteRequestMailto, needsInvite, planAction, salesNote } from "../api/plan-action";
 import { plansError } from "../api/plans-error";
+import { currentPlanOf } from "../api/subscription";
 import {
   annualSaving,
   fullYearPrice,
@@ -37,6 +38,13 @@ export const SALES_MAILTO = "mailto:sales@convertassist.in?subject=Enterprise%20
 
 /** Where the Upgrade buttons scroll to. */
 export const PLANS_ANCHOR = "plans";
+
+/** A buy button whose label wraps onto more lines instead of being cut ("Choose Rev2 Test Plan E…"). */
+const WRAPPING_BUTTON = {
+  root: { height: "auto", minHeight: 36, paddingBlock: 6 },
+  inner: { height: "auto" },
+  label: { whiteSpace: "normal", textAlign: "center", lineHeight: 1.3, overflow: "visible" },
+} as const;
 
 /** The sales address for a plan sold through sales: enterprise plans, or one priced outside INR. */
 export function salesMailto(plan: Plan): string {
@@ -77,19 +85,24 @@ function PlanPrice({ plan, cycle, custom }: { plan: Plan; cycle: Cycle; custom: 
   );
 }
 
+/** Shown when the owner's subscription could not be read: the cards cannot tell the current plan. */
+export const SUBSCRIPTION_ERROR =
+  "We couldn't load your current plan, so buying is paused to avoid paying twice.";
+
 /**
  * The plan cards with the monthly/annual toggle. A card's button buys that plan for the chosen
- * cycle: the server prepares the payment and the browser goes to the payment page.
+ * cycle: the server prepares the payment and the browser goes to the payment page. The current
+ * plan comes from the subscription call (the source of the current plan); until it answers, or
+ * when it fails, no plan can be bought.
  */
-export function PlanGrid({
-  currentPlanId,
-  invitedPlans,
-}: {
-  currentPlanId: string;
-  /** The invite-only plans this owner may buy; the others offer "Request an invite". */
-  invitedPlans?: readonly string[];
-}) {
+export function PlanGrid() {
   const plans = usePlans();
+  const subscription = useSubscription();
+  const sub = subscription.data?.data;
+  const currentPlanId = sub ? currentPlanOf(sub) : undefined;
+  const invitedPlans = sub?.invitedPlans;
+  // Without the subscription the cards cannot tell which plan the owner has.
+  const buyingPaused = !sub;
   const { user } = useAuth();
   const [annual, setAnnual] = useState(false);
   const [buying, setBuying] = useState<string | null>(null);
@@ -140,6 +153,24 @@ export function PlanGrid({
           {`Payment Error: ${paymentError}`}
         </Alert>
       ) : null}
+      {subscription.isError ? (
+        <Alert color="red" role="alert" title="Current plan unavailable">
+          <Stack gap="xs" align="flex-start">
+            <Text fz="sm">
+              {`${SUBSCRIPTION_ERROR} ${messageOf(subscription.error, "")}`.trim()}
+            </Text>
+            <Button
+              size="compact-sm"
+              variant="light"
+              color="red"
+              loading={subscription.isFetching}
+              onClick={() => void subscription.refetch()}
+            >
+              Try Again
+            </Button>
+          </Stack>
+        </Alert>
+      ) : null}
       {plans.isLoading ? (
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
           {[1, 2, 3, 4].map((i) => (
@@ -166,12 +197,12 @@ export function PlanGrid({
                 <Stack gap="sm" h="100%" justify="space-between">
                   <Stack gap="xs">
                     <Group justify="space-between" gap="xs" wrap="nowrap">
-                      <Text fw={700} fz="lg">
+                      <Text fw={700} fz="lg" style={{ overflowWrap: "anywhere" }}>
                         {plan.displayName}
                       </Text>
-                      {plan.popular ? <Badge>Popular</Badge> : null}
+                      {plan.popular ? <Badge style={{ flexShrink: 0 }}>Popular</Badge> : null}
                       {plan.inviteOnly ? (
-                        <Badge color="gray" variant="light">
+                        <Badge color="gray" variant="light" style={{ flexShrink: 0 }}>
                           Invite only
                         </Badge>
                       ) : null}
@@ -209,10 +240,13 @@ export function PlanGrid({
                     </Button>
                   ) : (
                     <Button
-                      disabled={action.disabled || (buying !== null && buying !== plan.id)}
+                      disabled={
+                        buyingPaused || action.disabled || (buying !== null && buying !== plan.id)
+                      }
                       loading={buying === plan.id}
                       variant={plan.popular ? "filled" : "light"}
                       onClick={() => void buy(plan)}
+                      styles={WRAPPING_BUTTON}
                     >
                       {action.label}
                     </Button>

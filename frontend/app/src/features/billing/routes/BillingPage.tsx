@@ -1,7 +1,6 @@
 import { SimpleGrid, Stack } from "@mantine/core";
 import { useUsage } from "../../../lib/usage";
 import { useSubscription } from "../api/billing";
-import { currentPlanOf } from "../api/subscription";
 import { useSignInHere } from "../api/sign-in-here";
 import { needsSignIn, usageError } from "../api/usage-error";
 import { PlanGrid } from "../components/PlanGrid";
@@ -33,10 +32,7 @@ export function BillingPage() {
         error={usage.error ? usageError(usage.error) : null}
         signIn={needsSignIn(usage.error) ? signIn : null}
       />
-      <PlanGrid
-        currentPlanId={currentPlanOf(usage.data?.data.plan)}
-        invitedPlans={sub?.invitedPlans}
-      />
+      <PlanGrid />
       <RecentTransactions />
     </Stack>
   );

@@ -1,10 +1,9 @@
 import { Alert, Stack } from "@mantine/core";
 import { useSearchParams } from "react-router";
 import { useUsage } from "../../../lib/usage";
-import { usePaymentHistory, useSubscription } from "../api/billing";
+import { usePaymentHistory } from "../api/billing";
 import { paidRecently } from "../api/history";
 import { useSignInHere } from "../api/sign-in-here";
-import { currentPlanOf } from "../api/subscription";
 import { needsSignIn, usageError } from "../api/usage-error";
 import { BillingDetailsCard } from "../components/BillingDetailsCard";
 import { PlanGrid } from "../components/PlanGrid";
@@ -18,7 +17,6 @@ export function BillingSettingsPage() {
   const [params] = useSearchParams();
   const signIn = useSignInHere();
   const usage = useUsage();
-  const subscription = useSubscription();
   const returned = params.get("success") === "true";
   // The thanks shows only for a payment the server has as successful within the hour.
   const history = usePaymentHistory({ enabled: returned });
@@ -37,10 +35,7 @@ export function BillingSettingsPage() {
         error={usage.error ? usageError(usage.error) : null}
         signIn={needsSignIn(usage.error) ? signIn : null}
       />
-      <PlanGrid
-        currentPlanId={currentPlanOf(usage.data?.data.plan)}
-        invitedPlans={subscription.data?.data.invitedPlans}
-      />
+      <PlanGrid />
       <BillingDetailsCard />
     </Stack>
   );

@@ -88,9 +88,10 @@ export function LandingPage() {
             <Button component={Link} to="/register" size="lg">
               Start Free Trial
             </Button>
+            {/* A page the server serves (not a dashboard route): the real widget on a sample shop. */}
             <Button
               component="a"
-              href="#how-it-works"
+              href="/live-demo"
               size="lg"
               variant="default"
               leftSection={<IconPlayerPlay size={18} />}
