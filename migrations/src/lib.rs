@@ -39,6 +39,7 @@ mod m20261126_000032_meta_hardening;
 mod m20261126_000033_account_phones_e164;
 mod m20261126_000034_login_as_sessions;
 mod m20261126_000036_ai_conversation_usage;
+mod m20261126_000039_staff_two_factor;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -85,6 +86,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261126_000033_account_phones_e164::Migration),
             Box::new(m20261126_000034_login_as_sessions::Migration),
             Box::new(m20261126_000036_ai_conversation_usage::Migration),
+            Box::new(m20261126_000039_staff_two_factor::Migration),
         ]
     }
 }
