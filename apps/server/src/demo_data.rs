@@ -263,6 +263,7 @@ fn widget_services(state: &AppState) -> anyhow::Result<(ConversationService, Tra
             ip_per_minute: 100_000,
             campaign_per_minute: 100_000,
             idle: Duration::from_secs(state.config.conversation_idle_minutes * 60),
+            campaign_cache: Duration::from_secs(0),
         },
     );
     let tracking = TrackingService::new(

@@ -15,6 +15,10 @@ use crate::state::AppState;
 
 /// Return to admin: ends a login-as session, recorded as such.
 const RETURN_PATH: &str = "/api/admin/return";
+/// What a staff member past their grace period without two-factor sign-in
+/// may still reach: their own account (who they are, setting up the second
+/// factor, signing out).
+const OWN_ACCOUNT_PREFIX: &str = "/api/auth/";
 
 /// The user behind a valid, unrevoked bearer token, and the superuser
 /// acting as them when the session came from "login as user".
@@ -63,6 +67,11 @@ impl FromRequest for CurrentUser {
             let state = state.ok_or_else(|| ApiError::internal("application state missing"))?;
             let token = token.ok_or(AuthError::MissingToken)?;
             let (user, acting_for) = state.auth.authenticate_session(&token).await?;
+            // Staff must have two-factor sign-in once their grace period is
+            // over: until then they can only set it up.
+            if acting_for.is_none() && !path.starts_with(OWN_ACCOUNT_PREFIX) {
+                state.auth.check_two_factor_enrolment(&user).await?;
+            }
             let current = CurrentUser(user, acting_for);
             // What a superuser changes while signed in as someone is on record
             // (Return to admin has an entry of its own).

@@ -296,7 +296,11 @@ fn api_app(
                 .service(routes::auth::change_password)
                 .service(routes::auth::logout_all)
                 .service(routes::auth::forgot_password)
-                .service(routes::auth::reset_password),
+                .service(routes::auth::reset_password)
+                .service(routes::auth::verify_two_factor)
+                .service(routes::auth::setup_two_factor)
+                .service(routes::auth::enable_two_factor)
+                .service(routes::auth::disable_two_factor),
         )
         .service(
             scope::scope("/api/plans")
@@ -336,7 +340,9 @@ fn api_app(
                 .service(routes::admin::superadmin)
                 .service(routes::admin::set_ad_spend)
                 .service(routes::admin::trial_settings)
-                .service(routes::admin::save_trial_settings),
+                .service(routes::admin::save_trial_settings)
+                .service(routes::admin::two_factor_policy)
+                .service(routes::admin::save_two_factor_policy),
         )
         .service(
             scope::scope("/api/meta")

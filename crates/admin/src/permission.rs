@@ -22,7 +22,8 @@ pub enum Permission {
     LoginAs,
     /// The business figures (revenue, churn, trial conversion).
     ViewBusiness,
-    /// Change platform settings: the trial new owners get, the ad spend.
+    /// Change platform settings: the trial new owners get, the ad spend,
+    /// staff's grace period for two-factor sign-in.
     EditSettings,
     /// Create, change and deactivate plans.
     ManagePlans,

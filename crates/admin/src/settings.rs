@@ -1,9 +1,11 @@
-//! Settings staff save: the trial new owners get, and the ad spend the
-//! acquisition cost is computed from (superusers only).
+//! Settings staff save: the trial new owners get, the ad spend the
+//! acquisition cost is computed from, and the grace period staff have to
+//! turn on two-factor sign-in (superusers only).
 
 use serde_json::json;
 
 use ca_auth::trial::TrialSettings;
+use ca_auth::two_factor::{StaffTwoFactorPolicy, StaffTwoFactorPolicyIn};
 
 use crate::AdminError;
 use crate::access::{self, Permission};
@@ -50,6 +52,36 @@ impl AdminService {
                 let before = ca_auth::trial::settings(txn).await?;
                 let saved = ca_auth::trial::save(txn, input).await?;
                 Ok(Done::new("trial", saved.clone())
+                    .before(serde_json::to_value(&before).ok())
+                    .after(serde_json::to_value(&saved).ok()))
+            },
+        )
+        .await
+    }
+
+    /// The grace period staff have to turn on two-factor sign-in.
+    pub async fn two_factor_policy(
+        &self,
+        actor: &Actor,
+    ) -> Result<StaffTwoFactorPolicy, AdminError> {
+        access::check(actor, Permission::ViewAdmin)?;
+        Ok(ca_auth::two_factor::policy(&self.db).await?)
+    }
+
+    /// Sets the grace period staff have to turn on two-factor sign-in
+    /// (superusers); 0 requires it at once.
+    pub async fn save_two_factor_policy(
+        &self,
+        actor: &Actor,
+        input: StaffTwoFactorPolicyIn,
+    ) -> Result<StaffTwoFactorPolicy, AdminError> {
+        self.audited(
+            actor,
+            settings_action("update_staff_two_factor"),
+            async |txn| {
+                let before = ca_auth::two_factor::policy(txn).await?;
+                let saved = ca_auth::two_factor::save_policy(txn, input).await?;
+                Ok(Done::new("staff_two_factor", saved.clone())
                     .before(serde_json::to_value(&before).ok())
                     .after(serde_json::to_value(&saved).ok()))
             },

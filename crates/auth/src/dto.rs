@@ -250,6 +250,8 @@ pub struct MeResponse {
     /// Who is signed in as this user; only under a "login as user" session.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub impersonated_by: Option<ImpersonatedBy>,
+    /// Two-factor sign-in for this account.
+    pub two_factor: TwoFactorStatus,
 }
 
 /// `{success, message, token}`: a new token replaces the revoked ones.
@@ -260,13 +262,100 @@ pub struct ChangePasswordOut {
     pub token: String,
 }
 
-/// `{success, message, token, user}`: the reset worked and the user is signed in.
+/// `{success, message, token, user}`: the reset worked and the user is
+/// signed in. An account with two-factor sign-in on gets no `token` nor
+/// `user`: it signs in with the new password and a code.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ResetPasswordOut {
     pub success: bool,
     pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user: Option<UserOut>,
+}
+
+/// The answer to a right password: a session, or, with two-factor sign-in
+/// on, a challenge to answer with a code at `POST /api/auth/2fa/verify`.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum LoginOut {
+    Session(Box<AuthResponse>),
+    Challenge(TwoFactorChallengeOut),
+}
+
+/// `{success, twoFactorRequired, challengeToken}`: the password was right;
+/// send a code from the authenticator app (or a recovery code) with the
+/// token. The token works once, for 5 minutes, and 5 wrong codes lock it.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TwoFactorChallengeOut {
+    pub success: bool,
+    /// Always `true`.
+    pub two_factor_required: bool,
+    pub challenge_token: String,
+}
+
+/// `POST /api/auth/2fa/verify`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TwoFactorVerifyIn {
+    #[serde(default)]
+    #[schema(required = true, min_length = 1)]
+    pub challenge_token: String,
+    /// The 6-digit code the app shows, or an unused recovery code.
+    #[serde(default)]
+    #[schema(required = true, min_length = 1, max_length = 32)]
+    pub code: String,
+}
+
+/// `POST /api/auth/2fa/enable` and `/disable`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+pub struct TwoFactorCodeIn {
+    /// The 6-digit code the app shows (to turn it off, a recovery code also works).
+    #[serde(default)]
+    #[schema(required = true, min_length = 1, max_length = 32)]
+    pub code: String,
+}
+
+/// `{secret, otpauthUrl, recoveryCodes, qrSvg}`: what the authenticator app
+/// needs (scan the QR code or type the secret) and ten one-time recovery
+/// codes, shown this once.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TwoFactorSetupOut {
+    pub success: bool,
+    /// Base32, for typing into the app.
+    pub secret: String,
+    /// The `otpauth://` link the QR code holds.
+    pub otpauth_url: String,
+    /// Ten codes, each usable once instead of the app's code.
+    pub recovery_codes: Vec<String>,
+    /// The QR code of `otpauthUrl`, as an SVG image.
+    pub qr_svg: String,
+}
+
+/// `{success, message, token}`: two-factor sign-in is on; every other
+/// session was signed out and this token replaces the caller's.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TwoFactorEnabledOut {
+    pub success: bool,
+    pub message: String,
     pub token: String,
-    pub user: UserOut,
+}
+
+/// Where the user stands with two-factor sign-in.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct TwoFactorStatus {
+    /// It is on.
+    pub enabled: bool,
+    /// Staff must have it (admins and superusers).
+    pub required: bool,
+    /// From when staff must have it (the end of their grace period).
+    pub required_from: Option<DateTime<Utc>>,
+    /// Past the grace period without it: only setting it up is possible.
+    pub enrolment_required: bool,
 }
 
 /// One message kept in the local email outbox.

@@ -45,6 +45,24 @@ pub enum AuthError {
     /// Sign-in to an account staff have suspended.
     #[error("This account has been suspended. Please contact support to restore access.")]
     AccountSuspended,
+    /// Set-up asked for while two-factor sign-in is already on.
+    #[error("Two-factor sign-in is already on. Turn it off first to set up a new app.")]
+    TwoFactorAlreadyEnabled,
+    #[error("Set up two-factor sign-in first")]
+    TwoFactorNotSetUp,
+    #[error("Two-factor sign-in is not on")]
+    TwoFactorNotEnabled,
+    #[error("That code is not right. Check your authenticator app and try again.")]
+    InvalidTwoFactorCode,
+    /// The sign-in's second step is unknown, used or past its 5 minutes.
+    #[error("This sign-in has expired. Please sign in again.")]
+    InvalidChallenge,
+    /// Five wrong codes: this sign-in is over.
+    #[error("Too many wrong codes. Please sign in again.")]
+    TwoFactorLocked,
+    /// Staff past their grace period without two-factor sign-in.
+    #[error("Staff accounts must turn on two-factor sign-in. Set it up to continue.")]
+    TwoFactorEnrolmentRequired,
     #[error("internal error: {0}")]
     Infra(#[from] InfraError),
 }
@@ -74,9 +92,14 @@ impl AuthError {
 impl DomainError for AuthError {
     fn kind(&self) -> ErrorKind {
         match self {
-            Self::Validation { .. } | Self::WrongCurrentPassword | Self::InvalidResetToken => {
-                ErrorKind::Validation
-            }
+            Self::Validation { .. }
+            | Self::WrongCurrentPassword
+            | Self::InvalidResetToken
+            | Self::InvalidTwoFactorCode => ErrorKind::Validation,
+            Self::TwoFactorAlreadyEnabled => ErrorKind::Conflict,
+            Self::TwoFactorNotSetUp | Self::TwoFactorNotEnabled => ErrorKind::BusinessRule,
+            Self::InvalidChallenge => ErrorKind::Unauthorized,
+            Self::TwoFactorLocked | Self::TwoFactorEnrolmentRequired => ErrorKind::Forbidden,
             Self::EmailTaken => ErrorKind::Conflict,
             Self::InvalidCredentials | Self::MissingToken | Self::InvalidToken => {
                 ErrorKind::Unauthorized
@@ -108,6 +131,13 @@ impl DomainError for AuthError {
             Self::LoginAsOwnersOnly => "login_as_owners_only",
             Self::NotActingAs => "not_acting_as",
             Self::AccountSuspended => "account_suspended",
+            Self::TwoFactorAlreadyEnabled => "two_factor_already_enabled",
+            Self::TwoFactorNotSetUp => "two_factor_not_set_up",
+            Self::TwoFactorNotEnabled => "two_factor_not_enabled",
+            Self::InvalidTwoFactorCode => "invalid_two_factor_code",
+            Self::InvalidChallenge => "invalid_challenge",
+            Self::TwoFactorLocked => "two_factor_locked",
+            Self::TwoFactorEnrolmentRequired => "two_factor_enrolment_required",
             Self::Infra(_) => "internal_error",
         }
     }

@@ -1,6 +1,7 @@
 //! Accounts for ConvertAssist: users and roles, argon2id password hashing, JWT
 //! sessions with per-user revocation, password reset links and the email outbox.
 
+mod challenge;
 pub mod dto;
 pub mod entities;
 pub mod error;
@@ -13,7 +14,9 @@ pub mod settings;
 pub mod staff;
 pub mod subscription;
 pub mod suspension;
+pub mod totp;
 pub mod trial;
+pub mod two_factor;
 
 pub use error::AuthError;
 pub use jwt::{Claims, JwtKeys};

@@ -10,15 +10,15 @@ use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait,
     PaginatorTrait, QueryFilter, Set, SqlErr,
 };
-use sha2::{Digest, Sha256};
 use validator::Validate;
 
 use ca_core::rate_limit::{Limit, RateLimiter};
 use ca_core::validation::{field_errors, first_message};
 
+use crate::challenge::token_hash;
 use crate::dto::{
     AuthResponse, ChangePasswordIn, ChangePasswordOut, ForgotPasswordIn, ImpersonatedBy, LoginIn,
-    RegisterIn, ResetPasswordIn, ResetPasswordOut, UpdateMeIn, UserOut,
+    LoginOut, RegisterIn, ResetPasswordIn, ResetPasswordOut, UpdateMeIn, UserOut,
 };
 use crate::entities::{login_as_session, password_reset_token, user};
 use crate::{AuthError, JwtKeys, Mailer, password};
@@ -109,10 +109,6 @@ fn normalize_email(email: &str) -> String {
     email.trim().to_lowercase()
 }
 
-fn token_hash(token: &str) -> String {
-    hex::encode(Sha256::digest(token.as_bytes()))
-}
-
 fn random_token() -> String {
     let mut bytes = [0u8; 32];
     rand::thread_rng().fill_bytes(&mut bytes);
@@ -157,6 +153,14 @@ impl AuthService {
     /// The database this service uses.
     pub fn db(&self) -> &DatabaseConnection {
         &self.db
+    }
+
+    pub(crate) fn keys(&self) -> &JwtKeys {
+        &self.keys
+    }
+
+    pub(crate) fn limiter(&self) -> &RateLimiter {
+        &self.limiter
     }
 
     fn session(&self, user: &user::Model, now: DateTime<Utc>) -> Result<AuthResponse, AuthError> {
@@ -373,8 +377,10 @@ impl AuthService {
         })
     }
 
-    /// Signs in with email and password.
-    pub async fn login(&self, input: LoginIn, ip: &str) -> Result<AuthResponse, AuthError> {
+    /// Signs in with email and password. With two-factor sign-in on, the
+    /// answer is a challenge instead of a session: the code comes next
+    /// ([`Self::verify_two_factor`]).
+    pub async fn login(&self, input: LoginIn, ip: &str) -> Result<LoginOut, AuthError> {
         let email = normalize_email(&input.email);
         if email.is_empty() || input.password.is_empty() {
             let mut errors = ca_core::FieldErrors::new();
@@ -429,11 +435,16 @@ impl AuthService {
         };
         self.limiter.reset(&pair_key).await;
         crate::suspension::refuse_if_suspended(&self.db, &user.id).await?;
+        if crate::challenge::second_factor_on(&self.db, &user.id).await? {
+            return Ok(LoginOut::Challenge(
+                crate::challenge::open(&self.db, &user.id).await?,
+            ));
+        }
         let now = Utc::now();
         let mut active: user::ActiveModel = user.clone().into();
         active.last_login_at = Set(Some(now));
         let user = active.update(&self.db).await?;
-        self.session(&user, now)
+        Ok(LoginOut::Session(Box::new(self.session(&user, now)?)))
     }
 
     /// The user a bearer token belongs to, if the token is valid and not revoked.
@@ -723,13 +734,24 @@ impl AuthService {
             return Err(e);
         }
         let user = self.set_password(&txn, user, &input.password, now).await?;
+        let second_factor = crate::challenge::second_factor_on(&txn, &user.id).await?;
         txn.commit().await?;
         tracing::info!(user_id = %user.id, "password reset");
+        // A reset link alone never passes the second factor: those accounts
+        // sign in with the new password and a code.
+        if second_factor {
+            return Ok(ResetPasswordOut {
+                success: true,
+                message: "Your password has been reset. Sign in with it and a code from your authenticator app.".into(),
+                token: None,
+                user: None,
+            });
+        }
         Ok(ResetPasswordOut {
             success: true,
             message: "Your password has been reset and you are now signed in.".into(),
-            token: self.keys.issue(&user.id, user.token_version, now)?,
-            user: UserOut::from_model(&user, now),
+            token: Some(self.keys.issue(&user.id, user.token_version, now)?),
+            user: Some(UserOut::from_model(&user, now)),
         })
     }
 

@@ -79,6 +79,9 @@ async fn tokens_authenticate_until_revoked() {
         )
         .await
         .expect("login");
+    let ca_auth::dto::LoginOut::Session(again) = again else {
+        panic!("no second factor: a session");
+    };
     assert!(svc.authenticate(&again.token).await.is_ok());
 }
 

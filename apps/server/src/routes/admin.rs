@@ -12,6 +12,7 @@ use ca_admin::dto::{
 };
 use ca_auth::dto::{AuthResponse, ImpersonatedBy};
 use ca_auth::trial::TrialSettings;
+use ca_auth::two_factor::{StaffTwoFactorPolicy, StaffTwoFactorPolicyIn};
 use ca_billing::dto::PlanOut;
 use ca_billing::staff::{AdminPlanOut, PlanIn};
 use serde::Serialize;
@@ -51,6 +52,7 @@ data_responses! {
     HealthResponse => SystemHealth,
     SuperadminResponse => SuperadminFigures,
     TrialSettingsResponse => TrialSettings,
+    StaffTwoFactorResponse => StaffTwoFactorPolicy,
     PlanSavedResponse => PlanOut,
     MetaOutboxResponse => ca_meta::outbox::OutboxView,
     MetaRequeueResponse => ca_meta::outbox::RequeueOut,
@@ -766,6 +768,52 @@ pub async fn save_trial_settings(
     Ok(ok(state
         .admin
         .save_trial_settings(&user.actor(), body.into_inner())
+        .await?))
+}
+
+/// The grace period staff (admins and superusers) have to turn on
+/// two-factor sign-in, counted from when the rule came in or from their
+/// account's creation, whichever is later.
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The rule", body = StaffTwoFactorResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff", body = ErrorBody),
+    )
+)]
+#[get("/settings/two-factor")]
+pub async fn two_factor_policy(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+) -> Result<web::Json<StaffTwoFactorResponse>, ApiError> {
+    Ok(ok(state.admin.two_factor_policy(&user.actor()).await?))
+}
+
+/// Set the grace period staff have to turn on two-factor sign-in
+/// (superusers): 0 to 90 days, 0 requires it at once. Past it, a staff
+/// session without the second factor can only set it up.
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    request_body = StaffTwoFactorPolicyIn,
+    responses(
+        (status = 200, description = "Saved", body = StaffTwoFactorResponse),
+        (status = 400, description = "Not 0 to 90 days", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not a superuser", body = ErrorBody),
+    )
+)]
+#[put("/settings/two-factor")]
+pub async fn save_two_factor_policy(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    body: web::Json<StaffTwoFactorPolicyIn>,
+) -> Result<web::Json<StaffTwoFactorResponse>, ApiError> {
+    Ok(ok(state
+        .admin
+        .save_two_factor_policy(&user.actor(), body.into_inner())
         .await?))
 }
 

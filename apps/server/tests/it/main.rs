@@ -28,5 +28,6 @@ mod security;
 mod smtp;
 mod tokens;
 mod tracking;
+mod two_factor;
 mod webhooks;
 mod widget;

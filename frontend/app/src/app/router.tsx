@@ -99,6 +99,12 @@ export const routes: RouteObject[] = [
         Component: RequireAuth,
         children: [
           {
+            path: "/account/two-factor",
+            lazy: page(
+              async () => (await import("../features/auth/routes/TwoFactorPage")).TwoFactorPage,
+            ),
+          },
+          {
             path: "/mock-payment",
             lazy: page(
               async () =>

@@ -17,13 +17,25 @@ import { clearAllTokens, clearToken, getToken, restoreStaffSession, setToken } f
 export type RegisterInput = components["schemas"]["RegisterIn"];
 /** The staff member signed in as the current user ("login as user"). */
 export type ImpersonatedBy = components["schemas"]["ImpersonatedBy"];
+/** Where the current user stands with two-factor sign-in. */
+export type TwoFactorStatus = components["schemas"]["TwoFactorStatus"];
+
+/**
+ * What a right password gives: the signed-in user, or (with two-factor sign-in on) the token of
+ * the second step, to send with a code to `verifyTwoFactor`.
+ */
+export type LoginResult = { user: User } | { challengeToken: string };
 
 export interface AuthContextValue {
   user: User | null;
   /** Who is signed in as this user, under a "login as user" session; else null. */
   impersonatedBy: ImpersonatedBy | null;
+  /** Two-factor sign-in of the current user (null until the session check is done). */
+  twoFactor: TwoFactorStatus | null;
   loading: boolean;
-  login(email: string, password: string): Promise<User>;
+  login(email: string, password: string): Promise<LoginResult>;
+  /** The second step of signing in: a code from the app or a recovery code. */
+  verifyTwoFactor(challengeToken: string, code: string): Promise<User>;
   register(input: RegisterInput): Promise<User>;
   logout(): void;
   /** Re-reads the current user; keeps the old state when that fails. */
@@ -42,6 +54,7 @@ const AuthContext = createContext<AuthContextValue | null>(null);
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<User | null>(null);
   const [impersonatedBy, setImpersonatedBy] = useState<ImpersonatedBy | null>(null);
+  const [twoFactor, setTwoFactor] = useState<TwoFactorStatus | null>(null);
   const [loading, setLoading] = useState(true);
   const queryClient = useQueryClient();
   // Whether the browser is leaving this page. Leaving aborts the page's requests, the start-up
@@ -78,6 +91,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         if (data) {
           setUser(data.user);
           setImpersonatedBy(data.impersonatedBy ?? null);
+          setTwoFactor(data.twoFactor);
         } else if (restoreStaffSession()) {
           // The login-as session is over: back to the staff session kept aside.
           window.location.assign("/admin");
@@ -97,13 +111,42 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     };
   }, []);
 
-  const login = useCallback(async (email: string, password: string) => {
-    const { data, error } = await client.POST("/api/auth/login", { body: { email, password } });
-    if (!data) throw new Error(messageOf(error, "Login failed"));
-    setToken(data.token);
-    setUser(data.user);
-    return data.user;
+  /** Reads the two-factor status of a new session (staff may have to set it up first). */
+  const readTwoFactor = useCallback(async () => {
+    try {
+      const { data } = await quietClient.GET("/api/auth/me");
+      if (data) setTwoFactor(data.twoFactor);
+    } catch {
+      // The next page load reads it again.
+    }
   }, []);
+
+  const login = useCallback(
+    async (email: string, password: string): Promise<LoginResult> => {
+      const { data, error } = await client.POST("/api/auth/login", { body: { email, password } });
+      if (!data) throw new Error(messageOf(error, "Login failed"));
+      if ("challengeToken" in data) return { challengeToken: data.challengeToken };
+      setToken(data.token);
+      setUser(data.user);
+      await readTwoFactor();
+      return { user: data.user };
+    },
+    [readTwoFactor],
+  );
+
+  const verifyTwoFactor = useCallback(
+    async (challengeToken: string, code: string) => {
+      const { data, error } = await client.POST("/api/auth/2fa/verify", {
+        body: { challengeToken, code },
+      });
+      if (!data) throw new Error(messageOf(error, "That code did not work"));
+      setToken(data.token);
+      setUser(data.user);
+      await readTwoFactor();
+      return data.user;
+    },
+    [readTwoFactor],
+  );
 
   const register = useCallback(async (input: RegisterInput) => {
     const { data, error } = await client.POST("/api/auth/register", { body: input });
@@ -117,13 +160,17 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     clearAllTokens();
     setUser(null);
     setImpersonatedBy(null);
+    setTwoFactor(null);
     queryClient.clear();
   }, [queryClient]);
 
   const refreshUser = useCallback(async () => {
     try {
       const { data } = await client.GET("/api/auth/me");
-      if (data) setUser(data.user);
+      if (data) {
+        setUser(data.user);
+        setTwoFactor(data.twoFactor);
+      }
     } catch {
       // Keep the current state on a network failure.
     }
@@ -154,8 +201,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     () => ({
       user,
       impersonatedBy,
+      twoFactor,
       loading,
       login,
+      verifyTwoFactor,
       register,
       logout,
       refreshUser,
@@ -165,8 +214,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [
       user,
       impersonatedBy,
+      twoFactor,
       loading,
       login,
+      verifyTwoFactor,
       register,
       logout,
       refreshUser,

@@ -221,6 +221,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/settings/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The grace period staff (admins and superusers) have to turn on
+         *     two-factor sign-in, counted from when the rule came in or from their
+         *     account's creation, whichever is later.
+         */
+        get: operations["two_factor_policy"];
+        /**
+         * Set the grace period staff have to turn on two-factor sign-in
+         *     (superusers): 0 to 90 days, 0 requires it at once. Past it, a staff
+         *     session without the second factor can only set it up.
+         */
+        put: operations["save_two_factor_policy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/superadmin": {
         parameters: {
             query?: never;
@@ -446,6 +472,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/2fa/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn two-factor sign-in off with a code from the app or an unused
+         *     recovery code. Staff past their grace period can then only set it up again.
+         */
+        post: operations["disable_two_factor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/2fa/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn two-factor sign-in on with a code from the app just set up. Every
+         *     other session is signed out; the answer's token replaces the caller's.
+         */
+        post: operations["enable_two_factor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/2fa/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start setting up two-factor sign-in: a new secret for the authenticator
+         *     app (as text, an `otpauth://` link and its QR code) and ten one-time
+         *     recovery codes, shown only in this answer. It is on once a code from the
+         *     app is sent to `POST /api/auth/2fa/enable`; asking again replaces both.
+         */
+        post: operations["setup_two_factor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/2fa/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The second step of signing in: the challenge token from sign-in and the
+         *     6-digit code from the authenticator app, or one unused recovery code
+         *     (each works once). Answers the usual sign-in body. Five wrong codes lock
+         *     the challenge (`two_factor_locked`); sign in again then.
+         */
+        post: operations["verify_two_factor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/change-password": {
         parameters: {
             query?: never;
@@ -489,7 +599,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in with email and password. */
+        /**
+         * Sign in with email and password. With two-factor sign-in on, the answer
+         *     is `{success, twoFactorRequired: true, challengeToken}` and no session:
+         *     send a code with the token to `POST /api/auth/2fa/verify`.
+         */
         post: operations["login"];
         delete?: never;
         options?: never;
@@ -561,7 +675,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set a new password with a reset link's token; signs the user in. */
+        /**
+         * Set a new password with a reset link's token; signs the user in, unless
+         *     two-factor sign-in is on (then sign in with the new password and a code).
+         */
         post: operations["reset_password"];
         delete?: never;
         options?: never;
@@ -3057,10 +3174,17 @@ export interface components {
             email: string;
             password: string;
         };
+        /**
+         * @description The answer to a right password: a session, or, with two-factor sign-in
+         *     on, a challenge to answer with a code at `POST /api/auth/2fa/verify`.
+         */
+        LoginOut: components["schemas"]["AuthResponse"] | components["schemas"]["TwoFactorChallengeOut"];
         /** @description `{success, user}`; under a "login as user" session also `impersonatedBy`. */
         MeResponse: {
             impersonatedBy?: null | components["schemas"]["ImpersonatedBy"];
             success: boolean;
+            /** @description Two-factor sign-in for this account. */
+            twoFactor: components["schemas"]["TwoFactorStatus"];
             user: components["schemas"]["UserOut"];
         };
         /** @description `POST /api/widget/conversations/{conversationId}/messages`. */
@@ -3775,12 +3899,16 @@ export interface components {
             password: string;
             token: string;
         };
-        /** @description `{success, message, token, user}`: the reset worked and the user is signed in. */
+        /**
+         * @description `{success, message, token, user}`: the reset worked and the user is
+         *     signed in. An account with two-factor sign-in on gets no `token` nor
+         *     `user`: it signs in with the new password and a code.
+         */
         ResetPasswordOut: {
             message: string;
             success: boolean;
-            token: string;
-            user: components["schemas"]["UserOut"];
+            token?: string | null;
+            user?: null | components["schemas"]["UserOut"];
         };
         /**
          * @description Subscription figures of the platform, measured from payments and
@@ -3876,6 +4004,35 @@ export interface components {
         SimpleUserResponse: {
             success: boolean;
             user: components["schemas"]["AdminUser"];
+        };
+        /**
+         * @description The rule for staff: how many days they have to turn two-factor sign-in
+         *     on, counted from `since` (when the rule came in) or from the account's
+         *     creation, whichever is later.
+         */
+        StaffTwoFactorPolicy: {
+            /**
+             * Format: int64
+             * @description 0 to 90 days; 0 requires it at once.
+             */
+            graceDays: number;
+            /**
+             * Format: date-time
+             * @description When the rule came in.
+             */
+            since: string;
+        };
+        /** @description `PUT /api/admin/settings/two-factor`. */
+        StaffTwoFactorPolicyIn: {
+            /**
+             * Format: int64
+             * @description 0 to 90 days; 0 requires it at once.
+             */
+            graceDays: number;
+        };
+        StaffTwoFactorResponse: {
+            data: components["schemas"]["StaffTwoFactorPolicy"];
+            success: boolean;
         };
         /** @description `POST /api/widget/conversations`. */
         StartIn: {
@@ -4266,6 +4423,67 @@ export interface components {
             source: string;
             success: boolean;
             timing: components["schemas"]["TimingOut"];
+        };
+        /**
+         * @description `{success, twoFactorRequired, challengeToken}`: the password was right;
+         *     send a code from the authenticator app (or a recovery code) with the
+         *     token. The token works once, for 5 minutes, and 5 wrong codes lock it.
+         */
+        TwoFactorChallengeOut: {
+            challengeToken: string;
+            success: boolean;
+            /** @description Always `true`. */
+            twoFactorRequired: boolean;
+        };
+        /** @description `POST /api/auth/2fa/enable` and `/disable`. */
+        TwoFactorCodeIn: {
+            /** @description The 6-digit code the app shows (to turn it off, a recovery code also works). */
+            code: string;
+        };
+        /**
+         * @description `{success, message, token}`: two-factor sign-in is on; every other
+         *     session was signed out and this token replaces the caller's.
+         */
+        TwoFactorEnabledOut: {
+            message: string;
+            success: boolean;
+            token: string;
+        };
+        /**
+         * @description `{secret, otpauthUrl, recoveryCodes, qrSvg}`: what the authenticator app
+         *     needs (scan the QR code or type the secret) and ten one-time recovery
+         *     codes, shown this once.
+         */
+        TwoFactorSetupOut: {
+            /** @description The `otpauth://` link the QR code holds. */
+            otpauthUrl: string;
+            /** @description The QR code of `otpauthUrl`, as an SVG image. */
+            qrSvg: string;
+            /** @description Ten codes, each usable once instead of the app's code. */
+            recoveryCodes: string[];
+            /** @description Base32, for typing into the app. */
+            secret: string;
+            success: boolean;
+        };
+        /** @description Where the user stands with two-factor sign-in. */
+        TwoFactorStatus: {
+            /** @description It is on. */
+            enabled: boolean;
+            /** @description Past the grace period without it: only setting it up is possible. */
+            enrolmentRequired: boolean;
+            /** @description Staff must have it (admins and superusers). */
+            required: boolean;
+            /**
+             * Format: date-time
+             * @description From when staff must have it (the end of their grace period).
+             */
+            requiredFrom?: string | null;
+        };
+        /** @description `POST /api/auth/2fa/verify`. */
+        TwoFactorVerifyIn: {
+            challengeToken: string;
+            /** @description The 6-digit code the app shows, or an unused recovery code. */
+            code: string;
         };
         /** @description A question visitors asked that the owner's texts did not answer. */
         UnansweredQuestion: {
@@ -5174,6 +5392,104 @@ export interface operations {
                 };
             };
             /** @description A field breaks a rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a superuser */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    two_factor_policy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffTwoFactorResponse"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    save_two_factor_policy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StaffTwoFactorPolicyIn"];
+            };
+        };
+        responses: {
+            /** @description Saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaffTwoFactorResponse"];
+                };
+            };
+            /** @description Not 0 to 90 days */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6170,6 +6486,269 @@ export interface operations {
             };
         };
     };
+    disable_two_factor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TwoFactorCodeIn"];
+            };
+        };
+        responses: {
+            /** @description Off */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+            /** @description Wrong code (`invalid_two_factor_code`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in as this account by staff (`not_while_acting_as`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not on (`two_factor_not_enabled`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    enable_two_factor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TwoFactorCodeIn"];
+            };
+        };
+        responses: {
+            /** @description On */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactorEnabledOut"];
+                };
+            };
+            /** @description Wrong code (`invalid_two_factor_code`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in as this account by staff (`not_while_acting_as`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Already on (`two_factor_already_enabled`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not set up yet (`two_factor_not_set_up`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setup_two_factor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Secret and recovery codes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactorSetupOut"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in as this account by staff (`not_while_acting_as`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Already on (`two_factor_already_enabled`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    verify_two_factor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TwoFactorVerifyIn"];
+            };
+        };
+        responses: {
+            /** @description Signed in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthResponse"];
+                };
+            };
+            /** @description Wrong code (`invalid_two_factor_code`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown, used or expired challenge (`invalid_challenge`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Five wrong codes: the challenge is locked (`two_factor_locked`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many wrong codes for this account */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     change_password: {
         parameters: {
             query?: never;
@@ -6294,13 +6873,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Signed in */
+            /** @description Signed in, or the password was right and a code comes next */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuthResponse"];
+                    "application/json": components["schemas"]["LoginOut"];
                 };
             };
             /** @description Email or password missing */

@@ -119,6 +119,15 @@ export function useSaveTrialSettings() {
   return $api.useMutation("put", "/api/admin/settings/trial");
 }
 
+/** The grace period staff have to turn on two-factor sign-in. */
+export function useStaffTwoFactor() {
+  return $api.useQuery("get", "/api/admin/settings/two-factor");
+}
+
+export function useSaveStaffTwoFactor() {
+  return $api.useMutation("put", "/api/admin/settings/two-factor");
+}
+
 /** The simple users list of /admin/users. */
 export function useSimpleUsers(page: number, search: string) {
   return $api.useQuery(

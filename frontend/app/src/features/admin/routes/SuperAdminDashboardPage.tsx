@@ -43,6 +43,7 @@ import { TAB_LIST_STYLE, TAB_PX } from "../components/compact";
 import { StatCard } from "../../../components/StatCard";
 import { MetaOutboxPanel } from "../components/MetaOutboxPanel";
 import { PaymentsHealthPanel } from "../components/PaymentsHealthPanel";
+import { StaffTwoFactorCard } from "../components/StaffTwoFactorCard";
 import { SystemHealthPanel } from "../components/SystemHealthPanel";
 import { TrialSettingsCard } from "../components/TrialSettingsForm";
 
@@ -275,6 +276,7 @@ export function SuperAdminDashboardPage() {
             <SystemHealthPanel />
             <PaymentsHealthPanel />
             <MetaOutboxPanel />
+            <StaffTwoFactorCard canSave={allowed.can("editSettings")} />
           </Stack>
         </Tabs.Panel>
         <Tabs.Panel value="users">

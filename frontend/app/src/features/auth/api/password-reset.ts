@@ -14,11 +14,14 @@ export async function requestPasswordReset(email: string): Promise<string> {
   return result.data.message;
 }
 
-/** Sets the new password; the server signs the user in. */
+/**
+ * Sets the new password; the server signs the user in, unless two-factor sign-in is on (then the
+ * answer has no session: sign in with the new password and a code).
+ */
 export async function resetPassword(
   token: string,
   password: string,
-): Promise<{ token: string; user: User }> {
+): Promise<{ token: string; user: User } | { signInWithCode: string }> {
   let result;
   try {
     result = await client.POST("/api/auth/reset-password", { body: { token, password } });
@@ -26,7 +29,9 @@ export async function resetPassword(
     throw new Error(NETWORK_ERROR);
   }
   if (!result.data) throw new Error(messageOf(result.error, "Failed to reset password"));
-  return { token: result.data.token, user: result.data.user };
+  const { token: session, user, message } = result.data;
+  if (!session || !user) return { signInWithCode: message };
+  return { token: session, user };
 }
 
 /**

@@ -5,9 +5,10 @@ import { Link, useNavigate, useSearchParams } from "react-router";
 import { useAuth } from "../../../lib/auth";
 import { NEXT_PARAM, safeNext } from "../../../lib/return-to";
 import { AuthLayout } from "../components/AuthLayout";
+import { TwoFactorStep } from "../components/TwoFactorStep";
 
 export function LoginPage() {
-  const { login } = useAuth();
+  const { login, verifyTwoFactor } = useAuth();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   // The page that sent the owner here (a path of this site only), else the dashboard.
@@ -16,19 +17,38 @@ export function LoginPage() {
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  // With two-factor sign-in on, a right password opens a second step: a code from the app.
+  const [challenge, setChallenge] = useState<string | null>(null);
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     setError(null);
     setSubmitting(true);
     try {
-      await login(email, password);
+      const result = await login(email, password);
+      if ("challengeToken" in result) {
+        setChallenge(result.challengeToken);
+        return;
+      }
       navigate(next);
     } catch (err) {
       setError(err instanceof Error && err.message ? err.message : "Login failed");
     } finally {
       setSubmitting(false);
     }
+  }
+
+  if (challenge) {
+    return (
+      <TwoFactorStep
+        verify={(code) => verifyTwoFactor(challenge, code)}
+        onDone={() => navigate(next)}
+        onRestart={() => {
+          setChallenge(null);
+          setPassword("");
+        }}
+      />
+    );
   }
 
   return (

@@ -22,6 +22,8 @@ export function ResetPasswordPage() {
   const [confirm, setConfirm] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
+  // Two-factor sign-in is on: the reset does not sign in; this says to sign in with a code.
+  const [signInWithCode, setSignInWithCode] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
 
   useEffect(() => {
@@ -64,6 +66,22 @@ export function ResetPasswordPage() {
     );
   }
 
+  if (signInWithCode) {
+    return (
+      <AuthLayout title="Password reset">
+        <Stack align="flex-start">
+          <ThemeIcon size={48} radius="xl" color="teal" variant="light">
+            <IconCircleCheck size={28} />
+          </ThemeIcon>
+          <Text>{signInWithCode}</Text>
+          <Button component={Link} to="/login" fullWidth>
+            Sign in
+          </Button>
+        </Stack>
+      </AuthLayout>
+    );
+  }
+
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     const problem = resetFormError(token, password, confirm);
@@ -75,6 +93,10 @@ export function ResetPasswordPage() {
     setSubmitting(true);
     try {
       const session = await resetPassword(token, password);
+      if ("signInWithCode" in session) {
+        setSignInWithCode(session.signInWithCode);
+        return;
+      }
       setSession(session.token, session.user);
       setDone(true);
     } catch (err) {

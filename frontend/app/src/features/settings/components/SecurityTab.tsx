@@ -1,14 +1,14 @@
 import { Alert, Button, Divider, PasswordInput, Stack, Text, Title } from "@mantine/core";
 import { useState } from "react";
 import type { FormEvent } from "react";
-import { useNavigate } from "react-router";
-import { useAuth } from "../../../lib/auth";
+import { Link, useNavigate } from "react-router";
+import { isStaff, useAuth } from "../../../lib/auth";
 import { messageOf } from "../../../lib/api-client";
 import { errorCode, fieldErrors } from "../../../lib/errors";
 import { useChangePassword, useLogoutEverywhere } from "../api/account";
 
 export function SecurityTab() {
-  const { setSession, logout } = useAuth();
+  const { user, twoFactor, setSession, logout } = useAuth();
   const navigate = useNavigate();
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
@@ -113,6 +113,27 @@ export function SecurityTab() {
           </Button>
         </Stack>
       </form>
+      {isStaff(user) ? (
+        <>
+          <Divider my="md" />
+          <Title order={3} fz="h4">
+            Two-factor sign-in
+          </Title>
+          <Text fz="sm" c="dimmed">
+            {twoFactor?.enabled
+              ? "On: signing in takes your password and a code from your authenticator app."
+              : "Off. Staff accounts must turn it on: signing in then also takes a code from an authenticator app."}
+          </Text>
+          <Button
+            component={Link}
+            to="/account/two-factor"
+            variant={twoFactor?.enabled ? "light" : "filled"}
+            w="fit-content"
+          >
+            {twoFactor?.enabled ? "Manage two-factor sign-in" : "Set up two-factor sign-in"}
+          </Button>
+        </>
+      ) : null}
       <Divider my="md" />
       <Title order={3} fz="h4">
         Sessions
