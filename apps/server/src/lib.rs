@@ -466,6 +466,9 @@ pub fn openapi_document() -> utoipa::openapi::OpenApi {
 
 /// Starts serving on `listener`. The returned server stops gracefully on
 /// SIGINT/SIGTERM (actix waits for in-flight requests).
+/// How long an idle keep-alive connection stays open.
+pub const KEEP_ALIVE_SECS: u64 = 75;
+
 pub fn serve(state: aweb::Data<AppState>, listener: TcpListener) -> anyhow::Result<Server> {
     let metrics = metrics::middleware(&state)?;
     let doc = api_app(state.config.public_url()).1;
@@ -550,6 +553,10 @@ pub fn serve(state: aweb::Data<AppState>, listener: TcpListener) -> anyhow::Resu
             ))
             .service(web::dashboard_files(static_dir.clone()))
     })
+    // An idle connection stays open longer than browsers' and HTTP
+    // clients' own idle timeouts (often 5 s), so a client never sends a
+    // request on a connection the server is closing at that moment.
+    .keep_alive(std::time::Duration::from_secs(KEEP_ALIVE_SECS))
     .listen(listener)?
     .shutdown_timeout(20)
     .run();

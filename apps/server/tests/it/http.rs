@@ -422,3 +422,39 @@ async fn sign_in_pages_get_their_own_html() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A connection left idle for longer than common clients' own idle timeout
+/// (5 s) still answers: the server never closes a keep-alive connection a
+/// client may be sending its next request on.
+#[tokio::test]
+async fn an_idle_keep_alive_connection_still_answers_after_six_seconds() {
+    use std::io::{Read, Write};
+    let app = spawn_app().await;
+    let addr = app.base.trim_start_matches("http://").to_string();
+    let answers = tokio::task::spawn_blocking(move || {
+        let mut stream = std::net::TcpStream::connect(&addr).expect("connect");
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+            .expect("timeout");
+        let request = format!("GET /healthz HTTP/1.1\r\nHost: {addr}\r\n\r\n");
+        let mut answers = Vec::new();
+        for pause in [0, 6] {
+            std::thread::sleep(std::time::Duration::from_secs(pause));
+            let mut buf = vec![0u8; 4096];
+            let n = stream
+                .write_all(request.as_bytes())
+                .and_then(|()| stream.read(&mut buf))
+                .unwrap_or(0);
+            answers.push(String::from_utf8_lossy(&buf[..n]).to_string());
+        }
+        answers
+    })
+    .await
+    .expect("join");
+    assert!(answers[0].starts_with("HTTP/1.1 200"), "{}", answers[0]);
+    assert!(
+        answers[1].starts_with("HTTP/1.1 200"),
+        "the idle connection was closed: {:?}",
+        answers[1]
+    );
+}
