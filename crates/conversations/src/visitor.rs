@@ -513,6 +513,9 @@ impl ConversationService {
             state.offered.push(f.id.clone());
             state.last_offer_at = Some(state.visitor_messages);
         }
+        // The reply, its question's mark and the conversation's counters are
+        // one write (on SQLite one turn of the write queue, not three).
+        let txn = ca_core::db::begin_write(&self.db).await?;
         message::ActiveModel {
             conversation_id: Set(conv.id.clone()),
             role: Set("assistant".into()),
@@ -524,7 +527,7 @@ impl ConversationService {
             created_at: Set(now),
             ..Default::default()
         }
-        .insert(&self.db)
+        .insert(&txn)
         .await?;
         let key = question_key(&text);
         if answer.unanswered && !key.is_empty() {
@@ -532,7 +535,7 @@ impl ConversationService {
             message::Entity::update_many()
                 .col_expr(message::Column::UnansweredKey, Expr::value(key))
                 .filter(message::Column::Id.eq(question_id))
-                .exec(&self.db)
+                .exec(&txn)
                 .await?;
         }
         let mut update = conversation::Entity::update_many()
@@ -558,12 +561,13 @@ impl ConversationService {
         }
         update
             .filter(conversation::Column::Id.eq(&conv.id))
-            .exec(&self.db)
+            .exec(&txn)
             .await?;
         let total_messages = conversation::Entity::find_by_id(conv.id.clone())
-            .one(&self.db)
+            .one(&txn)
             .await?
             .map_or(conv.total_messages + 2, |c| c.total_messages);
+        txn.commit().await?;
         Ok(ReplyOut {
             success: true,
             reply: answer.text,

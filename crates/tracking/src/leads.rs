@@ -34,10 +34,20 @@ impl TrackingService {
             Some(conv) => self.record_lead(&txn, conv, now).await?,
             None => None,
         };
+        // The attribution touch is part of the same write: on SQLite a write
+        // of its own after the commit would queue for the lock again.
+        if let (Some(conv), Some(_)) = (&conversation, &lead) {
+            self.touch(
+                &txn,
+                &conv.campaign_id,
+                &conv.owner_id,
+                &conv.visitor_id,
+                now,
+            )
+            .await?;
+        }
         txn.commit().await?;
         if let (Some(conv), Some(lead)) = (&conversation, &lead) {
-            self.touch(&conv.campaign_id, &conv.owner_id, &conv.visitor_id, now)
-                .await?;
             tracing::debug!(campaign = %conv.campaign_id, customer = %lead.customer_id, first = lead.first, "lead recorded");
         }
         Ok(out)

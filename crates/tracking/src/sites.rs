@@ -79,9 +79,11 @@ impl TrackingService {
         }
     }
 
-    /// Remembers that a visitor interacted with a campaign (attribution).
-    pub async fn touch(
+    /// Remembers that a visitor interacted with a campaign (attribution), in
+    /// the caller's transaction.
+    pub async fn touch<C: sea_orm::ConnectionTrait>(
         &self,
+        conn: &C,
         campaign_id: &str,
         owner_id: &str,
         visitor_id: &str,
@@ -102,7 +104,7 @@ impl TrackingService {
             .update_column(campaign_touch::Column::LastAt)
             .to_owned(),
         )
-        .exec_without_returning(&self.db)
+        .exec_without_returning(conn)
         .await?;
         Ok(())
     }
