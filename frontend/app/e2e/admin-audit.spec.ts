@@ -1,44 +1,6 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { expectAccessible, expectFits } from "./a11y";
-import { PASSWORD, loginThroughForm, shot, uniqueEmail } from "./support";
-
-/** Creates a superuser with the server binary's own command, on the database the e2e server uses. */
-function createSuperuser(email: string, name: string) {
-  const bin = process.env.E2E_SERVER_BIN;
-  const db = process.env.E2E_DATABASE_URL;
-  const secret = process.env.E2E_JWT_SECRET;
-  if (!bin || !db || !secret) {
-    throw new Error("E2E_SERVER_BIN, E2E_DATABASE_URL and E2E_JWT_SECRET must be set");
-  }
-  execFileSync(
-    bin,
-    [
-      "create-superuser",
-      "--email",
-      email,
-      "--name",
-      name,
-      "--phone",
-      "+91 9000000001",
-      "--password",
-      PASSWORD,
-    ],
-    {
-      env: {
-        ...process.env,
-        CA_DATABASE_URL: db,
-        CA_JWT_SECRET: secret,
-        CA_DATA_DIR: mkdtempSync(join(tmpdir(), "ca-e2e-cli-")),
-        CA_LOG: "warn",
-      },
-      encoding: "utf8",
-    },
-  );
-}
+import { PASSWORD, createSuperuser, loginThroughForm, shot, uniqueEmail } from "./support";
 
 /** An owner made by the signed-in superuser through the admin API; answers its email and id. */
 async function createOwner(page: Page, name: string): Promise<{ email: string; id: string }> {

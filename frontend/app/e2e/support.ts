@@ -1,6 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { createHmac } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Page } from "@playwright/test";
 
 export const SCREENSHOTS = "e2e-screenshots";
@@ -119,4 +121,38 @@ export function runSql(sql: string, ...params: (string | number)[]) {
     sql,
     JSON.stringify(params),
   ]);
+}
+
+/** Creates a superuser with the server binary's own command, on the database the e2e server uses. */
+export function createSuperuser(email: string, name: string) {
+  const bin = process.env.E2E_SERVER_BIN;
+  const db = process.env.E2E_DATABASE_URL;
+  const secret = process.env.E2E_JWT_SECRET;
+  if (!bin || !db || !secret) {
+    throw new Error("E2E_SERVER_BIN, E2E_DATABASE_URL and E2E_JWT_SECRET must be set");
+  }
+  execFileSync(
+    bin,
+    [
+      "create-superuser",
+      "--email",
+      email,
+      "--name",
+      name,
+      "--phone",
+      "+91 9000000001",
+      "--password",
+      PASSWORD,
+    ],
+    {
+      env: {
+        ...process.env,
+        CA_DATABASE_URL: db,
+        CA_JWT_SECRET: secret,
+        CA_DATA_DIR: mkdtempSync(join(tmpdir(), "ca-e2e-cli-")),
+        CA_LOG: "warn",
+      },
+      encoding: "utf8",
+    },
+  );
 }
