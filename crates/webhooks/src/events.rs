@@ -4,8 +4,10 @@
 //! included, so a receiver can drop duplicates.
 
 use chrono::{DateTime, Utc};
+use sea_orm::sea_query::{Expr, LockBehavior, LockType, Query};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, Set,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait,
+    QueryFilter, QueryOrder, QuerySelect, Set,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -251,8 +253,12 @@ pub fn new_event_id() -> String {
 
 /// Whether `endpoint` wants events of `kind`.
 pub fn wants(endpoint: &endpoint::Model, kind: EventType) -> bool {
+    wants_type(endpoint, kind.as_str())
+}
+
+fn wants_type(endpoint: &endpoint::Model, event_type: &str) -> bool {
     serde_json::from_str::<Vec<String>>(&endpoint.event_types)
-        .map(|types| types.iter().any(|t| t == kind.as_str()))
+        .map(|types| types.iter().any(|t| t == event_type))
         .unwrap_or(false)
 }
 
@@ -277,11 +283,14 @@ pub async fn owners_wanting<C: ConnectionTrait>(
         .collect())
 }
 
-/// Stores `event` of `owner_id` with one delivery per enabled endpoint of
-/// theirs that wants it, in the caller's transaction: it is sent only if
-/// the fact it reports is stored, and never lost once it is (a server
-/// stopped right after still delivers it when it starts again). An owner
-/// with no such endpoint stores nothing. Returns the event id.
+/// Stores `event` of `owner_id` in the caller's transaction, if the owner
+/// has an enabled endpoint that wants it: it is sent only if the fact it
+/// reports is stored, and never lost once it is (a server stopped right
+/// after still delivers it when it starts again). One statement, with no
+/// read before it, so the visitor's request barely waits for it; the
+/// delivery worker gives the event one delivery per endpoint that wants it
+/// ([`fan_out`]). An owner with no such endpoint stores nothing. Returns the
+/// event id when it was stored.
 pub async fn enqueue<C: ConnectionTrait>(
     conn: &C,
     owner_id: &str,
@@ -289,25 +298,127 @@ pub async fn enqueue<C: ConnectionTrait>(
     now: DateTime<Utc>,
 ) -> Result<Option<String>, DbErr> {
     let kind = event.event_type();
-    let endpoints: Vec<endpoint::Model> = endpoint::Entity::find()
-        .filter(endpoint::Column::OwnerId.eq(owner_id))
-        .filter(endpoint::Column::Enabled.eq(true))
-        .all(conn)
-        .await?
-        .into_iter()
-        .filter(|e| wants(e, kind))
-        .collect();
-    if endpoints.is_empty() {
-        return Ok(None);
-    }
-    let id = store_event(conn, owner_id, &event, now).await?;
-    for e in endpoints {
-        new_delivery(conn, &id, &e, kind.as_str(), now).await?;
-    }
-    Ok(Some(id))
+    let id = new_event_id();
+    let payload = serde_json::to_string(&Payload {
+        id: id.clone(),
+        event_type: kind,
+        timestamp: now,
+        data: event.data(),
+    })
+    .unwrap_or_default();
+    let wanted = Query::select()
+        .expr(Expr::val(1))
+        .from(endpoint::Entity)
+        .and_where(endpoint::Column::OwnerId.eq(owner_id))
+        .and_where(endpoint::Column::Enabled.eq(true))
+        .and_where(endpoint::Column::EventTypes.like(wanted_pattern(kind.as_str())))
+        .to_owned();
+    let row = Query::select()
+        .exprs([
+            Expr::val(id.clone()),
+            Expr::val(owner_id),
+            Expr::val(kind.as_str()),
+            Expr::val(payload),
+            Expr::val(now),
+            Expr::val(false),
+        ])
+        .and_where(Expr::exists(wanted))
+        .to_owned();
+    let insert = Query::insert()
+        .into_table(event::Entity)
+        .columns([
+            event::Column::Id,
+            event::Column::OwnerId,
+            event::Column::EventType,
+            event::Column::Payload,
+            event::Column::CreatedAt,
+            event::Column::FannedOut,
+        ])
+        .select_from(row)
+        .map_err(|e| DbErr::Custom(e.to_string()))?
+        .to_owned();
+    let stored = conn.execute(&insert).await?.rows_affected() == 1;
+    Ok(stored.then_some(id))
 }
 
-/// Stores `event` of `owner_id` with its payload; answers its id.
+/// `LIKE` pattern matching an endpoint's stored list of event types (a JSON
+/// array of strings) that names `event_type`: the quotes make it the whole
+/// name.
+fn wanted_pattern(event_type: &str) -> String {
+    format!("%\"{event_type}\"%")
+}
+
+/// The most events given their deliveries in one round.
+const FAN_OUT_PER_ROUND: u64 = 500;
+
+/// Gives the events stored since the last round one pending delivery, due
+/// now, per enabled endpoint of their owner that wants them and existed when
+/// the event happened, and marks them
+/// done, in one background write. With several servers on one PostgreSQL,
+/// each event is taken by one of them (the others skip its locked row).
+/// Returns how many events were handled.
+pub async fn fan_out(db: &DatabaseConnection, now: DateTime<Utc>) -> Result<usize, DbErr> {
+    // Most rounds have nothing to do: a read, no write.
+    let waiting = event::Entity::find()
+        .select_only()
+        .column(event::Column::Id)
+        .filter(event::Column::FannedOut.eq(false))
+        .limit(1)
+        .into_tuple::<String>()
+        .one(db)
+        .await?;
+    if waiting.is_none() {
+        return Ok(0);
+    }
+    let txn = ca_core::db::begin_background_write(db).await?;
+    let events = event::Entity::find()
+        .filter(event::Column::FannedOut.eq(false))
+        .order_by_asc(event::Column::CreatedAt)
+        .limit(FAN_OUT_PER_ROUND)
+        .lock_with_behavior(LockType::Update, LockBehavior::SkipLocked)
+        .all(&txn)
+        .await?;
+    if events.is_empty() {
+        txn.rollback().await?;
+        return Ok(0);
+    }
+    let owners: std::collections::BTreeSet<&str> =
+        events.iter().map(|e| e.owner_id.as_str()).collect();
+    let endpoints = endpoint::Entity::find()
+        .filter(endpoint::Column::OwnerId.is_in(owners))
+        .filter(endpoint::Column::Enabled.eq(true))
+        .all(&txn)
+        .await?;
+    let deliveries: Vec<delivery::ActiveModel> = events
+        .iter()
+        .flat_map(|ev| {
+            endpoints
+                .iter()
+                // An endpoint hears of what happens once it exists.
+                .filter(|e| {
+                    e.owner_id == ev.owner_id
+                        && e.created_at <= ev.created_at
+                        && wants_type(e, &ev.event_type)
+                })
+                .map(|e| pending_delivery(&ev.id, e, &ev.event_type, now))
+        })
+        .collect();
+    for chunk in deliveries.chunks(100) {
+        delivery::Entity::insert_many(chunk.to_vec())
+            .exec_without_returning(&txn)
+            .await?;
+    }
+    event::Entity::update_many()
+        .col_expr(event::Column::FannedOut, Expr::value(true))
+        .filter(event::Column::Id.is_in(events.iter().map(|e| e.id.clone())))
+        .exec(&txn)
+        .await?;
+    txn.commit().await?;
+    Ok(events.len())
+}
+
+/// Stores `event` of `owner_id` with its payload, for a caller that makes
+/// its delivery itself (the test event); answers its id.
 pub(crate) async fn store_event<C: ConnectionTrait>(
     conn: &C,
     owner_id: &str,
@@ -327,6 +438,8 @@ pub(crate) async fn store_event<C: ConnectionTrait>(
         event_type: Set(event.event_type().as_str().into()),
         payload: Set(serde_json::to_string(&payload).unwrap_or_default()),
         created_at: Set(now),
+        // Its caller makes its delivery itself.
+        fanned_out: Set(true),
     }
     .insert(conn)
     .await?;
@@ -341,6 +454,17 @@ pub(crate) async fn new_delivery<C: ConnectionTrait>(
     event_type: &str,
     now: DateTime<Utc>,
 ) -> Result<delivery::Model, DbErr> {
+    pending_delivery(event_id, endpoint, event_type, now)
+        .insert(conn)
+        .await
+}
+
+fn pending_delivery(
+    event_id: &str,
+    endpoint: &endpoint::Model,
+    event_type: &str,
+    now: DateTime<Utc>,
+) -> delivery::ActiveModel {
     delivery::ActiveModel {
         id: Set(ca_core::ids::new_id().to_string()),
         event_id: Set(event_id.to_string()),
@@ -354,6 +478,4 @@ pub(crate) async fn new_delivery<C: ConnectionTrait>(
         created_at: Set(now),
         updated_at: Set(now),
     }
-    .insert(conn)
-    .await
 }

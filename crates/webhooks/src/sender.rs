@@ -63,6 +63,9 @@ impl WebhookService {
     /// One round of the sender: claims what is due and starts sending it.
     /// Returns how many deliveries were started.
     pub async fn tick(&self, now: DateTime<Utc>) -> Result<usize, WebhookError> {
+        // Events stored since the last round get their deliveries first, so
+        // a new lead's are sent in this same round.
+        crate::events::fan_out(&self.db, now).await?;
         // Endpoints with every slot taken are left out of the query, so a
         // backlog for one slow endpoint never hides others' deliveries.
         let full: Vec<String> = self

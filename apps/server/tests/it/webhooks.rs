@@ -1291,3 +1291,146 @@ fn the_api_document_describes_every_event_as_a_webhook() {
         assert!(doc["components"]["schemas"][schema].is_object(), "{schema}");
     }
 }
+
+/// A `lead.created` event as the form's transaction reports it.
+fn lead_event(i: usize) -> ca_webhooks::Event {
+    use ca_webhooks::events::{CampaignRef, CustomerData, LeadCreated};
+    ca_webhooks::Event::LeadCreated(LeadCreated {
+        customer: CustomerData {
+            id: format!("c_fan_{i}"),
+            email: format!("fan.{i}@example.in"),
+            name: Some("Meera Iyer".into()),
+            phone: None,
+            company: None,
+            status: "lead".into(),
+            lead_score: 10,
+        },
+        fields: serde_json::Map::new(),
+        campaign: CampaignRef {
+            id: "camp_fan".into(),
+            name: "Diwali exit offer".into(),
+        },
+        page_url: None,
+        conversation_id: None,
+    })
+}
+
+#[tokio::test]
+async fn the_request_path_stores_one_event_row_and_each_wanting_endpoint_gets_it_once() {
+    use ca_webhooks::entities::event;
+    let app = spawn_app().await;
+    let receiver = Receiver::start(&[], Then::Status(200)).await;
+    let (token, _) = app.register("fan@example.in", "secret1").await;
+    let (_, bystander) = app.register("quiet@example.in", "secret1").await;
+    let owner = app.get("/api/auth/me", Some(&token)).await.body["user"]["id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    let bystander = bystander["id"].as_str().expect("id").to_string();
+    let mut wanting = Vec::new();
+    for (types, enabled) in [
+        (json!(["lead.created"]), true),
+        (json!(["lead.updated", "lead.created"]), true),
+        (json!(["purchase.attributed"]), true),
+        (json!(["lead.created"]), false),
+    ] {
+        let e = add_endpoint(
+            &app,
+            &token,
+            json!({"url": receiver.url, "eventTypes": types, "enabled": enabled}),
+        )
+        .await;
+        if enabled && types.to_string().contains("lead.created") {
+            wanting.push(e["id"].as_str().expect("id").to_string());
+        }
+    }
+    wanting.sort();
+
+    // In the form's transaction: one row, no delivery yet; nothing at all
+    // for an owner without an endpoint that wants it.
+    let conn = &app.db.conn;
+    let txn = ca_core::db::begin_write(conn).await.expect("begin");
+    let id = ca_webhooks::enqueue(&*txn, &owner, lead_event(0), Utc::now())
+        .await
+        .expect("enqueue")
+        .expect("stored for an owner with an endpoint that wants it");
+    let row = event::Entity::find_by_id(id.clone())
+        .one(&*txn)
+        .await
+        .expect("read")
+        .expect("row");
+    assert!(!row.fanned_out);
+    assert!(row.payload.contains(&id), "{}", row.payload);
+    assert_eq!(
+        delivery::Entity::find()
+            .filter(delivery::Column::EventId.eq(&id))
+            .count(&*txn)
+            .await
+            .expect("count"),
+        0
+    );
+    assert_eq!(
+        ca_webhooks::enqueue(&*txn, &bystander, lead_event(1), Utc::now())
+            .await
+            .expect("enqueue"),
+        None
+    );
+    // Not wanted by any endpoint of this owner: nothing stored either.
+    let limit =
+        ca_webhooks::Event::CampaignLimitReached(ca_webhooks::events::CampaignLimitReached {
+            visitors: 1000,
+            limit: 1000,
+            stop_at: 1100,
+            reset_date: Utc::now(),
+        });
+    assert_eq!(
+        ca_webhooks::enqueue(&*txn, &owner, limit, Utc::now())
+            .await
+            .expect("enqueue"),
+        None
+    );
+    for i in 2..=60 {
+        ca_webhooks::enqueue(&*txn, &owner, lead_event(i), Utc::now())
+            .await
+            .expect("enqueue")
+            .expect("stored");
+    }
+    txn.commit().await.expect("commit");
+
+    // Two more rounds at once beside the server's own worker, as on several
+    // servers: each event gets each wanting endpoint exactly once.
+    let (a, b) = tokio::join!(
+        ca_webhooks::events::fan_out(conn, Utc::now()),
+        ca_webhooks::events::fan_out(conn, Utc::now())
+    );
+    a.expect("fan out");
+    b.expect("fan out");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let left = event::Entity::find()
+            .filter(event::Column::FannedOut.eq(false))
+            .count(conn)
+            .await
+            .expect("count");
+        if left == 0 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "{left} events never fanned out");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(event::Entity::find().count(conn).await.expect("count"), 60);
+    let deliveries = delivery::Entity::find().all(conn).await.expect("read");
+    assert_eq!(deliveries.len(), 120, "two wanting endpoints × 60 events");
+    let mut per_event: HashMap<String, Vec<String>> = HashMap::new();
+    for d in deliveries {
+        assert_eq!(d.owner_id, owner);
+        per_event.entry(d.event_id).or_default().push(d.endpoint_id);
+    }
+    assert_eq!(per_event.len(), 60);
+    for endpoints in per_event.values_mut() {
+        endpoints.sort();
+        assert_eq!(endpoints, &wanting);
+    }
+    // And they are sent.
+    receiver.wait_for(120, 30).await;
+}

@@ -16,6 +16,10 @@ pub struct Model {
     /// The whole JSON body sent: `{id, type, timestamp, data}`.
     pub payload: String,
     pub created_at: DateTimeUtc,
+    /// Whether its deliveries were made: the request path stores the event
+    /// alone, and the delivery worker adds one delivery per endpoint that
+    /// wants it, then sets this.
+    pub fanned_out: bool,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
