@@ -368,6 +368,7 @@ fn api_app(
                 .service(routes::billing::mock_payment_success)
                 .service(routes::billing::subscription)
                 .service(routes::billing::cancel)
+                .service(routes::billing::resume)
                 .service(routes::billing::get_details)
                 .service(routes::billing::put_details),
         )

@@ -41,6 +41,8 @@ pub enum BillingError {
     NothingToCancel,
     #[error("Your subscription is already cancelled and ends at the end of the paid period")]
     AlreadyCancelled,
+    #[error("There is no cancelled subscription to resume")]
+    NothingToResume,
     #[error("Too many attempts. Please try again later.")]
     RateLimited(std::time::Duration),
     #[error("Only a successful payment can be refunded")]
@@ -87,7 +89,9 @@ impl DomainError for BillingError {
             Self::PlanExists(_) => ErrorKind::Conflict,
             Self::FreePlanFixed => ErrorKind::BusinessRule,
             Self::PaymentNotFound => ErrorKind::NotFound,
-            Self::NothingToCancel | Self::AlreadyCancelled => ErrorKind::BusinessRule,
+            Self::NothingToCancel | Self::AlreadyCancelled | Self::NothingToResume => {
+                ErrorKind::BusinessRule
+            }
             Self::FreePlan | Self::ContactSales(_) | Self::CheckoutCurrency { .. } => {
                 ErrorKind::BusinessRule
             }
@@ -115,6 +119,7 @@ impl DomainError for BillingError {
             Self::PaymentNotFound => "payment_not_found",
             Self::NothingToCancel => "nothing_to_cancel",
             Self::AlreadyCancelled => "already_cancelled",
+            Self::NothingToResume => "nothing_to_resume",
             Self::RateLimited(_) => "rate_limited",
             Self::NotRefundable => "not_refundable",
             Self::RefundRefused(_) => "refund_refused",

@@ -85,6 +85,7 @@ impl BillingService {
         if status != SubscriptionStatus::Active {
             return Err(BillingError::NothingToCancel);
         }
+        let txn = ca_core::db::begin_write(&self.db).await?;
         let changed = subscription::Entity::update_many()
             .col_expr(subscription::Column::CancelAtPeriodEnd, Expr::value(true))
             .col_expr(subscription::Column::CancelledAt, Expr::value(Some(now)))
@@ -92,9 +93,10 @@ impl BillingService {
             .filter(subscription::Column::OwnerId.eq(&owner.id))
             .filter(subscription::Column::Status.eq("active"))
             .filter(subscription::Column::CancelAtPeriodEnd.eq(false))
-            .exec(&self.db)
+            .exec(&*txn)
             .await?
             .rows_affected;
+        txn.commit().await?;
         if changed == 0 {
             let record = subscription::Entity::find_by_id(owner.id.clone())
                 .one(&self.db)
@@ -108,6 +110,42 @@ impl BillingService {
             }
         }
         tracing::info!(owner = %owner.id, "subscription cancelled at period end");
+        self.subscription(owner, now).await
+    }
+
+    /// Takes back the owner's cancellation while the paid period lasts: the
+    /// plan goes on as before and nothing is charged now. Only the owner's own
+    /// cancellation can be taken back (a plan our team ended is not), and
+    /// only before the period's end.
+    pub async fn resume(
+        &self,
+        owner: &user::Model,
+        now: DateTime<Utc>,
+    ) -> Result<SubscriptionOut, BillingError> {
+        let (status, _, _) = effective_status(owner, now);
+        if status != SubscriptionStatus::Active {
+            return Err(BillingError::NothingToResume);
+        }
+        let txn = ca_core::db::begin_write(&self.db).await?;
+        let changed = subscription::Entity::update_many()
+            .col_expr(subscription::Column::CancelAtPeriodEnd, Expr::value(false))
+            .col_expr(
+                subscription::Column::CancelledAt,
+                Expr::value(Option::<DateTime<Utc>>::None),
+            )
+            .col_expr(subscription::Column::UpdatedAt, Expr::value(now))
+            .filter(subscription::Column::OwnerId.eq(&owner.id))
+            .filter(subscription::Column::Status.eq("active"))
+            .filter(subscription::Column::CancelAtPeriodEnd.eq(true))
+            .filter(subscription::Column::CurrentPeriodEnd.gt(now))
+            .exec(&*txn)
+            .await?
+            .rows_affected;
+        txn.commit().await?;
+        if changed == 0 {
+            return Err(BillingError::NothingToResume);
+        }
+        tracing::info!(owner = %owner.id, "cancellation taken back; subscription resumed");
         self.subscription(owner, now).await
     }
 }

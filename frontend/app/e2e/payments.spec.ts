@@ -393,4 +393,49 @@ test("cancel a subscription after confirming; it runs to the period's end", asyn
   // Still on Basic until the period ends.
   await expect(page.getByTestId("plan-basic").getByRole("button")).toHaveText("Current Plan");
   await shotsAtWidths(page, "87-billing-cancelled");
+
+  // Changed their mind before the period ended: the cancellation is taken back, nothing is paid.
+  await page.getByRole("button", { name: "Resume Subscription" }).click();
+  await expect(page.getByRole("status")).toContainText("plan is back on");
+  await expect(page.getByText(/^Next billing date: /)).toBeVisible();
+  await expect(page.getByText("Cancelled", { exact: true })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Cancel Subscription" })).toBeEnabled();
+  await expect(page.getByRole("button", { name: "Resume Subscription" })).toHaveCount(0);
+  await shotsAtWidths(page, "87-billing-resumed");
+  await page.reload();
+  await expect(page.getByText(/^Next billing date: /)).toBeVisible();
+  await page.goto("/billing/history");
+  await expect(page.getByRole("row").filter({ hasText: "₹999" })).toHaveCount(1);
+});
+
+test("a monthly subscriber switches to annual billing from the end of the month", async ({
+  page,
+}) => {
+  await registerThroughForm(page, uniqueEmail("pay-annual-switch"));
+  await buy(page, "basic");
+  await page.goto("/billing");
+  const nextBilling = page.getByText(/^Next billing date: /);
+  await expect(nextBilling).toBeVisible();
+  const monthEnd = ((await nextBilling.textContent()) ?? "").replace("Next billing date: ", "");
+  await expect(page.getByText("Billed monthly")).toBeVisible();
+  await expect(
+    page.getByText(
+      `Pay ₹9,990 for a year of Basic (you save ₹1,998); the year starts when this month ends on ${monthEnd}.`,
+    ),
+  ).toBeVisible();
+  await shotsAtWidths(page, "88-annual-switch-offer");
+  await page.getByRole("button", { name: "Switch to annual billing" }).click();
+  await expect(page.getByText("Basic Plan (Annual)")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Pay ₹9990.00" })).toBeVisible();
+  await page.getByRole("button", { name: /^Pay/ }).click();
+  await page.waitForURL("**/payment/success?**");
+  await page.goto("/billing");
+  await expect(page.getByText("Billed annually")).toBeVisible();
+  // The year starts where the paid month ends: the same day a year later.
+  const yearEnd = monthEnd.replace(/\d{4}$/, (year) => String(Number(year) + 1));
+  await expect(page.getByText(`Next billing date: ${yearEnd}`)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Switch to annual billing" })).toHaveCount(0);
+  // The plan cards keep their states: Basic is the current plan.
+  await expect(page.getByTestId("plan-basic").getByRole("button")).toHaveText("Current Plan");
+  await shotsAtWidths(page, "88-annual-switched");
 });

@@ -224,6 +224,37 @@ pub async fn cancel(
     }))
 }
 
+/// Take back a cancellation before the paid period ends: the plan goes on
+/// and nothing is charged now.
+#[utoipa::path(
+    tag = "billing",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Resumed", body = CancelResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 422, description = "Nothing cancelled to resume, or the period has ended", body = ErrorBody),
+    )
+)]
+#[post("/resume")]
+pub async fn resume(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+) -> Result<web::Json<CancelResponse>, ApiError> {
+    let data = state.billing.resume(&user.0, chrono::Utc::now()).await?;
+    let ends = data
+        .subscription_ends_at
+        .map(|d| d.format("%-d %B %Y").to_string())
+        .unwrap_or_default();
+    Ok(web::Json(CancelResponse {
+        success: true,
+        message: format!(
+            "Your {} plan is back on. Your next billing date is {ends}.",
+            data.plan_name
+        ),
+        data,
+    }))
+}
+
 /// The signed-in owner's billing details (address, state and optional
 /// GSTIN their tax invoices are made out to), with the states to choose from.
 #[utoipa::path(

@@ -802,6 +802,141 @@ async fn cancel_keeps_the_plan_until_the_period_ends_then_free_with_campaigns_pa
 }
 
 #[tokio::test]
+async fn a_cancellation_is_taken_back_before_the_period_ends_and_not_after() {
+    let app = spawn_app().await;
+    let (token, _) = app.register("resume@example.in", "correct horse 1").await;
+    // Nothing to resume on a trial, nor on a plan that is not cancelled.
+    app.send("POST", "/api/billing/resume", Some(&token), json!({}))
+        .await
+        .error(422, "nothing_to_resume");
+    buy(&app, &token, "basic", "monthly").await;
+    app.send("POST", "/api/billing/resume", Some(&token), json!({}))
+        .await
+        .error(422, "nothing_to_resume");
+    let before = app.get("/api/billing/subscription", Some(&token)).await;
+    let cancelled = app
+        .send("POST", "/api/billing/cancel", Some(&token), json!({}))
+        .await;
+    assert_eq!(cancelled.status, 200, "{}", cancelled.body);
+    assert!(cancelled.body["data"]["cancelledAt"].is_string());
+
+    let resumed = app
+        .send("POST", "/api/billing/resume", Some(&token), json!({}))
+        .await;
+    assert_eq!(resumed.status, 200, "{}", resumed.body);
+    assert!(
+        resumed.body["message"]
+            .as_str()
+            .expect("message")
+            .contains("back on"),
+        "{}",
+        resumed.body
+    );
+    let sub = app.get("/api/billing/subscription", Some(&token)).await;
+    assert_eq!(sub.body["data"]["cancelAtPeriodEnd"], false);
+    assert_eq!(sub.body["data"]["cancelledAt"], Value::Null);
+    assert_eq!(sub.body["data"]["status"], "active");
+    // Nothing was charged and the period is the one paid for.
+    assert_eq!(
+        sub.body["data"]["subscriptionEndsAt"],
+        before.body["data"]["subscriptionEndsAt"]
+    );
+    let history = app.get("/api/payment/history", Some(&token)).await;
+    assert_eq!(
+        history.body["data"].as_array().map(Vec::len),
+        Some(1),
+        "{}",
+        history.body
+    );
+    app.send("POST", "/api/billing/resume", Some(&token), json!({}))
+        .await
+        .error(422, "nothing_to_resume");
+    // It can be cancelled again, and once the period is over the
+    // cancellation stands.
+    let again = app
+        .send("POST", "/api/billing/cancel", Some(&token), json!({}))
+        .await;
+    assert_eq!(again.status, 200, "{}", again.body);
+    let past = Utc::now() - chrono::Duration::minutes(1);
+    ca_auth::entities::user::Entity::update_many()
+        .col_expr(
+            ca_auth::entities::user::Column::SubscriptionEndsAt,
+            Expr::value(past),
+        )
+        .filter(ca_auth::entities::user::Column::Email.eq("resume@example.in"))
+        .exec(&app.db.conn)
+        .await
+        .expect("end period");
+    ca_billing::entities::subscription::Entity::update_many()
+        .col_expr(
+            ca_billing::entities::subscription::Column::CurrentPeriodEnd,
+            Expr::value(past),
+        )
+        .exec(&app.db.conn)
+        .await
+        .expect("end period");
+    app.send("POST", "/api/billing/resume", Some(&token), json!({}))
+        .await
+        .error(422, "nothing_to_resume");
+    let record = ca_billing::entities::subscription::Entity::find()
+        .one(&app.db.conn)
+        .await
+        .expect("read")
+        .expect("record");
+    assert!(record.cancel_at_period_end, "the refused resume changed it");
+}
+
+#[tokio::test]
+async fn a_monthly_subscriber_switches_to_annual_billing_from_the_end_of_the_paid_month() {
+    let app = spawn_app().await;
+    let (token, _) = app.register("annual@example.in", "correct horse 1").await;
+    buy(&app, &token, "basic", "monthly").await;
+    let sub = app.get("/api/billing/subscription", Some(&token)).await;
+    assert_eq!(sub.body["data"]["cycle"], "monthly");
+    let month_end: DateTime<Utc> = sub.body["data"]["subscriptionEndsAt"]
+        .as_str()
+        .expect("end")
+        .parse()
+        .expect("date");
+
+    // The switch is a payment for the same plan by the year, as a renewal.
+    let init = initialize(
+        &app,
+        &token,
+        json!({"udf2": "basic", "udf4": "annual", "renew": true}),
+    )
+    .await;
+    assert_eq!(init.status, 200, "{}", init.body);
+    let params = params_of(&init);
+    assert_eq!(field(&params, "amount"), "9990.00");
+    assert_eq!(field(&params, "productinfo"), "Basic Plan (Annual)");
+    let (target, fields) = simulate(&app, &params, "success").await;
+    let (status, _, _) = post_form(&app, &path_of(&target, &app), &fields).await;
+    assert_eq!(status, 303);
+    let paid = payment(&app, field(&fields, "txnid")).await;
+    assert_eq!(paid.cycle, "annual");
+    let start = paid.period_start.expect("start");
+    let end = paid.period_end.expect("end");
+    assert_eq!(start.timestamp(), month_end.timestamp());
+    assert_eq!(
+        end.date_naive(),
+        month_end
+            .date_naive()
+            .checked_add_months(chrono::Months::new(12))
+            .expect("a year on")
+    );
+    let sub = app.get("/api/billing/subscription", Some(&token)).await;
+    assert_eq!(sub.body["data"]["cycle"], "annual");
+    assert_eq!(sub.body["data"]["status"], "active");
+    let ends: DateTime<Utc> = sub.body["data"]["subscriptionEndsAt"]
+        .as_str()
+        .expect("end")
+        .parse()
+        .expect("date");
+    assert_eq!(ends.timestamp(), end.timestamp());
+}
+
+#[tokio::test]
 async fn payments_are_the_owners_own() {
     let app = spawn_app().await;
     let (a, _) = app.register("a@example.in", "correct horse 1").await;

@@ -27,6 +27,11 @@ export function useCancelSubscription() {
   return $api.useMutation("post", "/api/billing/cancel");
 }
 
+/** Takes back a cancellation before the paid period ends. */
+export function useResumeSubscription() {
+  return $api.useMutation("post", "/api/billing/resume");
+}
+
 /** The owner's payments, newest first. */
 export function usePaymentHistory(options: { enabled?: boolean } = {}) {
   return $api.useQuery("get", "/api/payment/history", {}, options);

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
+  annualSwitchText,
   canCancel,
+  canResume,
+  canSwitchToAnnual,
   currentPlanOf,
   renewalCycle,
   renewalText,
@@ -127,5 +130,39 @@ describe("Renew now", () => {
     expect(renewalText({ ...base, subscriptionEndsAt: null }, "annual")).toBe(
       "Pay for another year of Basic now.",
     );
+  });
+});
+
+describe("Switch to annual billing", () => {
+  it("is offered only to an active monthly plan bought through checkout", () => {
+    expect(canSwitchToAnnual(base)).toBe(true);
+    expect(canSwitchToAnnual({ ...base, cancelAtPeriodEnd: true })).toBe(true);
+    expect(canSwitchToAnnual(undefined)).toBe(false);
+    expect(canSwitchToAnnual({ ...base, cycle: "annual" })).toBe(false);
+    expect(canSwitchToAnnual({ ...base, interval: "yearly", cycle: "annual" })).toBe(false);
+    expect(canSwitchToAnnual({ ...base, status: "trial", cycle: null })).toBe(false);
+    expect(canSwitchToAnnual({ ...base, status: "expired" })).toBe(false);
+    expect(canSwitchToAnnual({ ...base, setByStaff: true, cycle: null })).toBe(false);
+  });
+
+  it("says what the year costs, what it saves and when it starts", () => {
+    expect(annualSwitchText(base)).toBe(
+      "Pay ₹9,990 for a year of Basic (you save ₹1,998); the year starts when this month ends on 25 Dec 2026.",
+    );
+    expect(annualSwitchText({ ...base, cancelAtPeriodEnd: true })).toBe(
+      "Pay ₹9,990 for a year of Basic (you save ₹1,998); the year starts when this month ends on 25 Dec 2026. Switching also undoes your cancellation.",
+    );
+  });
+});
+
+describe("Resume Subscription", () => {
+  it("takes back the owner's own cancellation while the plan is active", () => {
+    expect(canResume({ ...base, cancelAtPeriodEnd: true })).toBe(true);
+    expect(canResume(base)).toBe(false);
+    expect(canResume(undefined)).toBe(false);
+    // Ended by our team, or already over: nothing for the owner to take back.
+    expect(canResume({ ...base, status: "cancelled", cancelAtPeriodEnd: true })).toBe(false);
+    expect(canResume({ ...base, status: "expired", cancelAtPeriodEnd: true })).toBe(false);
+    expect(canResume({ ...base, setByStaff: true, cancelAtPeriodEnd: true })).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import type { components } from "../../../api/schema";
-import { formatDate } from "../../../lib/format";
-import { planPriceText, type Cycle } from "./pricing";
+import { formatDate, formatMoney } from "../../../lib/format";
+import { annualSaving, cyclePrice, planPriceText, type Cycle } from "./pricing";
 
 /** The owner's subscription as the server answers it. */
 export type Subscription = components["schemas"]["SubscriptionOut"];
@@ -107,4 +107,35 @@ export function renewalText(sub: Subscription, cycle: Cycle): string {
     : `Pay for another ${period} of ${sub.planName} now.`;
   // A renewal keeps the plan going, so it also takes back a cancellation.
   return sub.cancelAtPeriodEnd ? `${text} Renewing also undoes your cancellation.` : text;
+}
+
+/**
+ * Whether a monthly subscriber can switch to annual billing: an active monthly plan bought through
+ * checkout (a yearly plan is already annual; a plan set by staff is not billed).
+ */
+export function canSwitchToAnnual(sub: Subscription | undefined): boolean {
+  return (
+    sub?.status === "active" &&
+    sub.cycle === "monthly" &&
+    sub.interval !== "yearly" &&
+    sub.price > 0 &&
+    !sub.setByStaff
+  );
+}
+
+/** What switching to annual billing costs and when the year starts, said before the owner pays. */
+export function annualSwitchText(sub: Subscription): string {
+  const price = formatMoney(cyclePrice(sub.price, "annual"), sub.currency);
+  const saving = formatMoney(annualSaving(sub.price), sub.currency);
+  const from = formatDate(sub.subscriptionEndsAt);
+  const text = `Pay ${price} for a year of ${sub.planName} (you save ${saving})`;
+  const start = from ? `; the year starts when this month ends on ${from}.` : ".";
+  return sub.cancelAtPeriodEnd
+    ? `${text}${start} Switching also undoes your cancellation.`
+    : `${text}${start}`;
+}
+
+/** A cancellation the owner made can be taken back while the paid period lasts. */
+export function canResume(sub: Subscription | undefined): boolean {
+  return sub?.status === "active" && sub.cancelAtPeriodEnd && !sub.setByStaff;
 }

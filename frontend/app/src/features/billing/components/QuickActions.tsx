@@ -1,13 +1,13 @@
 import { Alert, Button, Card, Group, Modal, Stack, Text, Title } from "@mantine/core";
-import { IconArrowUpRight, IconHistory, IconX } from "@tabler/icons-react";
+import { IconArrowUpRight, IconHistory, IconPlayerPlay, IconX } from "@tabler/icons-react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "react-router";
 import { messageOf } from "../../../lib/api-client";
 import { useAuth } from "../../../lib/auth";
 import { formatDate } from "../../../lib/format";
-import { useCancelSubscription } from "../api/billing";
-import { canCancel, upgradeLabel, type Subscription } from "../api/subscription";
+import { useCancelSubscription, useResumeSubscription } from "../api/billing";
+import { canCancel, canResume, upgradeLabel, type Subscription } from "../api/subscription";
 import { PLANS_ANCHOR } from "./PlanGrid";
 
 type Result = { ok: boolean; message: string };
@@ -17,23 +17,38 @@ export function QuickActions({ subscription }: { subscription?: Subscription }) 
   const [confirming, setConfirming] = useState(false);
   const [result, setResult] = useState<Result | null>(null);
   const cancel = useCancelSubscription();
+  const resume = useResumeSubscription();
   const queryClient = useQueryClient();
   const { refreshUser } = useAuth();
   const cancellable = canCancel(subscription);
+
+  async function refresh() {
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: ["get", "/api/billing/subscription"] }),
+      queryClient.invalidateQueries({ queryKey: ["get", "/api/billing/usage"] }),
+      refreshUser(),
+    ]);
+  }
 
   async function confirmCancel() {
     try {
       const answer = await cancel.mutateAsync({});
       setResult({ ok: true, message: answer.message });
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ["get", "/api/billing/subscription"] }),
-        queryClient.invalidateQueries({ queryKey: ["get", "/api/billing/usage"] }),
-        refreshUser(),
-      ]);
+      await refresh();
     } catch (err) {
       setResult({ ok: false, message: messageOf(err, "Failed to cancel subscription") });
     } finally {
       setConfirming(false);
+    }
+  }
+
+  async function resumeSubscription() {
+    try {
+      const answer = await resume.mutateAsync({});
+      setResult({ ok: true, message: answer.message });
+      await refresh();
+    } catch (err) {
+      setResult({ ok: false, message: messageOf(err, "Failed to resume subscription") });
     }
   }
 
@@ -84,6 +99,20 @@ export function QuickActions({ subscription }: { subscription?: Subscription }) 
                   ? `Your subscription is already set to end on ${formatDate(subscription.subscriptionEndsAt)}.`
                   : "There is no paid subscription to cancel."}
               </Text>
+            ) : null}
+            {canResume(subscription) ? (
+              <Button
+                variant="light"
+                color="teal"
+                leftSection={<IconPlayerPlay size={16} />}
+                loading={resume.isPending}
+                onClick={() => {
+                  setResult(null);
+                  void resumeSubscription();
+                }}
+              >
+                Resume Subscription
+              </Button>
             ) : null}
           </>
         )}

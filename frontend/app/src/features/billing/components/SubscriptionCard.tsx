@@ -1,10 +1,13 @@
 import { Alert, Badge, Button, Card, Group, Skeleton, Stack, Text, Title } from "@mantine/core";
-import { IconRefresh } from "@tabler/icons-react";
-import { useState } from "react";
+import { IconCalendarRepeat, IconRefresh } from "@tabler/icons-react";
+import { useState, type ReactNode } from "react";
 import { messageOf } from "../../../lib/api-client";
 import { useAuth } from "../../../lib/auth";
 import { PAYMENT_ERROR_FALLBACK, startRenewal } from "../api/payment";
+import type { Cycle } from "../api/pricing";
 import {
+  annualSwitchText,
+  canSwitchToAnnual,
   cycleText,
   renewalCycle,
   renewalText,
@@ -15,38 +18,47 @@ import {
 } from "../api/subscription";
 import type { Subscription } from "../api/subscription";
 
-/** Pays again for the active plan and cycle before the period ends ("Renew now"). */
-function RenewNow({ subscription }: { subscription: Subscription }) {
+/**
+ * Pays for the active plan again before the period ends, for `cycle`; the new period starts where
+ * the current one ends. "Renew now" pays for the same cycle, "Switch to annual billing" for a year.
+ */
+function PayAhead({
+  subscription,
+  cycle,
+  text,
+  label,
+  icon,
+}: {
+  subscription: Subscription;
+  cycle: Cycle;
+  text: string;
+  label: string;
+  icon: ReactNode;
+}) {
   const { user } = useAuth();
-  const [renewing, setRenewing] = useState(false);
+  const [paying, setPaying] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const cycle = renewalCycle(subscription);
-  if (!cycle || !user) return null;
+  if (!user) return null;
 
-  async function renew() {
-    if (!user || !cycle) return;
-    setRenewing(true);
+  async function pay() {
+    if (!user) return;
+    setPaying(true);
     setError(null);
     try {
       await startRenewal(subscription.planId, cycle, user);
     } catch (err) {
       setError(messageOf(err, PAYMENT_ERROR_FALLBACK));
-      setRenewing(false);
+      setPaying(false);
     }
   }
 
   return (
     <Stack gap={6} mt="sm" align="flex-start">
       <Text fz="xs" c="dimmed">
-        {renewalText(subscription, cycle)}
+        {text}
       </Text>
-      <Button
-        variant="light"
-        leftSection={<IconRefresh size={16} />}
-        loading={renewing}
-        onClick={() => void renew()}
-      >
-        Renew now
+      <Button variant="light" leftSection={icon} loading={paying} onClick={() => void pay()}>
+        {label}
       </Button>
       {error ? (
         <Alert
@@ -61,6 +73,33 @@ function RenewNow({ subscription }: { subscription: Subscription }) {
         </Alert>
       ) : null}
     </Stack>
+  );
+}
+
+/** "Renew now" for an active paid plan and, for a monthly one, "Switch to annual billing". */
+function PayAheadActions({ subscription }: { subscription: Subscription }) {
+  const renewal = renewalCycle(subscription);
+  return (
+    <>
+      {renewal ? (
+        <PayAhead
+          subscription={subscription}
+          cycle={renewal}
+          text={renewalText(subscription, renewal)}
+          label="Renew now"
+          icon={<IconRefresh size={16} />}
+        />
+      ) : null}
+      {canSwitchToAnnual(subscription) ? (
+        <PayAhead
+          subscription={subscription}
+          cycle="annual"
+          text={annualSwitchText(subscription)}
+          label="Switch to annual billing"
+          icon={<IconCalendarRepeat size={16} />}
+        />
+      ) : null}
+    </>
   );
 }
 
@@ -114,7 +153,7 @@ export function SubscriptionCard({
               {line}
             </Text>
           ))}
-          <RenewNow subscription={subscription} />
+          <PayAheadActions subscription={subscription} />
         </Stack>
       ) : (
         <Alert color="red" role="alert">
