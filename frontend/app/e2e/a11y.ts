@@ -79,16 +79,21 @@ export async function expectAccessible(
 
 /**
  * Fails when the page scrolls sideways, when a label is cut (text clipped by its box), or when a
- * visible element reaches past the window's edges outside a scroll container of its own.
+ * visible element reaches past the window's edges outside a scroll container of its own. With
+ * `containers`, also when any element in the flow (text or not: a button, a badge, a table)
+ * reaches past the sides of the element it sits in, unless that one scrolls sideways, and when
+ * text is drawn over other text.
  */
-export async function expectFits(page: Page, screen: string) {
-  const problems = await page.evaluate(() => {
+export async function expectFits(page: Page, screen: string, { containers = false } = {}) {
+  const problems = await page.evaluate((containers) => {
     const out: string[] = [];
     const vw = document.documentElement.clientWidth;
     if (document.documentElement.scrollWidth > vw + 1)
       out.push(`page scrolls sideways: ${document.documentElement.scrollWidth} > ${vw}`);
-    const name = (el: Element) =>
-      `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""} "${(el.textContent ?? "").trim().slice(0, 40)}"`;
+    const name = (el: Element) => {
+      const part = [...el.classList].find((c) => c.startsWith("mantine-"));
+      return `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${part ? `.${part}` : ""} "${(el.textContent ?? "").trim().slice(0, 40)}"`;
+    };
     const inScroller = (el: Element) => {
       for (let p = el.parentElement; p; p = p.parentElement) {
         const o = getComputedStyle(p).overflowX;
@@ -120,8 +125,90 @@ export async function expectFits(page: Page, screen: string) {
       if ((r.right > vw + 1 || r.left < -1) && !inScroller(el) && !clippedBy(el))
         out.push(`off screen ${name(el)}: ${Math.round(r.left)}–${Math.round(r.right)} of ${vw}`);
     }
-    return out;
-  });
+    if (containers)
+      for (const el of Array.from(document.body.querySelectorAll("*"))) {
+        const parent = el.parentElement;
+        if (!parent || el.closest("[aria-hidden=true], script, style") || clippedBy(el)) continue;
+        // An icon's own drawing is the icon's affair; the svg box itself is checked.
+        if (parent.closest("svg")) continue;
+        const s = getComputedStyle(el);
+        // Out of the flow (dropdowns, badges pinned to a corner) or boxless.
+        if (s.position === "absolute" || s.position === "fixed" || s.display === "contents")
+          continue;
+        if (s.visibility === "hidden") continue;
+        // Pulled out on purpose (a grid's gutters).
+        if (Number.parseFloat(s.marginLeft) < 0 || Number.parseFloat(s.marginRight) < 0) continue;
+        const r = el.getBoundingClientRect();
+        if (r.width <= 1 || r.height <= 1) continue;
+        const ps = getComputedStyle(parent);
+        if (ps.overflowX === "auto" || ps.overflowX === "scroll") continue;
+        const pr = parent.getBoundingClientRect();
+        if (r.right > pr.right + 1 || r.left < pr.left - 1)
+          out.push(
+            `${ps.overflowX === "visible" ? "overflowing" : "clipped"} ${name(el)} in ${name(parent)}: ${Math.round(r.left)}–${Math.round(r.right)} of ${Math.round(pr.left)}–${Math.round(pr.right)}`,
+          );
+      }
+    if (containers) {
+      // Text drawn over other text: each text node's lines as painted (cut to the boxes that clip
+      // it), compared with every other node's. With a dialog open, only the dialog's text counts;
+      // text on a bar that stays in sight while the page scrolls under it is left out.
+      const dialogs = Array.from(document.querySelectorAll('[role="dialog"]')).filter(
+        (d) => d.getBoundingClientRect().width > 0,
+      );
+      const boxes: { node: Text; r: { l: number; t: number; r: number; b: number } }[] = [];
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode() as Text | null; n; n = walker.nextNode() as Text | null) {
+        const host = n.parentElement;
+        if (!host || (n.textContent ?? "").trim() === "") continue;
+        if (host.closest("[aria-hidden=true], svg, script, style, title") || clippedBy(host))
+          continue;
+        if (dialogs.length > 0 && !dialogs.some((d) => d.contains(host))) continue;
+        const hs = getComputedStyle(host);
+        if (hs.visibility === "hidden" || Number.parseFloat(hs.opacity) === 0) continue;
+        let clip = { l: -Infinity, t: -Infinity, r: Infinity, b: Infinity };
+        let floats = false;
+        for (let a: Element | null = host; a; a = a.parentElement) {
+          const as = getComputedStyle(a);
+          if (as.position === "sticky" || as.position === "fixed") floats = true;
+          if (as.overflowX === "visible" && as.overflowY === "visible") continue;
+          const ar = a.getBoundingClientRect();
+          clip = {
+            l: Math.max(clip.l, ar.left),
+            t: Math.max(clip.t, ar.top),
+            r: Math.min(clip.r, ar.right),
+            b: Math.min(clip.b, ar.bottom),
+          };
+        }
+        // A bar that stays in sight (the header, a save bar) covers what scrolls under it.
+        if (floats) continue;
+        const range = document.createRange();
+        range.selectNodeContents(n);
+        for (const line of Array.from(range.getClientRects())) {
+          const r = {
+            l: Math.max(line.left, clip.l),
+            t: Math.max(line.top, clip.t),
+            r: Math.min(line.right, clip.r),
+            b: Math.min(line.bottom, clip.b),
+          };
+          if (r.r - r.l > 1 && r.b - r.t > 1) boxes.push({ node: n, r });
+        }
+      }
+      for (let i = 0; i < boxes.length; i += 1)
+        for (let j = i + 1; j < boxes.length; j += 1) {
+          const a = boxes[i]!;
+          const b = boxes[j]!;
+          if (a.node === b.node) continue;
+          const w = Math.min(a.r.r, b.r.r) - Math.max(a.r.l, b.r.l);
+          const h = Math.min(a.r.b, b.r.b) - Math.max(a.r.t, b.r.t);
+          // Line boxes of neighbouring lines may touch by a pixel or two.
+          if (w > 2 && h > 3)
+            out.push(
+              `overlapping text "${(a.node.textContent ?? "").trim().slice(0, 30)}" and "${(b.node.textContent ?? "").trim().slice(0, 30)}"`,
+            );
+        }
+    }
+    return [...new Set(out)];
+  }, containers);
   expect.soft(problems, `layout of ${screen}`).toEqual([]);
 }
 

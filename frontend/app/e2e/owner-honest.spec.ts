@@ -229,7 +229,7 @@ test("a customer leads to their conversations, email and phone; conversations fi
     await page.goto("/customers");
     // Last active today, with the time of day.
     const holder =
-      width < 992
+      width < 1200
         ? page.getByTestId("customer-card")
         : page.getByRole("row").filter({ hasText: VISITOR_EMAIL });
     await expect(holder.getByText(/Today, \d{2}:\d{2}/)).toBeVisible();

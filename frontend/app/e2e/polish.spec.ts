@@ -207,17 +207,17 @@ test("customers as cards on phones, the conversation compact, older messages wit
   const campaignId = await createCampaign(page.request, token);
   await longChat(page.request, campaignId, 15);
 
-  // Customers: a table from 992 px, cards below it, status and View always in sight.
+  // Customers: a table from 1200 px, cards below it, status and View always in sight.
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     await page.goto("/customers");
     const view = page.getByRole("button", { name: `View ${LONG_EMAIL}` });
     await expect(view).toBeVisible();
     const card = page.getByTestId("customer-card");
-    if (width < 992) await expect(card).toBeVisible();
+    if (width < 1200) await expect(card).toBeVisible();
     else await expect(card).toBeHidden();
     const holder =
-      width < 992
+      width < 1200
         ? page.getByTestId("customer-card")
         : page.getByRole("row").filter({ hasText: LONG_EMAIL });
     const lead = holder.getByText("Lead", { exact: true });

@@ -45,7 +45,8 @@ export function RecentTransactions() {
               style={i > 0 ? { borderTop: "1px solid var(--mantine-color-gray-3)" } : undefined}
             >
               <div style={{ minWidth: 0 }}>
-                <Text fz="sm" fw={600} truncate>
+                {/* Wraps on a phone rather than losing the end of the plan's name. */}
+                <Text fz="sm" fw={600} style={{ overflowWrap: "anywhere" }}>
                   {p.productinfo}
                 </Text>
                 <Text fz="xs" c="dimmed">

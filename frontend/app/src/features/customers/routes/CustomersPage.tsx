@@ -224,7 +224,7 @@ function CustomerTable({
   onView: (c: Customer) => void;
 }) {
   return (
-    <Table.ScrollContainer minWidth={760} visibleFrom="md">
+    <Table.ScrollContainer minWidth={760} visibleFrom="lg">
       <Table verticalSpacing="sm" highlightOnHover>
         <Table.Thead>
           <Table.Tr>
@@ -241,12 +241,13 @@ function CustomerTable({
           {customers.map((c) => (
             <Table.Tr key={c._id}>
               <Table.Td>
+                {/* A long email wraps at its dots, so the columns fit beside it. */}
                 <Text fz="sm" fw={600}>
-                  {c.name || c.email}
+                  <Breakable text={c.name || c.email} />
                 </Text>
                 {c.name && (
                   <Text fz="xs" c="dimmed">
-                    {c.email}
+                    <Breakable text={c.email} />
                   </Text>
                 )}
               </Table.Td>
@@ -270,7 +271,10 @@ function CustomerTable({
   );
 }
 
-/** The list as stacked cards, for screens too narrow for the table's columns (below 992 px). */
+/**
+ * The list as stacked cards, for screens too narrow for the table's columns (below 1200 px: a
+ * tablet's 1024 px leaves about 690 px beside the sidebar, under the table's 760).
+ */
 function CustomerCards({
   customers,
   onView,
@@ -279,7 +283,7 @@ function CustomerCards({
   onView: (c: Customer) => void;
 }) {
   return (
-    <Stack gap="xs" hiddenFrom="md" component="ul" p={0} m={0} style={{ listStyle: "none" }}>
+    <Stack gap="xs" hiddenFrom="lg" component="ul" p={0} m={0} style={{ listStyle: "none" }}>
       {customers.map((c) => (
         <Card key={c._id} component="li" withBorder radius="md" p="sm" data-testid="customer-card">
           <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">

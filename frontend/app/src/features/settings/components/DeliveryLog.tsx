@@ -136,7 +136,9 @@ export function DeliveryLog({
   } else {
     body = (
       <>
-        <Table.ScrollContainer minWidth={980} visibleFrom="lg" {...scrollRegion("Delivery log")}>
+        {/* The table's nine columns need about 1,050 px: beside the sidebar, only a desktop of
+            1408 px or more has them; narrower screens list the attempts. */}
+        <Table.ScrollContainer minWidth={980} visibleFrom="xl" {...scrollRegion("Delivery log")}>
           <Table
             verticalSpacing="sm"
             horizontalSpacing="sm"
@@ -164,7 +166,7 @@ export function DeliveryLog({
                   <Table.Td fz="sm" style={{ whiteSpace: "nowrap" }}>
                     {formatWhen(d.createdAt)}
                   </Table.Td>
-                  <Table.Td miw={190} style={{ whiteSpace: "normal" }}>
+                  <Table.Td miw={150} style={{ whiteSpace: "normal" }}>
                     <Text fz="sm" ff="monospace">
                       {d.eventType}
                     </Text>
@@ -186,7 +188,7 @@ export function DeliveryLog({
                   <Table.Td fz="sm" style={{ whiteSpace: "nowrap" }}>
                     {retry(d)}
                   </Table.Td>
-                  <Table.Td miw={160} maw={240} style={{ whiteSpace: "normal" }}>
+                  <Table.Td miw={140} maw={200} style={{ whiteSpace: "normal" }}>
                     <Excerpt text={d.responseExcerpt} />
                   </Table.Td>
                   <Table.Td>{resendButton(d)}</Table.Td>
@@ -195,7 +197,7 @@ export function DeliveryLog({
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
-        <Stack gap={0} hiddenFrom="lg" component="ul" p={0} m={0} style={{ listStyle: "none" }}>
+        <Stack gap={0} hiddenFrom="xl" component="ul" p={0} m={0} style={{ listStyle: "none" }}>
           {rows.map((d, i) => (
             <Stack
               key={d.id}
