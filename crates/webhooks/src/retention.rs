@@ -1,7 +1,7 @@
 //! Forgetting old delivery history: the log shows the last 30 days, so
 //! attempts older than that are deleted, with finished deliveries and the
-//! events no delivery needs any more. A delivery still pending is kept
-//! whatever its age (it is still being retried).
+//! events no delivery needs any more. A delivery still pending, and an
+//! event not yet given its deliveries, are kept whatever their age.
 
 use chrono::{DateTime, Duration, Utc};
 use sea_orm::sea_query::Query;
@@ -26,6 +26,8 @@ pub async fn forget_old(db: &DatabaseConnection, now: DateTime<Utc>) -> Result<u
         .rows_affected;
     let events = event::Entity::delete_many()
         .filter(event::Column::CreatedAt.lt(cutoff))
+        // An event still waiting for its deliveries is kept, however old.
+        .filter(event::Column::FannedOut.eq(true))
         .filter(
             event::Column::Id.not_in_subquery(
                 Query::select()
