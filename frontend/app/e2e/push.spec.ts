@@ -156,12 +156,16 @@ test("a browser that blocked notifications is told how to allow them", async ({
 }) => {
   await signIn(page);
   const origin = new URL(page.url()).origin;
+  // As if the person had answered "Block": the browser context's own setting.
   const cdp = await context.newCDPSession(page);
+  const { targetInfo } = await cdp.send("Target.getTargetInfo");
   await cdp.send("Browser.setPermission", {
     permission: { name: "notifications" },
     setting: "denied",
     origin,
+    browserContextId: targetInfo.browserContextId,
   });
+  expect(await page.evaluate(() => Notification.permission)).toBe("denied");
   await openNotifications(page);
   const push = page.getByRole("switch", { name: "Push notifications" });
   await expect(page.getByTestId("push-blocked")).toContainText(
