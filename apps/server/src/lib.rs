@@ -141,6 +141,15 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
         },
         auth.mailer().clone(),
     );
+    let push = ca_push::PushService::new(
+        db.clone(),
+        ca_push::PushConfig {
+            subject: push_contact(&config),
+            allow_private: config.webhooks_allow_private,
+            ..Default::default()
+        },
+        ca_push::VapidKeys::load_or_create(&config.data_dir.join("vapid-private-key"))?,
+    );
     Ok(aweb::Data::new(AppState {
         config: Arc::new(config),
         billing,
@@ -153,7 +162,23 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
         admin,
         meta,
         webhooks,
+        push,
     }))
+}
+
+/// The contact push services are shown: `CA_PUSH_CONTACT`, else the public
+/// URL when it is https, else a `mailto:` at its host.
+fn push_contact(config: &Config) -> String {
+    if let Some(contact) = config.push_contact.as_deref().map(str::trim)
+        && !contact.is_empty()
+    {
+        return contact.to_string();
+    }
+    let public = config.public_url();
+    if public.starts_with("https://") {
+        return public;
+    }
+    "mailto:push@localhost".to_string()
 }
 
 /// The assistant configuration asks for: the OpenAI-compatible provider when
@@ -443,6 +468,14 @@ fn api_app(
                 .service(routes::webhooks::send_test)
                 .service(routes::webhooks::deliveries)
                 .service(routes::webhooks::resend),
+        )
+        .service(
+            scope::scope("/api/push")
+                .wrap(web::same_origin_cors(public_url.clone()))
+                .service(routes::push::vapid_public_key)
+                .service(routes::push::list_subscriptions)
+                .service(routes::push::subscribe)
+                .service(routes::push::unsubscribe),
         )
         .service(
             scope::scope("/api/widget")

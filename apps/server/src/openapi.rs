@@ -34,6 +34,7 @@ use crate::error::ErrorBody;
         (name = "widget", description = "Public calls of the embedded widget (any origin, no credentials)"),
         (name = "admin", description = "Running the platform: staff only, some calls superusers only"),
         (name = "webhooks", description = "Sending leads, conversations and purchases to the owner's own tools: signed webhooks (Standard Webhooks) with retries and a delivery log, and a Mailchimp audience push"),
+        (name = "push", description = "Browser push notifications of new leads and successful payments: the server's public key (VAPID) and the browsers an owner switched them on in"),
         (name = "meta", description = "Ad tracking: the dashboard's own events for Meta's Conversions API"),
         (name = "health", description = "Probes"),
     )

@@ -70,6 +70,9 @@ pub async fn response_headers(
 ) -> Result<ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
     let request_id = req.extensions().get::<RequestId>().copied();
     let is_asset = req.path().starts_with("/assets/");
+    // The dashboard's service worker (push notifications) keeps its name
+    // across builds: a browser must check for a new one each time.
+    let is_service_worker = req.path() == "/sw.js";
     let is_widget = req.path().starts_with("/widget/");
     let is_widget_loader = req.path() == "/widget/ca-widget.js";
     let is_docs = req.path() == "/api/docs";
@@ -133,6 +136,10 @@ pub async fn response_headers(
     if private {
         res.headers_mut()
             .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    if is_service_worker && res.status().is_success() {
+        res.headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     }
     if is_asset && res.status().is_success() {
         res.headers_mut().insert(

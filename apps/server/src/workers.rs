@@ -1,7 +1,7 @@
 //! The work the server does besides answering requests, each on its own
 //! schedule: the Meta outbox, lead and receipt emails, completing idle
 //! conversations, ending paid periods, reconciling pending payments with
-//! PayU, delivering owners' webhooks, warning owners near their monthly
+//! PayU, delivering owners' webhooks and browser notifications, warning owners near their monthly
 //! visitors, forgetting old visitor data and (on
 //! SQLite) emptying the write-ahead log. [`Workers::start`] starts them all
 //! over the services the handlers use; [`Workers::stop`] (or dropping them)
@@ -54,6 +54,10 @@ impl Workers {
             (
                 "webhook deliveries",
                 tokio::spawn(webhook_deliveries(state.webhooks.clone())),
+            ),
+            (
+                "push notifications",
+                tokio::spawn(push_notifications(state.push.clone())),
             ),
             (
                 "visitor warnings",
@@ -133,6 +137,18 @@ async fn webhook_deliveries(webhooks: ca_webhooks::WebhookService) {
     }
 }
 
+/// Groups new leads and payments into browser notifications and sends
+/// them, twice a second (each on its own task).
+async fn push_notifications(push: ca_push::PushService) {
+    let mut ticker = every(Duration::from_millis(500));
+    loop {
+        ticker.tick().await;
+        if let Err(err) = push.tick(chrono::Utc::now()).await {
+            tracing::warn!(%err, "push notification round failed");
+        }
+    }
+}
+
 /// Emails owners about new leads (single or digest) and sends payment
 /// receipts, every half minute.
 async fn notifications(db: sea_orm::DatabaseConnection, mailer: Mailer, public_url: String) {
@@ -189,6 +205,10 @@ async fn retention(db: sea_orm::DatabaseConnection, attribution_days: i64) {
             (
                 "webhook deliveries",
                 ca_webhooks::retention::forget_old(&db, now).await,
+            ),
+            (
+                "push notifications",
+                ca_push::retention::forget_old(&db, now).await,
             ),
         ];
         for (what, result) in results {

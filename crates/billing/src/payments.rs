@@ -376,6 +376,22 @@ pub(crate) async fn settle(
     }
     if outcome.status == PaymentStatus::Success {
         start_period(&txn, config, p, now).await?;
+        // The owner's browsers hear of it in this same transaction.
+        let plan = plan::Entity::find_by_id(p.plan_id.clone())
+            .one(&txn)
+            .await?
+            .map_or_else(|| p.productinfo.clone(), |plan| plan.display_name);
+        ca_push::enqueue(
+            &txn,
+            &p.owner_id,
+            ca_push::Notice::Payment {
+                txnid: p.txnid.clone(),
+                amount_paise: p.amount_paise,
+                plan,
+            },
+            now,
+        )
+        .await?;
     }
     txn.commit().await?;
     // A paid plan changes what the owner's campaigns may do at once.

@@ -67,6 +67,9 @@ pub struct Config {
     /// Let owners' webhooks reach private, loopback and link-local addresses
     /// (for trying endpoints on one's own machine; never on a shared server).
     pub webhooks_allow_private: bool,
+    /// The contact push services see in every browser notification's token
+    /// (`mailto:…` or `https://…`); the public URL when unset.
+    pub push_contact: Option<String>,
     /// `ca-server demo` also gives the demo owner a month of sample activity
     /// (a campaign, customers, conversations, purchases, a paid plan) on a
     /// new database; never while real payments are configured.
@@ -160,6 +163,7 @@ impl Default for Config {
             meta_api_version: "v21.0".into(),
             meta_test_event_code: None,
             webhooks_allow_private: false,
+            push_contact: None,
             demo_data: false,
             mailchimp_api_url: "https://{dc}.api.mailchimp.com".into(),
             invoice_name: "ConvertAssist".into(),

@@ -120,6 +120,18 @@ impl TrackingService {
                     now,
                 )
                 .await?;
+                // And the owner's browsers (push notifications).
+                ca_push::enqueue(
+                    txn,
+                    &conv.owner_id,
+                    ca_push::Notice::Lead {
+                        customer_id: customer.id.clone(),
+                        name: customer.name.clone(),
+                        email: customer.email.clone(),
+                    },
+                    now,
+                )
+                .await?;
             }
             Some(before) => ca_customers::hooks::lead_updated(txn, before, &customer, now).await?,
         }

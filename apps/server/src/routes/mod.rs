@@ -12,6 +12,7 @@ pub mod health;
 pub mod live_demo;
 pub mod meta;
 pub mod payments;
+pub mod push;
 pub mod test_widget;
 pub mod webhooks;
 pub mod widget;

@@ -23,6 +23,7 @@ mod meta;
 mod notifications;
 mod payments;
 mod plans_currency;
+mod push;
 mod robustness;
 mod security;
 mod smtp;

@@ -174,7 +174,7 @@ fn verified_by(secret: &str, got: &Got) -> usize {
         .count()
 }
 
-async fn owner_with_campaign(app: &TestApp, email: &str) -> (String, String) {
+pub(crate) async fn owner_with_campaign(app: &TestApp, email: &str) -> (String, String) {
     let (token, _) = app.register(email, "secret1").await;
     let created = app
         .send(
@@ -215,7 +215,7 @@ async fn add_endpoint(app: &TestApp, token: &str, body: Value) -> Value {
 }
 
 /// A visitor of `campaign` leaves `email` through the popup's form.
-async fn lead(app: &TestApp, campaign: &str, visitor: &str, email: &str) -> String {
+pub(crate) async fn lead(app: &TestApp, campaign: &str, visitor: &str, email: &str) -> String {
     let started = app
         .post(
             "/api/widget/conversations",

@@ -1496,6 +1496,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/push/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The browsers that receive the owner's notifications, newest first. */
+        get: operations["push_list_subscriptions"];
+        put?: never;
+        /**
+         * Notify this browser of new leads and successful payments: stores its
+         *     subscription (`PushSubscription.toJSON()`). Subscribing again replaces
+         *     its keys; a browser stored for another account moves to this one.
+         */
+        post: operations["push_subscribe"];
+        /** Stop notifying the browser whose push-service address is `endpoint`. */
+        delete: operations["push_unsubscribe"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/push/vapid-public-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The server's public key (VAPID), the `applicationServerKey` a browser
+         *     subscribes with.
+         */
+        get: operations["push_vapid_public_key"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users": {
         parameters: {
             query?: never;
@@ -3825,6 +3868,49 @@ export interface components {
             held: boolean;
             success: boolean;
         };
+        /**
+         * @description `POST /api/push/subscriptions`: this browser's subscription, as
+         *     `PushSubscription.toJSON()` gives it.
+         */
+        PushSubscriptionIn: {
+            /**
+             * @description The push service's https address for this browser (at most 2,048
+             *     characters).
+             */
+            endpoint?: string | null;
+            /**
+             * Format: double
+             * @description Ignored: the push service ends the subscription when it expires.
+             */
+            expirationTime?: number | null;
+            keys?: null | components["schemas"]["PushSubscriptionKeysIn"];
+        };
+        /** @description A browser's message keys, as `PushSubscription.toJSON()` gives them. */
+        PushSubscriptionKeysIn: {
+            /** @description The browser's auth secret, base64url (16 bytes). */
+            auth?: string | null;
+            /** @description The browser's P-256 public key, base64url (65 bytes). */
+            p256dh?: string | null;
+        };
+        /** @description `{success, data: [subscription]}`. */
+        PushSubscriptionList: {
+            data: components["schemas"]["PushSubscriptionOut"][];
+            success: boolean;
+        };
+        /** @description A browser that receives the owner's notifications. */
+        PushSubscriptionOut: {
+            /** Format: date-time */
+            createdAt: string;
+            endpoint: string;
+            id: string;
+            /** @description The browser, as it named itself. */
+            userAgent?: string | null;
+        };
+        /** @description `{success, data: subscription}`. */
+        PushSubscriptionResponse: {
+            data: components["schemas"]["PushSubscriptionOut"];
+            success: boolean;
+        };
         /** @description `{success, data: {eventId}}`: an event queued to be sent. */
         QueuedOut: {
             eventId: string;
@@ -4785,6 +4871,15 @@ export interface components {
             free: number;
             /** Format: int64 */
             trial: number;
+        };
+        /** @description `GET /api/push/vapid-public-key`. */
+        VapidKeyOut: {
+            /**
+             * @description The server's public key (P-256, uncompressed, base64url): the
+             *     `applicationServerKey` a browser subscribes with.
+             */
+            publicKey: string;
+            success: boolean;
         };
         /** @description A payment's state as the result pages need it. */
         VerifyData: {
@@ -9707,6 +9802,174 @@ export interface operations {
             };
             /** @description The free plan */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    push_list_subscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The browsers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushSubscriptionList"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    push_subscribe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PushSubscriptionIn"];
+            };
+        };
+        responses: {
+            /** @description Stored */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushSubscriptionResponse"];
+                };
+            };
+            /** @description Not a valid subscription (the push service's address must be https outside this server's network; keys of the right length, base64url) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many browsers */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    push_unsubscribe: {
+        parameters: {
+            query: {
+                /** @description The push service's address of the browser to stop notifying. */
+                endpoint: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a browser of this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    push_vapid_public_key: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VapidKeyOut"];
+                };
+            };
+            /** @description No valid session */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

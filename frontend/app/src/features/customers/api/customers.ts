@@ -48,3 +48,13 @@ export async function fetchCustomersCsv(): Promise<Blob> {
   if (error || !data) throw error ?? new Error("empty export");
   return data;
 }
+
+/** One customer by id (a notification's link names one); off while `id` is null. */
+export function useCustomer(id: string | null) {
+  return $api.useQuery(
+    "get",
+    "/api/customers/{id}",
+    { params: { path: { id: id ?? "" } } },
+    { enabled: id !== null, retry: false },
+  );
+}

@@ -21,12 +21,12 @@ const EMPTY_LIST = {
   pagination: { page: 1, limit: 20, total: 0, pages: 0, capped: false },
 };
 
-function renderPage() {
+function renderPage(path = "/customers") {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <MantineProvider>
       <QueryClientProvider client={queryClient}>
-        <MemoryRouter>
+        <MemoryRouter initialEntries={[path]}>
           <CustomersPage />
         </MemoryRouter>
       </QueryClientProvider>
@@ -159,5 +159,40 @@ describe("CustomersPage dialog", () => {
       "href",
       "/conversations?search=meera%40kesar.in",
     );
+  });
+
+  it("a notification's link to one customer opens that customer's dialog", async () => {
+    const customer = {
+      _id: "c7",
+      email: "ravi@kesar.in",
+      name: "Ravi Kumar",
+      conversionStatus: "lead",
+      leadScore: 20,
+      totalConversations: 1,
+      totalPageViews: 1,
+      totalPurchases: 0,
+      totalRevenue: 0,
+      averageSessionDuration: 30,
+      createdAt: "2026-11-20T10:00:00Z",
+      updatedAt: "2026-11-20T10:00:00Z",
+    };
+    fetchMock.mockImplementation(async (request) => {
+      const path = new URL(request.url).pathname;
+      if (path === "/api/customers/analytics/overview") return json(200, OVERVIEW);
+      if (path === "/api/customers/c7") return json(200, { success: true, customer });
+      if (path === "/api/customers/gone")
+        return json(404, { success: false, message: "Customer not found", code: "not_found" });
+      return json(200, EMPTY_LIST);
+    });
+    const { unmount } = renderPage("/customers?customer=c7");
+    const dialog = await screen.findByRole("dialog");
+    expect(dialog.querySelector('a[href="mailto:ravi@kesar.in"]')).toHaveTextContent(
+      "ravi@kesar.in",
+    );
+    unmount();
+    renderPage("/customers?customer=gone");
+    expect(
+      await screen.findByText("The customer this link names no longer exists in your account."),
+    ).toBeInTheDocument();
   });
 });

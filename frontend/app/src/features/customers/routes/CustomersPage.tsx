@@ -1,4 +1,5 @@
 import {
+  Alert,
   Badge,
   Button,
   Card,
@@ -26,11 +27,17 @@ import {
   IconUserStar,
 } from "@tabler/icons-react";
 import { useEffect, useState } from "react";
+import { useSearchParams } from "react-router";
 import { Breakable } from "../../../components/Breakable";
 import { StatCard } from "../../../components/StatCard";
 import { countOf } from "../../../lib/format";
 import { DEFAULT_SORT, nextSort, type Sort } from "../api/customer-sort";
-import { fetchCustomersCsv, useCustomerOverview, useCustomers } from "../api/customers";
+import {
+  fetchCustomersCsv,
+  useCustomer,
+  useCustomerOverview,
+  useCustomers,
+} from "../api/customers";
 import { STATUSES, type Status } from "../api/customer-status";
 import { type Customer, CustomerDialog } from "../components/CustomerDialog";
 import {
@@ -322,6 +329,18 @@ function CustomerDatabase() {
   const [sort, setSort] = useState<Sort>(DEFAULT_SORT);
   const [page, setPage] = useState(1);
   const [viewing, setViewing] = useState<Customer | null>(null);
+  // A notification of a new lead opens /customers?customer=ID: that customer's dialog.
+  const [params, setParams] = useSearchParams();
+  const linked = useCustomer(params.get("customer"));
+  const shown = viewing ?? linked.data?.customer ?? null;
+  function closeDialog() {
+    setViewing(null);
+    if (params.has("customer")) {
+      const next = new URLSearchParams(params);
+      next.delete("customer");
+      setParams(next, { replace: true });
+    }
+  }
 
   const list = useCustomers({ page, search: debounced, status, sort });
 
@@ -370,6 +389,11 @@ function CustomerDatabase() {
   return (
     <Card withBorder radius="md" p="lg">
       <Stack gap="md">
+        {linked.isError ? (
+          <Alert color="yellow" role="status">
+            The customer this link names no longer exists in your account.
+          </Alert>
+        ) : null}
         <Group justify="space-between" align="flex-end" wrap="wrap">
           <Title order={4}>Customer Database</Title>
           <Group gap="xs" wrap="wrap">
@@ -441,7 +465,7 @@ function CustomerDatabase() {
           </Group>
         )}
       </Stack>
-      <CustomerDialog customer={viewing} onClose={() => setViewing(null)} />
+      <CustomerDialog customer={shown} onClose={closeDialog} />
     </Card>
   );
 }

@@ -1,0 +1,5 @@
+//! Tables owned by the push crate.
+
+pub mod delivery;
+pub mod event;
+pub mod subscription;
