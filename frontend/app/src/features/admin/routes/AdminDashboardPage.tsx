@@ -341,7 +341,7 @@ export function AdminDashboardPage() {
                 clearable
               />
             </Grid.Col>
-            <Grid.Col span={{ base: 12, sm: 4 }}>
+            <Grid.Col span={{ base: 12, lg: 4 }}>
               <Select
                 aria-label="Plan filter"
                 placeholder="All Plans"
@@ -351,7 +351,7 @@ export function AdminDashboardPage() {
                 clearable
               />
             </Grid.Col>
-            <Grid.Col span={{ base: 12, xs: 6, sm: 4 }}>
+            <Grid.Col span={{ base: 12, xs: 6, lg: 4 }}>
               <TextInput
                 type="date"
                 aria-label="Joined from"
@@ -362,7 +362,7 @@ export function AdminDashboardPage() {
                 onChange={(e) => setList({ ...list, from: e.currentTarget.value, page: 1 })}
               />
             </Grid.Col>
-            <Grid.Col span={{ base: 12, xs: 6, sm: 4 }}>
+            <Grid.Col span={{ base: 12, xs: 6, lg: 4 }}>
               <TextInput
                 type="date"
                 aria-label="Joined to"
