@@ -20,7 +20,7 @@ use crate::service::AdminService;
 
 /// A day (`2026-11-01`, its start; with `end`, the start of the next day)
 /// or an RFC 3339 moment; anything else records an error under `field`.
-fn moment(
+pub(crate) fn moment(
     raw: Option<&str>,
     field: &str,
     end: bool,

@@ -76,6 +76,120 @@ pub struct UserListQuery {
     pub role: Option<String>,
     /// `free`, `trial`, `active`, `cancelled`, `past_due` or `expired`.
     pub subscription_status: Option<String>,
+    /// The id of the plan the accounts are on.
+    pub plan_id: Option<String>,
+    /// Accounts that signed up on or after this day (`2026-11-01`) or
+    /// moment (RFC 3339).
+    pub from: Option<String>,
+    /// Accounts that signed up up to this day, inclusive (`2026-11-30`), or
+    /// before this moment (RFC 3339); not before `from`.
+    pub to: Option<String>,
+    /// `name`, `email`, `role`, `plan`, `status`, `createdAt` (sign-up date,
+    /// the default) or `lastLoginAt`.
+    pub sort: Option<String>,
+    /// `asc` or `desc`; by default newest first for dates and A to Z otherwise.
+    /// Accounts that never signed in come last either way.
+    pub order: Option<String>,
+}
+
+/// Query of the user list's CSV export: the list's filters and order, every
+/// matching account (no pages).
+#[derive(Debug, Clone, Default, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct UserExportQuery {
+    /// Part of the name, email or phone.
+    pub search: Option<String>,
+    /// `user`, `admin` or `superuser`.
+    pub role: Option<String>,
+    /// `free`, `trial`, `active`, `cancelled`, `past_due` or `expired`.
+    pub subscription_status: Option<String>,
+    /// The id of the plan the accounts are on.
+    pub plan_id: Option<String>,
+    /// Signed up on or after this day (`2026-11-01`) or moment (RFC 3339).
+    pub from: Option<String>,
+    /// Signed up up to this day, inclusive, or before this moment.
+    pub to: Option<String>,
+    /// As the list's `sort`.
+    pub sort: Option<String>,
+    /// `asc` or `desc`.
+    pub order: Option<String>,
+}
+
+impl From<&UserExportQuery> for UserListQuery {
+    fn from(q: &UserExportQuery) -> Self {
+        Self {
+            page: None,
+            limit: None,
+            search: q.search.clone(),
+            role: q.role.clone(),
+            subscription_status: q.subscription_status.clone(),
+            plan_id: q.plan_id.clone(),
+            from: q.from.clone(),
+            to: q.to.clone(),
+            sort: q.sort.clone(),
+            order: q.order.clone(),
+        }
+    }
+}
+
+/// `POST /api/admin/users/bulk/send-password-reset`: the accounts chosen.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BulkUsersIn {
+    /// 1 to 100 account ids.
+    #[serde(default)]
+    pub user_ids: Vec<String>,
+}
+
+/// `POST /api/admin/users/bulk/change-plan`: the accounts chosen and the
+/// plan, status and end date each of them gets (as the one-account call).
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BulkChangePlanIn {
+    /// 1 to 100 account ids.
+    #[serde(default)]
+    pub user_ids: Vec<String>,
+    #[serde(default)]
+    pub plan_id: String,
+    /// `free`, `trial`, `active`, `cancelled`, `past_due` or `expired`.
+    #[serde(default)]
+    pub subscription_status: String,
+    /// Required when active; in the future.
+    #[serde(default, deserialize_with = "ca_core::validation::optional_datetime")]
+    pub subscription_ends_at: Option<DateTime<Utc>>,
+}
+
+/// An account a bulk action was done to.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct BulkDone {
+    pub id: String,
+    pub email: String,
+}
+
+/// An account a bulk action left alone, and why.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct BulkSkipped {
+    pub id: String,
+    /// None when there is no such account.
+    pub email: Option<String>,
+    /// The error code the one-account call answers, such as `superuser_required`.
+    pub code: String,
+    /// Why, in words.
+    pub reason: String,
+}
+
+/// What a bulk action did: the accounts done, those skipped (each refusal
+/// is in the audit log too) and a summary.
+#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct BulkOutcome {
+    pub done: Vec<BulkDone>,
+    pub skipped: Vec<BulkSkipped>,
+    /// Such as "Plan changed for 2 users; 1 skipped".
+    pub message: String,
 }
 
 /// Pages of the user list.

@@ -5,7 +5,7 @@
 
 pub mod access;
 pub mod audit;
-mod audit_log;
+pub(crate) mod audit_log;
 pub mod audited;
 pub mod dto;
 pub mod entities;
@@ -19,6 +19,7 @@ mod plans;
 pub mod service;
 mod settings;
 mod user_detail;
+mod user_list;
 mod users;
 
 pub use audit::Actor;

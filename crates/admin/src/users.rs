@@ -8,11 +8,8 @@ use serde_json::json;
 
 use ca_auth::dto::SubscriptionStatus;
 use ca_auth::entities::user;
-use ca_auth::staff::{AccountChange, UserFilter};
+use ca_auth::staff::AccountChange;
 use ca_auth::{NewAccount, Role};
-use ca_core::FieldErrors;
-use ca_core::paging::whole_number;
-use ca_core::search;
 
 use crate::AdminError;
 use crate::access::{self, Permission, may_manage};
@@ -92,60 +89,30 @@ impl AdminService {
             .ok_or(AdminError::Auth(ca_auth::AuthError::UserNotFound))
     }
 
-    /// One page of accounts.
+    /// One page of accounts, filtered and sorted.
     pub async fn users(&self, actor: &Actor, q: &UserListQuery) -> Result<UserList, AdminError> {
         access::check(actor, Permission::ViewAdmin)?;
-        let mut errors = FieldErrors::new();
-        let page = whole_number(q.page.as_deref(), "page", 1, 1, 1_000_000, &mut errors);
-        let limit = whole_number(q.limit.as_deref(), "limit", 10, 1, 100, &mut errors);
-        let role = search::chosen(q.role.as_deref());
-        if role.is_some_and(|r| !matches!(r, "user" | "admin" | "superuser")) {
-            errors.insert(
-                "role".into(),
-                vec!["Role must be user, admin or superuser".into()],
-            );
-        }
-        let status = search::chosen(q.subscription_status.as_deref());
-        if status.is_some_and(|s| {
-            !matches!(
-                s,
-                "free" | "trial" | "active" | "cancelled" | "past_due" | "expired"
-            )
-        }) {
-            errors.insert(
-                "subscriptionStatus".into(),
-                vec![
-                    "Subscription status must be free, trial, active, cancelled, past_due or expired"
-                        .into(),
-                ],
-            );
-        }
-        let search = search::term(q.search.as_deref(), &mut errors);
-        if !errors.is_empty() {
-            return Err(AdminError::Validation {
-                message: ca_core::validation::first_message(&errors),
-                errors,
-            });
-        }
-        let now = Utc::now();
-        let cancelled = ca_billing::staff::cancelled_owner_ids(&self.db).await?;
-        let filter = UserFilter {
-            search,
-            role: role.map(str::to_string),
-            status: status.map(str::to_string),
-        };
-        let (rows, total) =
-            ca_auth::staff::list(&self.db, &filter, &cancelled, page, limit, now).await?;
-        let pages = total.div_ceil(limit);
+        let list = self.list_request(q, true).await?;
+        let (rows, total) = ca_auth::staff::list(
+            &self.db,
+            &list.filter,
+            &list.cancelled,
+            list.sort,
+            list.page,
+            list.limit,
+            list.now,
+        )
+        .await?;
+        let pages = total.div_ceil(list.limit);
         Ok(UserList {
-            users: self.admin_users(rows, now).await?,
+            users: self.admin_users(rows, list.now).await?,
             pagination: UserPagination {
                 total_users: total,
-                current_page: page,
+                current_page: list.page,
                 total_pages: pages,
-                has_prev: page > 1,
-                has_next: page < pages,
-                limit,
+                has_prev: list.page > 1,
+                has_next: list.page < pages,
+                limit: list.limit,
             },
         })
     }

@@ -22,6 +22,87 @@ pub struct UserFilter {
     /// the cancellation given as `cancelled_owner_ids`), `past_due` or
     /// `expired`, as of `now`.
     pub status: Option<String>,
+    /// The plan the account is on (its stored plan id).
+    pub plan_id: Option<String>,
+    /// Signed up at or after this moment.
+    pub created_from: Option<DateTime<Utc>>,
+    /// Signed up before this moment.
+    pub created_before: Option<DateTime<Utc>>,
+}
+
+/// A column the staff's user list can be sorted by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SortColumn {
+    Name,
+    Email,
+    Role,
+    Plan,
+    /// The stored subscription status.
+    Status,
+    /// The sign-up date.
+    #[default]
+    CreatedAt,
+    LastLoginAt,
+}
+
+impl SortColumn {
+    /// Every column with its name in the API.
+    pub const ALL: [(&'static str, Self); 7] = [
+        ("name", Self::Name),
+        ("email", Self::Email),
+        ("role", Self::Role),
+        ("plan", Self::Plan),
+        ("status", Self::Status),
+        ("createdAt", Self::CreatedAt),
+        ("lastLoginAt", Self::LastLoginAt),
+    ];
+
+    /// The column named `name` in the API.
+    pub fn named(name: &str) -> Option<Self> {
+        Self::ALL.iter().find(|(n, _)| *n == name).map(|(_, c)| *c)
+    }
+}
+
+/// The order of the staff's user list: a column, ascending or descending;
+/// ties (and accounts that never signed in, always last) are broken by the
+/// newest sign-up, then the id, so pages never overlap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UserSort {
+    pub column: SortColumn,
+    pub descending: bool,
+}
+
+impl Default for UserSort {
+    fn default() -> Self {
+        Self {
+            column: SortColumn::CreatedAt,
+            descending: true,
+        }
+    }
+}
+
+fn sorted(q: sea_orm::Select<user::Entity>, sort: UserSort) -> sea_orm::Select<user::Entity> {
+    use sea_orm::Order;
+    use sea_orm::sea_query::{Func, NullOrdering};
+    let order = if sort.descending {
+        Order::Desc
+    } else {
+        Order::Asc
+    };
+    let q = match sort.column {
+        // Case-insensitive, the same on both databases.
+        SortColumn::Name => q.order_by(Func::lower(Expr::col(user::Column::Name)), order),
+        SortColumn::Email => q.order_by(user::Column::Email, order),
+        SortColumn::Role => q.order_by(user::Column::Role, order),
+        SortColumn::Plan => q.order_by(user::Column::PlanId, order),
+        SortColumn::Status => q.order_by(user::Column::SubscriptionStatus, order),
+        SortColumn::CreatedAt => q.order_by(user::Column::CreatedAt, order),
+        SortColumn::LastLoginAt => {
+            q.order_by_with_nulls(user::Column::LastLoginAt, order, NullOrdering::Last)
+        }
+    };
+    q.order_by_desc(user::Column::CreatedAt)
+        .order_by_desc(user::Column::Id)
 }
 
 fn filtered(
@@ -45,6 +126,15 @@ fn filtered(
     }
     if let Some(role) = &f.role {
         c = c.add(user::Column::Role.eq(role));
+    }
+    if let Some(plan) = &f.plan_id {
+        c = c.add(user::Column::PlanId.eq(plan));
+    }
+    if let Some(from) = f.created_from {
+        c = c.add(user::Column::CreatedAt.gte(from));
+    }
+    if let Some(before) = f.created_before {
+        c = c.add(user::Column::CreatedAt.lt(before));
     }
     match f.status.as_deref() {
         Some("trial") => {
@@ -106,11 +196,13 @@ fn filtered(
     c
 }
 
-/// One page of accounts, newest first, and how many match.
+/// One page of accounts in `sort`'s order, and how many match.
+#[allow(clippy::too_many_arguments)]
 pub async fn list<C: ConnectionTrait>(
     conn: &C,
     filter: &UserFilter,
     cancelled: &[String],
+    sort: UserSort,
     page: u64,
     limit: u64,
     now: DateTime<Utc>,
@@ -122,9 +214,7 @@ pub async fn list<C: ConnectionTrait>(
         cancelled,
     ));
     let total = q.clone().count(conn).await?;
-    let rows = q
-        .order_by_desc(user::Column::CreatedAt)
-        .order_by_desc(user::Column::Id)
+    let rows = sorted(q, sort)
         .offset(page.saturating_sub(1) * limit)
         .limit(limit)
         .all(conn)

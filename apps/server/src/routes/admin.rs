@@ -5,10 +5,11 @@
 
 use actix_web::{delete, get, post, put, web};
 use ca_admin::dto::{
-    AdSpendIn, AdminUser, AuditLogPage, AuditLogQuery, ChangePlanIn, CreateAdminIn, CreateUserIn,
-    DashboardStats, LoginAsIn, NoteIn, NoteOut, PermissionsOut, RefundIn, RefundResponse,
-    SimpleUserIn, SimpleUserList, SimpleUserResponse, SuperadminFigures, SuspendIn, SystemHealth,
-    UserChangeIn, UserData, UserDetail, UserList, UserListQuery,
+    AdSpendIn, AdminUser, AuditLogPage, AuditLogQuery, BulkChangePlanIn, BulkOutcome, BulkUsersIn,
+    ChangePlanIn, CreateAdminIn, CreateUserIn, DashboardStats, LoginAsIn, NoteIn, NoteOut,
+    PermissionsOut, RefundIn, RefundResponse, SimpleUserIn, SimpleUserList, SimpleUserResponse,
+    SuperadminFigures, SuspendIn, SystemHealth, UserChangeIn, UserData, UserDetail,
+    UserExportQuery, UserList, UserListQuery,
 };
 use ca_auth::dto::{AuthResponse, ImpersonatedBy};
 use ca_auth::trial::TrialSettings;
@@ -60,6 +61,7 @@ data_responses! {
     AuditLogResponse => AuditLogPage,
     NotesResponse => Vec<NoteOut>,
     NoteResponse => NoteOut,
+    BulkOutcomeResponse => BulkOutcome,
 }
 
 fn ok<T, R: From<T>>(data: T) -> web::Json<R> {
@@ -124,7 +126,8 @@ pub async fn stats(
     Ok(ok(state.admin.stats(&user.actor()).await?))
 }
 
-/// Accounts, ten a page by default, newest first.
+/// Accounts, ten a page by default, newest first unless sorted otherwise;
+/// filtered by name/email/phone, role, status, plan and sign-up dates.
 #[utoipa::path(
     tag = "admin",
     security(("bearer" = [])),
@@ -143,6 +146,97 @@ pub async fn users(
     query: web::Query<UserListQuery>,
 ) -> Result<web::Json<UserListResponse>, ApiError> {
     Ok(ok(state.admin.users(&user.actor(), &query).await?))
+}
+
+/// Every account the user list's filters match (no pages), in the list's
+/// order, as a CSV file: dates in ISO 8601 (UTC), and a cell that starts
+/// like a spreadsheet formula (`=`, `+`, `-`, `@`, tab, carriage return;
+/// a phone number such as `+91 98290 12345` excepted) is written with a
+/// leading `'`. The answer's `X-Total-Count` header is the number of accounts.
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    params(UserExportQuery),
+    responses(
+        (status = 200, description = "The CSV file", content_type = "text/csv", body = String),
+        (status = 400, description = "A query parameter breaks a rule", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff", body = ErrorBody),
+    )
+)]
+#[get("/users/export")]
+pub async fn users_export(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    query: web::Query<UserExportQuery>,
+) -> Result<actix_web::HttpResponse, ApiError> {
+    use actix_web::http::header;
+    let (csv, count) = state.admin.users_csv(&user.actor(), &query).await?;
+    let day = chrono::Utc::now().format("%Y-%m-%d");
+    Ok(actix_web::HttpResponse::Ok()
+        .content_type("text/csv; charset=utf-8")
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"users-{day}.csv\""),
+        ))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .insert_header(("X-Total-Count", count.to_string()))
+        .body(csv))
+}
+
+/// Set the plan of several accounts at once, as the one-account change-plan
+/// call does to each (same rules, one audit entry each). Accounts the caller
+/// may not change (an admin and a superuser's or another staff member's
+/// account) or that do not exist are skipped and named, with the reason;
+/// each refusal is on the audit log.
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    request_body = BulkChangePlanIn,
+    responses(
+        (status = 200, description = "Done; `skipped` names the accounts left alone", body = BulkOutcomeResponse),
+        (status = 400, description = "A field breaks a rule; nothing was changed", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff", body = ErrorBody),
+    )
+)]
+#[post("/users/bulk/change-plan")]
+pub async fn bulk_change_plan(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    body: web::Json<BulkChangePlanIn>,
+) -> Result<web::Json<BulkOutcomeResponse>, ApiError> {
+    Ok(ok(state
+        .admin
+        .bulk_change_plan(&user.actor(), body.into_inner())
+        .await?))
+}
+
+/// Email several accounts the usual password reset link (works once, for an
+/// hour), as the one-account call does to each (one audit entry each).
+/// Accounts the caller may not touch, or that do not exist, are skipped
+/// and named, with the reason; each refusal is on the audit log.
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    request_body = BulkUsersIn,
+    responses(
+        (status = 200, description = "Sent; `skipped` names the accounts left alone", body = BulkOutcomeResponse),
+        (status = 400, description = "No accounts, or too many; nothing was sent", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff", body = ErrorBody),
+    )
+)]
+#[post("/users/bulk/send-password-reset")]
+pub async fn bulk_send_password_reset(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    body: web::Json<BulkUsersIn>,
+) -> Result<web::Json<BulkOutcomeResponse>, ApiError> {
+    Ok(ok(state
+        .admin
+        .bulk_send_password_reset(&user.actor(), body.into_inner())
+        .await?))
 }
 
 /// Everything about one account: campaigns, figures, activity, subscription, payments, audit.

@@ -6,6 +6,7 @@
 mod admin;
 mod admin_console;
 mod admin_ops;
+mod admin_users_table;
 mod assistant;
 mod auth;
 mod billing;

@@ -288,10 +288,58 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Accounts, ten a page by default, newest first. */
+        /**
+         * Accounts, ten a page by default, newest first unless sorted otherwise;
+         *     filtered by name/email/phone, role, status, plan and sign-up dates.
+         */
         get: operations["users"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/bulk/change-plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set the plan of several accounts at once, as the one-account change-plan
+         *     call does to each (same rules, one audit entry each). Accounts the caller
+         *     may not change (an admin and a superuser's or another staff member's
+         *     account) or that do not exist are skipped and named, with the reason;
+         *     each refusal is on the audit log.
+         */
+        post: operations["bulk_change_plan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/bulk/send-password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Email several accounts the usual password reset link (works once, for an
+         *     hour), as the one-account call does to each (one audit entry each).
+         *     Accounts the caller may not touch, or that do not exist, are skipped
+         *     and named, with the reason; each refusal is on the audit log.
+         */
+        post: operations["bulk_send_password_reset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -326,6 +374,29 @@ export interface paths {
         put?: never;
         /** Create an owner account, optionally on a plan. */
         post: operations["create_user"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every account the user list's filters match (no pages), in the list's
+         *     order, as a CSV file: dates in ISO 8601 (UTC), and a cell that starts
+         *     like a spreadsheet formula (`=`, `+`, `-`, `@`, tab, carriage return;
+         *     a phone number such as `+91 98290 12345` excepted) is written with a
+         *     leading `'`. The answer's `X-Total-Count` header is the number of accounts.
+         */
+        get: operations["users_export"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2237,6 +2308,56 @@ export interface components {
         BillingDetailsResponse: {
             data: components["schemas"]["BillingDetailsOut"];
             success: boolean;
+        };
+        /**
+         * @description `POST /api/admin/users/bulk/change-plan`: the accounts chosen and the
+         *     plan, status and end date each of them gets (as the one-account call).
+         */
+        BulkChangePlanIn: {
+            planId?: string;
+            /**
+             * Format: date-time
+             * @description Required when active; in the future.
+             */
+            subscriptionEndsAt?: string | null;
+            /** @description `free`, `trial`, `active`, `cancelled`, `past_due` or `expired`. */
+            subscriptionStatus?: string;
+            /** @description 1 to 100 account ids. */
+            userIds?: string[];
+        };
+        /** @description An account a bulk action was done to. */
+        BulkDone: {
+            email: string;
+            id: string;
+        };
+        /**
+         * @description What a bulk action did: the accounts done, those skipped (each refusal
+         *     is in the audit log too) and a summary.
+         */
+        BulkOutcome: {
+            done: components["schemas"]["BulkDone"][];
+            /** @description Such as "Plan changed for 2 users; 1 skipped". */
+            message: string;
+            skipped: components["schemas"]["BulkSkipped"][];
+        };
+        BulkOutcomeResponse: {
+            data: components["schemas"]["BulkOutcome"];
+            success: boolean;
+        };
+        /** @description An account a bulk action left alone, and why. */
+        BulkSkipped: {
+            /** @description The error code the one-account call answers, such as `superuser_required`. */
+            code: string;
+            /** @description None when there is no such account. */
+            email?: string | null;
+            id: string;
+            /** @description Why, in words. */
+            reason: string;
+        };
+        /** @description `POST /api/admin/users/bulk/send-password-reset`: the accounts chosen. */
+        BulkUsersIn: {
+            /** @description 1 to 100 account ids. */
+            userIds?: string[];
         };
         /** @description A campaign's counters. */
         CampaignAnalytics: {
@@ -5731,6 +5852,28 @@ export interface operations {
                 role?: string;
                 /** @description `free`, `trial`, `active`, `cancelled`, `past_due` or `expired`. */
                 subscriptionStatus?: string;
+                /** @description The id of the plan the accounts are on. */
+                planId?: string;
+                /**
+                 * @description Accounts that signed up on or after this day (`2026-11-01`) or
+                 *     moment (RFC 3339).
+                 */
+                from?: string;
+                /**
+                 * @description Accounts that signed up up to this day, inclusive (`2026-11-30`), or
+                 *     before this moment (RFC 3339); not before `from`.
+                 */
+                to?: string;
+                /**
+                 * @description `name`, `email`, `role`, `plan`, `status`, `createdAt` (sign-up date,
+                 *     the default) or `lastLoginAt`.
+                 */
+                sort?: string;
+                /**
+                 * @description `asc` or `desc`; by default newest first for dates and A to Z otherwise.
+                 *     Accounts that never signed in come last either way.
+                 */
+                order?: string;
             };
             header?: never;
             path?: never;
@@ -5767,6 +5910,126 @@ export interface operations {
             };
             /** @description Not staff */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    bulk_change_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkChangePlanIn"];
+            };
+        };
+        responses: {
+            /** @description Done; `skipped` names the accounts left alone */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkOutcomeResponse"];
+                };
+            };
+            /** @description A field breaks a rule; nothing was changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    bulk_send_password_reset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkUsersIn"];
+            };
+        };
+        responses: {
+            /** @description Sent; `skipped` names the accounts left alone */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkOutcomeResponse"];
+                };
+            };
+            /** @description No accounts, or too many; nothing was sent */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5914,6 +6177,70 @@ export interface operations {
             };
             /** @description The request body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    users_export: {
+        parameters: {
+            query?: {
+                /** @description Part of the name, email or phone. */
+                search?: string;
+                /** @description `user`, `admin` or `superuser`. */
+                role?: string;
+                /** @description `free`, `trial`, `active`, `cancelled`, `past_due` or `expired`. */
+                subscriptionStatus?: string;
+                /** @description The id of the plan the accounts are on. */
+                planId?: string;
+                /** @description Signed up on or after this day (`2026-11-01`) or moment (RFC 3339). */
+                from?: string;
+                /** @description Signed up up to this day, inclusive, or before this moment. */
+                to?: string;
+                /** @description As the list's `sort`. */
+                sort?: string;
+                /** @description `asc` or `desc`. */
+                order?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description A query parameter breaks a rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9992,6 +10319,28 @@ export interface operations {
                 role?: string;
                 /** @description `free`, `trial`, `active`, `cancelled`, `past_due` or `expired`. */
                 subscriptionStatus?: string;
+                /** @description The id of the plan the accounts are on. */
+                planId?: string;
+                /**
+                 * @description Accounts that signed up on or after this day (`2026-11-01`) or
+                 *     moment (RFC 3339).
+                 */
+                from?: string;
+                /**
+                 * @description Accounts that signed up up to this day, inclusive (`2026-11-30`), or
+                 *     before this moment (RFC 3339); not before `from`.
+                 */
+                to?: string;
+                /**
+                 * @description `name`, `email`, `role`, `plan`, `status`, `createdAt` (sign-up date,
+                 *     the default) or `lastLoginAt`.
+                 */
+                sort?: string;
+                /**
+                 * @description `asc` or `desc`; by default newest first for dates and A to Z otherwise.
+                 *     Accounts that never signed in come last either way.
+                 */
+                order?: string;
             };
             header?: never;
             path?: never;

@@ -1,7 +1,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
-import { $api } from "../../../lib/api-client";
+import { $api, client } from "../../../lib/api-client";
 import { PAGE_SIZE } from "./pagination";
+import { listQuery, type UserListState } from "./user-list";
 
 /** The admin area's calls, one small hook each, over the generated client. */
 
@@ -9,30 +10,36 @@ export function useDashboardStats() {
   return $api.useQuery("get", "/api/admin/dashboard/stats");
 }
 
-export interface UserFilters {
-  page: number;
-  search: string;
-  role: string | null;
-  subscriptionStatus: string | null;
-}
-
-export function useAdminUsers(f: UserFilters) {
+/** One page of the users table, filtered and sorted as `s` says. */
+export function useAdminUsers(s: UserListState) {
   return $api.useQuery(
     "get",
     "/api/admin/users",
     {
       params: {
-        query: {
-          page: String(f.page),
-          limit: String(PAGE_SIZE),
-          search: f.search || undefined,
-          role: f.role ?? undefined,
-          subscriptionStatus: f.subscriptionStatus ?? undefined,
-        },
+        query: { ...listQuery(s), page: String(s.page), limit: String(PAGE_SIZE) },
       },
     },
     { placeholderData: (previous) => previous },
   );
+}
+
+/** Every user the table's filters match, as the server's CSV file. */
+export async function fetchUsersCsv(s: UserListState): Promise<Blob> {
+  const { data, error } = await client.GET("/api/admin/users/export", {
+    params: { query: listQuery(s) },
+    parseAs: "blob",
+  });
+  if (error || !data) throw error ?? new Error("The users could not be exported");
+  return data;
+}
+
+export function useBulkChangePlan() {
+  return $api.useMutation("post", "/api/admin/users/bulk/change-plan");
+}
+
+export function useBulkSendPasswordReset() {
+  return $api.useMutation("post", "/api/admin/users/bulk/send-password-reset");
 }
 
 export function useUserDetail(id: string) {

@@ -11,3 +11,4 @@ export type DashboardStats = Schemas["DashboardStats"];
 export type UserDetail = Schemas["UserDetail"];
 export type SystemHealth = Schemas["SystemHealth"];
 export type SuperAdminStats = Schemas["SuperadminFigures"];
+export type BulkOutcome = Schemas["BulkOutcome"];

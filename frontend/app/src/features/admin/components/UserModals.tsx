@@ -25,7 +25,7 @@ import { grantableRoles, usePermissions } from "../api/permissions";
 import { useAdminNotice } from "./AdminNotice";
 
 /** The alert of a failed save: the screen's sentence, then the server's reason when it gave one. */
-function FailureAlert({ title, error }: { title: string; error: unknown }) {
+export function FailureAlert({ title, error }: { title: string; error: unknown }) {
   const detail = messageOf(error, "");
   return (
     <Alert color="red" variant="light" role="alert" title={title}>
@@ -34,7 +34,7 @@ function FailureAlert({ title, error }: { title: string; error: unknown }) {
   );
 }
 
-function FormModal({
+export function FormModal({
   opened,
   onClose,
   title,

@@ -1,15 +1,21 @@
 import {
   ActionIcon,
   Anchor,
+  Checkbox,
   Group,
   Menu,
   Paper,
+  Select,
   Skeleton,
   Stack,
   Table,
   Text,
+  UnstyledButton,
 } from "@mantine/core";
 import {
+  IconArrowDown,
+  IconArrowUp,
+  IconArrowsSort,
   IconDots,
   IconEye,
   IconLogin2,
@@ -22,6 +28,13 @@ import { formatDate, formatInr } from "../../../lib/format";
 import { count } from "../api/display";
 import type { AdminUser } from "../api/types";
 import { rowControls, type Allowed } from "../api/permissions";
+import {
+  ariaSort,
+  SORT_COLUMNS,
+  type SortColumn,
+  type SortOrder,
+  type UserListState,
+} from "../api/user-list";
 import { RoleBadge, StatusBadge, SuspendedBadge } from "./Badges";
 import { useCompactLists } from "./compact";
 import { DeleteUserModal, LoginAsUserModal } from "./UserActionModals";
@@ -108,6 +121,19 @@ function NameAndEmail({ user: u }: { user: AdminUser }) {
   );
 }
 
+/** The table's order and a header click. */
+export interface Sorting {
+  state: UserListState;
+  onSort: (column: SortColumn, order?: SortOrder) => void;
+}
+
+/** The rows chosen for a bulk action. */
+export interface Selection {
+  selected: ReadonlySet<string>;
+  onToggle: (id: string) => void;
+  onToggleAll: () => void;
+}
+
 interface UserListProps {
   users: AdminUser[];
   loading: boolean;
@@ -115,50 +141,207 @@ interface UserListProps {
   /** What the signed-in role may do. */
   allowed: Allowed;
   onAction: (action: UserAction, user: AdminUser) => void;
+  sorting?: Sorting;
+  selection?: Selection;
+}
+
+const SORT_LABELS: Record<SortColumn, string> = {
+  name: "Name",
+  email: "Email",
+  role: "Role",
+  plan: "Plan",
+  status: "Status",
+  createdAt: "Joined",
+  lastLoginAt: "Last login",
+};
+
+/** Whether the signed-in role may act on the row's account (bulk actions included). */
+function selectable(allowed: Allowed, meId: string, u: AdminUser): boolean {
+  return rowControls(allowed, meId, u).changePlan;
+}
+
+function RowCheckbox({
+  user: u,
+  selection,
+  enabled,
+}: {
+  user: AdminUser;
+  selection: Selection;
+  enabled: boolean;
+}) {
+  return (
+    <Checkbox
+      aria-label={
+        enabled ? `Select ${u.email}` : `${u.email} cannot be selected: your role may not change it`
+      }
+      checked={enabled && selection.selected.has(u.id)}
+      disabled={!enabled}
+      onChange={() => selection.onToggle(u.id)}
+    />
+  );
+}
+
+/** "Select all on this page": checked when every row the role may act on is chosen. */
+function SelectAll({
+  users,
+  selection,
+  enabled,
+  label,
+}: {
+  users: AdminUser[];
+  selection: Selection;
+  enabled: (u: AdminUser) => boolean;
+  label?: string;
+}) {
+  const ids = users.filter(enabled).map((u) => u.id);
+  const chosen = ids.filter((id) => selection.selected.has(id)).length;
+  return (
+    <Checkbox
+      aria-label="Select all users on this page"
+      label={label}
+      checked={ids.length > 0 && chosen === ids.length}
+      indeterminate={chosen > 0 && chosen < ids.length}
+      disabled={ids.length === 0}
+      onChange={selection.onToggleAll}
+    />
+  );
+}
+
+/** A header that sorts the list by its column; says its order to assistive technology. */
+function SortHeader({
+  column,
+  sorting,
+  align,
+}: {
+  column: SortColumn;
+  sorting: Sorting | undefined;
+  align?: "right";
+}) {
+  const label = SORT_LABELS[column];
+  if (!sorting) return <Table.Th ta={align}>{label}</Table.Th>;
+  const sort = ariaSort(sorting.state, column);
+  const Icon =
+    sort === "ascending" ? IconArrowUp : sort === "descending" ? IconArrowDown : IconArrowsSort;
+  return (
+    <Table.Th ta={align} aria-sort={sort}>
+      <UnstyledButton
+        onClick={() => sorting.onSort(column)}
+        fw={700}
+        fz="sm"
+        data-testid={`sort-${column}`}
+        aria-label={`Sort by ${label.toLowerCase()}`}
+      >
+        <Group gap={4} wrap="nowrap" component="span">
+          {label}
+          <Icon size={14} aria-hidden />
+        </Group>
+      </UnstyledButton>
+    </Table.Th>
+  );
+}
+
+/** On narrow screens, the order as a choice instead of headers. */
+function CompactSort({ sorting }: { sorting: Sorting }) {
+  const { sort, order } = sorting.state;
+  return (
+    <Group gap="xs" wrap="nowrap" align="flex-end">
+      <Select
+        label="Sort by"
+        size="xs"
+        data={SORT_COLUMNS.map((c) => ({ value: c, label: SORT_LABELS[c] }))}
+        value={sort}
+        onChange={(v) => v && sorting.onSort(v as SortColumn)}
+        allowDeselect={false}
+        style={{ flex: 1 }}
+        comboboxProps={{ withinPortal: true }}
+      />
+      <Select
+        label="Order"
+        size="xs"
+        data={[
+          { value: "asc", label: "Ascending" },
+          { value: "desc", label: "Descending" },
+        ]}
+        value={order}
+        onChange={(v) => v && sorting.onSort(sort, v as SortOrder)}
+        allowDeselect={false}
+        style={{ flex: 1 }}
+        comboboxProps={{ withinPortal: true }}
+      />
+    </Group>
+  );
 }
 
 /** On narrow screens: one stacked row per user. */
-function UserRowsCompact({ users, loading, meId, allowed, onAction }: UserListProps) {
+function UserRowsCompact({
+  users,
+  loading,
+  meId,
+  allowed,
+  onAction,
+  sorting,
+  selection,
+}: UserListProps) {
+  const canSelect = (u: AdminUser) => selectable(allowed, meId, u);
+  let rows;
   if (loading) {
-    return (
+    rows = (
       <Stack gap="xs">
         {Array.from({ length: 5 }, (_, i) => (
           <Skeleton key={i} h={72} radius="md" />
         ))}
       </Stack>
     );
-  }
-  if (users.length === 0) {
-    return (
+  } else if (users.length === 0) {
+    rows = (
       <Text ta="center" c="dimmed" py="lg">
         No users match these filters.
       </Text>
     );
+  } else {
+    rows = (
+      <Stack gap="xs">
+        {users.map((u) => (
+          <Paper key={u.id} withBorder radius="md" p="sm" data-testid={`user-row-${u.email}`}>
+            <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+              <Group gap="xs" align="flex-start" wrap="nowrap" style={{ minWidth: 0 }}>
+                {selection && <RowCheckbox user={u} selection={selection} enabled={canSelect(u)} />}
+                <NameAndEmail user={u} />
+              </Group>
+              <UserActionsMenu user={u} meId={meId} allowed={allowed} onAction={onAction} />
+            </Group>
+            <Group gap={6} mt={6}>
+              <RoleBadge role={u.role} />
+              <StatusBadge
+                subscriptionStatus={u.subscriptionStatus}
+                cancelAtPeriodEnd={u.cancelAtPeriodEnd}
+              />
+              <SuspendedBadge suspendedAt={u.suspendedAt} />
+            </Group>
+            <Text fz="xs" c="dimmed" mt={6}>
+              Plan {u.planId} · {count(u.campaignCount)} campaign
+              {u.campaignCount === 1 ? "" : "s"} · paid {formatInr(u.totalRevenue)} in{" "}
+              {u.totalPayments} payment
+              {u.totalPayments === 1 ? "" : "s"} · joined {formatDate(u.createdAt)} · last login{" "}
+              {u.lastLoginAt ? formatDate(u.lastLoginAt) : "never"}
+            </Text>
+          </Paper>
+        ))}
+      </Stack>
+    );
   }
   return (
     <Stack gap="xs">
-      {users.map((u) => (
-        <Paper key={u.id} withBorder radius="md" p="sm" data-testid={`user-row-${u.email}`}>
-          <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
-            <NameAndEmail user={u} />
-            <UserActionsMenu user={u} meId={meId} allowed={allowed} onAction={onAction} />
-          </Group>
-          <Group gap={6} mt={6}>
-            <RoleBadge role={u.role} />
-            <StatusBadge
-              subscriptionStatus={u.subscriptionStatus}
-              cancelAtPeriodEnd={u.cancelAtPeriodEnd}
-            />
-            <SuspendedBadge suspendedAt={u.suspendedAt} />
-          </Group>
-          <Text fz="xs" c="dimmed" mt={6}>
-            Plan {u.planId} · {count(u.campaignCount)} campaign
-            {u.campaignCount === 1 ? "" : "s"} · paid {formatInr(u.totalRevenue)} in{" "}
-            {u.totalPayments} payment
-            {u.totalPayments === 1 ? "" : "s"} · joined {formatDate(u.createdAt)}
-          </Text>
-        </Paper>
-      ))}
+      {sorting && <CompactSort sorting={sorting} />}
+      {selection && !loading && users.length > 0 && (
+        <SelectAll
+          users={users}
+          selection={selection}
+          enabled={canSelect}
+          label="Select all on this page"
+        />
+      )}
+      {rows}
     </Stack>
   );
 }
@@ -167,20 +350,27 @@ function UserRowsCompact({ users, loading, meId, allowed, onAction }: UserListPr
 export function UserTable(props: UserListProps) {
   const compact = useCompactLists();
   if (compact) return <UserRowsCompact {...props} />;
-  const { users, loading, meId, allowed, onAction } = props;
-  const columns = 8;
+  const { users, loading, meId, allowed, onAction, sorting, selection } = props;
+  const canSelect = (u: AdminUser) => selectable(allowed, meId, u);
+  const columns = selection ? 10 : 9;
   return (
-    <Table.ScrollContainer minWidth={820}>
+    <Table.ScrollContainer minWidth={960}>
       <Table verticalSpacing="sm" highlightOnHover>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>User</Table.Th>
-            <Table.Th>Role</Table.Th>
-            <Table.Th>Plan</Table.Th>
-            <Table.Th>Status</Table.Th>
+            {selection && (
+              <Table.Th w={40}>
+                <SelectAll users={users} selection={selection} enabled={canSelect} />
+              </Table.Th>
+            )}
+            <SortHeader column="name" sorting={sorting} />
+            <SortHeader column="role" sorting={sorting} />
+            <SortHeader column="plan" sorting={sorting} />
+            <SortHeader column="status" sorting={sorting} />
             <Table.Th ta="right">Campaigns</Table.Th>
             <Table.Th ta="right">Payments</Table.Th>
-            <Table.Th>Joined</Table.Th>
+            <SortHeader column="createdAt" sorting={sorting} />
+            <SortHeader column="lastLoginAt" sorting={sorting} />
             <Table.Th ta="right">Actions</Table.Th>
           </Table.Tr>
         </Table.Thead>
@@ -205,6 +395,11 @@ export function UserTable(props: UserListProps) {
           {!loading &&
             users.map((u) => (
               <Table.Tr key={u.id} data-testid={`user-row-${u.email}`}>
+                {selection && (
+                  <Table.Td>
+                    <RowCheckbox user={u} selection={selection} enabled={canSelect(u)} />
+                  </Table.Td>
+                )}
                 <Table.Td>
                   <NameAndEmail user={u} />
                 </Table.Td>
@@ -231,6 +426,9 @@ export function UserTable(props: UserListProps) {
                   </Text>
                 </Table.Td>
                 <Table.Td style={{ whiteSpace: "nowrap" }}>{formatDate(u.createdAt)}</Table.Td>
+                <Table.Td style={{ whiteSpace: "nowrap" }}>
+                  {u.lastLoginAt ? formatDate(u.lastLoginAt) : "Never"}
+                </Table.Td>
                 <Table.Td>
                   <Group justify="flex-end">
                     <UserActionsMenu user={u} meId={meId} allowed={allowed} onAction={onAction} />

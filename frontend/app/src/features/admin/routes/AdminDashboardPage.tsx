@@ -20,6 +20,8 @@ import {
   IconCrown,
   IconHistory,
   IconCurrencyRupee,
+  IconDownload,
+  IconFilterOff,
   IconHourglass,
   IconMessages,
   IconPackage,
@@ -32,16 +34,28 @@ import {
   IconUserShield,
   IconUserStar,
 } from "@tabler/icons-react";
-import { useState } from "react";
-import { Link } from "react-router";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { Link, useSearchParams } from "react-router";
 import { messageOf } from "../../../lib/api-client";
 import { useAuth } from "../../../lib/auth";
 import { formatInr } from "../../../lib/format";
-import { useAdminUsers, useDashboardStats } from "../api/admin";
+import { fetchUsersCsv, useAdminPlans, useAdminUsers, useDashboardStats } from "../api/admin";
+import { localIsoDate } from "../../billing/api/history-csv";
+import {
+  DEFAULT_LIST,
+  isFiltered,
+  listFromParams,
+  paramsFromList,
+  toggleAll,
+  toggleSort,
+  type UserListState,
+} from "../api/user-list";
+import { BulkActions } from "../components/BulkActions";
+import { useAdminNotice } from "../components/AdminNotice";
 import { count } from "../api/display";
 import { PAGE_SIZE, pageAfterDelete, pageRange } from "../api/pagination";
 import { capitalise, ROLES, STATUS_FILTERS, statusLabel } from "../api/status";
-import { usePermissions } from "../api/permissions";
+import { rowControls, usePermissions } from "../api/permissions";
 import type { AdminUser, DashboardStats } from "../api/types";
 import { StatCard } from "../../../components/StatCard";
 import { ON_PAID_PLAN } from "../api/business";
@@ -128,19 +142,67 @@ function StatCards({ stats }: { stats: DashboardStats }) {
   );
 }
 
+/** Downloads `blob` as a file named `name`. */
+function download(blob: Blob, name: string) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
 export function AdminDashboardPage() {
   const { user: me } = useAuth();
   const allowed = usePermissions();
-  const [search, setSearch] = useState("");
+  const notify = useAdminNotice();
+  // Search, filters, order and page live in the address bar: a reload or a shared link keeps them.
+  const [params, setParams] = useSearchParams();
+  const list = useMemo(() => listFromParams(params), [params]);
+  const listKey = paramsFromList(list).toString();
+  const setList = useCallback(
+    (next: UserListState, replace = false) => setParams(paramsFromList(next), { replace }),
+    [setParams],
+  );
+  const [search, setSearch] = useState(list.search);
   const [debounced] = useDebouncedValue(search.trim(), 300);
-  const [role, setRole] = useState<string | null>(null);
-  const [status, setStatus] = useState<string | null>(null);
-  const [page, setPage] = useState(1);
+  useEffect(() => {
+    if (debounced !== list.search) setList({ ...list, search: debounced, page: 1 }, true);
+    // Only a new search term moves the list; the URL changing otherwise must not.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [debounced]);
+  // A new page, filter or order starts a new selection: nothing chosen is out of sight.
+  const [chosen, setChosen] = useState<{ key: string; ids: Set<string> }>({
+    key: listKey,
+    ids: new Set(),
+  });
+  const selected = chosen.key === listKey ? chosen.ids : new Set<string>();
+  const setSelected = (update: (prev: Set<string>) => Set<string>) =>
+    setChosen((prev) => ({
+      key: listKey,
+      ids: update(prev.key === listKey ? prev.ids : new Set()),
+    }));
+  const [exporting, setExporting] = useState(false);
   const [creating, setCreating] = useState<"user" | "admin" | null>(null);
   const [action, setAction] = useState<{ kind: UserAction; user: AdminUser } | null>(null);
 
   const stats = useDashboardStats();
-  const users = useAdminUsers({ page, search: debounced, role, subscriptionStatus: status });
+  const users = useAdminUsers(list);
+  const plans = useAdminPlans();
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      download(await fetchUsersCsv(list), `users-${localIsoDate(new Date())}.csv`);
+      notify("The users matching these filters were exported.");
+    } catch (e) {
+      notify(messageOf(e, "The users could not be exported"));
+    } finally {
+      setExporting(false);
+    }
+  };
 
   const failed = (stats.isError && !stats.data) || (users.isError && !users.data);
   if (failed) {
@@ -169,8 +231,9 @@ export function AdminDashboardPage() {
     );
   }
 
-  const list = users.data?.data;
-  const pagination = list?.pagination;
+  const page = users.data?.data;
+  const pagination = page?.pagination;
+  const rows = page?.users ?? [];
 
   return (
     <Stack gap="lg">
@@ -255,10 +318,7 @@ export function AdminDashboardPage() {
                 placeholder="Search by name or email..."
                 leftSection={<IconSearch size={16} />}
                 value={search}
-                onChange={(e) => {
-                  setSearch(e.currentTarget.value);
-                  setPage(1);
-                }}
+                onChange={(e) => setSearch(e.currentTarget.value)}
               />
             </Grid.Col>
             <Grid.Col span={{ base: 6, lg: 3 }}>
@@ -266,11 +326,8 @@ export function AdminDashboardPage() {
                 aria-label="Role filter"
                 placeholder="All Roles"
                 data={ROLES.map((r) => ({ value: r, label: capitalise(r) }))}
-                value={role}
-                onChange={(v) => {
-                  setRole(v);
-                  setPage(1);
-                }}
+                value={list.role}
+                onChange={(v) => setList({ ...list, role: v, page: 1 })}
                 clearable
               />
             </Grid.Col>
@@ -279,26 +336,115 @@ export function AdminDashboardPage() {
                 aria-label="Subscription filter"
                 placeholder="All Statuses"
                 data={STATUS_FILTERS.map((s) => ({ value: s, label: statusLabel(s) }))}
-                value={status}
-                onChange={(v) => {
-                  setStatus(v);
-                  setPage(1);
-                }}
+                value={list.status}
+                onChange={(v) => setList({ ...list, status: v, page: 1 })}
                 clearable
               />
             </Grid.Col>
+            <Grid.Col span={{ base: 12, lg: 4 }}>
+              <Select
+                aria-label="Plan filter"
+                placeholder="All Plans"
+                data={(plans.data?.data ?? []).map((p) => ({ value: p.id, label: p.displayName }))}
+                value={list.plan}
+                onChange={(v) => setList({ ...list, plan: v, page: 1 })}
+                clearable
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, xs: 6, lg: 4 }}>
+              <TextInput
+                type="date"
+                aria-label="Joined from"
+                leftSection={<Text fz="xs">From</Text>}
+                leftSectionWidth={48}
+                value={list.from}
+                max={list.to || undefined}
+                onChange={(e) => setList({ ...list, from: e.currentTarget.value, page: 1 })}
+              />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, xs: 6, lg: 4 }}>
+              <TextInput
+                type="date"
+                aria-label="Joined to"
+                leftSection={<Text fz="xs">To</Text>}
+                leftSectionWidth={36}
+                value={list.to}
+                min={list.from || undefined}
+                onChange={(e) => setList({ ...list, to: e.currentTarget.value, page: 1 })}
+              />
+            </Grid.Col>
           </Grid>
-          {users.isError && list && (
+          <Group justify="space-between" wrap="wrap" gap="xs">
+            <Text fz="xs" c="dimmed">
+              Sign-up dates: from and to are included.
+            </Text>
+            <Group gap="xs" wrap="wrap">
+              {isFiltered(list) && (
+                <Button
+                  variant="subtle"
+                  size="xs"
+                  leftSection={<IconFilterOff size={14} />}
+                  onClick={() => {
+                    setSearch("");
+                    setList({ ...DEFAULT_LIST, sort: list.sort, order: list.order });
+                  }}
+                >
+                  Clear filters
+                </Button>
+              )}
+              <Button
+                variant="default"
+                size="xs"
+                leftSection={<IconDownload size={14} />}
+                loading={exporting}
+                onClick={() => void exportCsv()}
+              >
+                Export CSV
+              </Button>
+            </Group>
+          </Group>
+          <BulkActions
+            ids={[...selected]}
+            onClear={() => setSelected(() => new Set())}
+            onOutcome={notify}
+          />
+          {users.isError && page && (
             <Alert color="red" variant="light">
               {messageOf(users.error, "Failed to fetch users")}
             </Alert>
           )}
           <UserTable
-            users={list?.users ?? []}
-            loading={!list}
+            users={rows}
+            loading={!page}
             meId={me?.id ?? ""}
             allowed={allowed}
             onAction={(kind, user) => setAction({ kind, user })}
+            sorting={{
+              state: list,
+              onSort: (column, order) =>
+                setList(
+                  order ? { ...list, sort: column, order, page: 1 } : toggleSort(list, column),
+                ),
+            }}
+            selection={{
+              selected,
+              onToggle: (id) =>
+                setSelected((prev) => {
+                  const next = new Set(prev);
+                  if (next.has(id)) next.delete(id);
+                  else next.add(id);
+                  return next;
+                }),
+              onToggleAll: () =>
+                setSelected((prev) =>
+                  toggleAll(
+                    prev,
+                    rows
+                      .filter((u) => rowControls(allowed, me?.id ?? "", u).changePlan)
+                      .map((u) => u.id),
+                  ),
+                ),
+            }}
           />
           {pagination && (
             <Group justify="space-between" wrap="wrap" gap="xs">
@@ -313,8 +459,8 @@ export function AdminDashboardPage() {
                 <Pagination
                   getControlProps={paginationControlLabel}
                   total={pagination.totalPages}
-                  value={page}
-                  onChange={setPage}
+                  value={list.page}
+                  onChange={(p) => setList({ ...list, page: p })}
                   size="sm"
                   siblings={0}
                   aria-label="Pages"
@@ -330,7 +476,7 @@ export function AdminDashboardPage() {
       <UserActionModal
         action={action}
         onClose={() => setAction(null)}
-        onDeleted={() => setPage(pageAfterDelete(page, list?.users.length ?? 0))}
+        onDeleted={() => setList({ ...list, page: pageAfterDelete(list.page, rows.length) })}
       />
     </Stack>
   );

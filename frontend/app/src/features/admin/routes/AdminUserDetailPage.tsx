@@ -505,7 +505,7 @@ export function AdminUserDetailPage() {
               </Text>
             </Group>
             {suspended && (
-              <Text fz="sm" c="red.8" mt={4}>
+              <Text fz="sm" c="red.9" mt={4}>
                 Suspended {when(user.suspendedAt)}: cannot sign in;{" "}
                 {user.widgetPaused ? "widget paused" : "widget keeps working"}.
               </Text>
