@@ -11,6 +11,7 @@ import {
 import type { ReactNode } from "react";
 import type { components } from "../api/schema";
 import { client, messageOf, quietClient, type User } from "./api-client";
+import { forgetThisBrowsersPush } from "./push-signout";
 import { clearAllTokens, clearToken, getToken, restoreStaffSession, setToken } from "./storage";
 
 /** What registering sends: name, email, password and phone (with its country code). */
@@ -157,6 +158,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const logout = useCallback(() => {
+    void forgetThisBrowsersPush(getToken()).catch(() => undefined);
     clearAllTokens();
     setUser(null);
     setImpersonatedBy(null);
