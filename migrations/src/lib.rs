@@ -42,6 +42,7 @@ mod m20261126_000036_ai_conversation_usage;
 mod m20261126_000037_account_suspensions;
 mod m20261126_000038_admin_notes;
 mod m20261126_000039_staff_two_factor;
+mod m20261126_000043_experiments;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -91,6 +92,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261126_000037_account_suspensions::Migration),
             Box::new(m20261126_000038_admin_notes::Migration),
             Box::new(m20261126_000039_staff_two_factor::Migration),
+            Box::new(m20261126_000043_experiments::Migration),
         ]
     }
 }

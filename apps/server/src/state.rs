@@ -26,4 +26,5 @@ pub struct AppState {
     pub admin: ca_admin::AdminService,
     pub meta: ca_meta::MetaService,
     pub webhooks: ca_webhooks::WebhookService,
+    pub experiments: ca_experiments::ExperimentService,
 }

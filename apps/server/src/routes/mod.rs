@@ -13,6 +13,7 @@ pub mod live_demo;
 pub mod meta;
 pub mod payments;
 pub mod test_widget;
+pub mod tests;
 pub mod webhooks;
 pub mod widget;
 
