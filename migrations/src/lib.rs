@@ -44,6 +44,7 @@ mod m20261126_000038_admin_notes;
 mod m20261126_000039_staff_two_factor;
 mod m20261126_000041_push_notifications;
 mod m20261126_000042_webhook_fan_out;
+mod m20261126_000043_experiments;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -95,6 +96,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261126_000039_staff_two_factor::Migration),
             Box::new(m20261126_000041_push_notifications::Migration),
             Box::new(m20261126_000042_webhook_fan_out::Migration),
+            Box::new(m20261126_000043_experiments::Migration),
         ]
     }
 }

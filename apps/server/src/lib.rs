@@ -154,6 +154,7 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
         config: Arc::new(config),
         billing,
         campaigns: CampaignService::new(db.clone()),
+        experiments: ca_experiments::ExperimentService::new(db.clone()),
         customers: CustomerService::new(db.clone()),
         db,
         auth,
@@ -434,6 +435,11 @@ fn api_app(
                 .service(routes::campaigns::analytics)
                 .service(routes::campaigns::widget_script)
                 .service(routes::campaigns::conversion_script)
+                .service(routes::tests::list)
+                .service(routes::tests::create)
+                .service(routes::tests::get_one)
+                .service(routes::tests::pause)
+                .service(routes::tests::promote)
                 .service(routes::assistant::try_assistant)
                 .service(routes::assistant::unanswered),
         )

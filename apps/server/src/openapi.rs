@@ -29,6 +29,7 @@ use crate::error::ErrorBody;
         (name = "billing", description = "Usage, checkout, the subscription and cancelling"),
         (name = "payments", description = "Paying for a plan through PayU: initialize, PayU's return and webhook, verify, status, history, invoices"),
         (name = "campaigns", description = "Exit-intent campaigns"),
+        (name = "tests", description = "A/B tests of a campaign: variants, per-variant results and an always-valid call, promotion of the winner"),
         (name = "customers", description = "The leads and buyers campaigns produce"),
         (name = "conversations", description = "Visitors' chats with the assistant, read-only"),
         (name = "widget", description = "Public calls of the embedded widget (any origin, no credentials)"),

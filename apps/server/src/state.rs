@@ -27,4 +27,5 @@ pub struct AppState {
     pub meta: ca_meta::MetaService,
     pub webhooks: ca_webhooks::WebhookService,
     pub push: ca_push::PushService,
+    pub experiments: ca_experiments::ExperimentService,
 }

@@ -284,3 +284,38 @@ pub async fn pause_over_limit<C: ConnectionTrait>(
     tracing::info!(owner = %owner_id, paused, "campaigns over the plan's limit paused");
     Ok(paused)
 }
+
+/// The settings of one of the owner's campaigns, read on `conn` (the
+/// caller's transaction when it goes on to change them).
+pub async fn settings_of<C: ConnectionTrait>(
+    conn: &C,
+    owner_id: &str,
+    id: &str,
+) -> Result<CampaignSettings, CampaignError> {
+    Ok(CampaignOut::of(&find_owned(conn, owner_id, id).await?).settings)
+}
+
+/// Replaces the settings of one of the owner's campaigns on `conn` (an A/B
+/// test's promotion writes the winner with it in the transaction that closes
+/// the test). The settings are checked as an owner's edit would be. The
+/// caller calls `ca_core::freshness::changed()` after committing.
+pub async fn write_settings<C: ConnectionTrait>(
+    conn: &C,
+    owner_id: &str,
+    id: &str,
+    mut settings: CampaignSettings,
+) -> Result<(), CampaignError> {
+    let existing = find_owned(conn, owner_id, id).await?;
+    let errors = settings.normalize_and_check();
+    if !errors.is_empty() {
+        return Err(CampaignError::Validation {
+            message: "The settings are not valid".into(),
+            errors,
+        });
+    }
+    let mut active: campaign::ActiveModel = existing.into();
+    active.settings = Set(settings_json(&settings)?);
+    active.updated_at = Set(Utc::now());
+    active.update(conn).await?;
+    Ok(())
+}

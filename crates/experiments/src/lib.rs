@@ -5,5 +5,17 @@
 //! control (so a test can be looked at every day without inflating false
 //! winners), probability to be best, and the rules for when a call may be
 //! made (a minimum of days and of visitors, a maximum duration).
+//!
+//! `service` holds the owner's tests of a campaign (the tables
+//! `experiment_tests`, `experiment_variants` and `experiment_counts`), the
+//! per-variant counters the widget's traffic feeds, and what the widget's
+//! public config carries while a test runs.
 
+pub mod dto;
+pub mod entities;
+pub mod error;
+pub mod service;
 pub mod stats;
+
+pub use error::ExperimentError;
+pub use service::ExperimentService;

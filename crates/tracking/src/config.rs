@@ -46,11 +46,18 @@ impl TrackingService {
         let Ok(mut cache) = self.cache.lock() else {
             return Cached::Absent;
         };
+        let version = ca_core::freshness::version();
         match cache.get_mut(campaign_id) {
-            Some((at, cached)) if at.elapsed() < self.config.config_cache => {
+            // An owner's change (a campaign, a plan, an A/B test) since the
+            // entry was built: build it again.
+            Some((_, built, _)) if *built != version => {
+                cache.remove(campaign_id);
+                Cached::Absent
+            }
+            Some((at, _, cached)) if at.elapsed() < self.config.config_cache => {
                 Cached::Fresh(cached.clone())
             }
-            Some((at, _)) => {
+            Some((at, _, _)) => {
                 *at = Instant::now();
                 Cached::Renew
             }
@@ -58,12 +65,15 @@ impl TrackingService {
         }
     }
 
-    fn store(&self, campaign_id: &str, cached: &CachedConfig) {
+    fn store(&self, campaign_id: &str, cached: &CachedConfig, version: u64) {
         if let Ok(mut cache) = self.cache.lock() {
             if cache.len() > MAX_ENTRIES {
                 cache.clear();
             }
-            cache.insert(campaign_id.to_string(), (Instant::now(), cached.clone()));
+            cache.insert(
+                campaign_id.to_string(),
+                (Instant::now(), version, cached.clone()),
+            );
         }
     }
 
@@ -114,6 +124,8 @@ impl TrackingService {
     ) -> Result<CachedConfig, TrackingError> {
         self.config_builds
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        // Read before building: a change during the build leaves the entry out of date.
+        let version = ca_core::freshness::version();
         let out = match self.build_config(campaign_id, now).await {
             Ok(out) => out,
             Err(err) => {
@@ -130,7 +142,7 @@ impl TrackingService {
             body: Arc::new(body),
             etag,
         };
-        self.store(campaign_id, &cached);
+        self.store(campaign_id, &cached, version);
         Ok(cached)
     }
 
@@ -198,6 +210,7 @@ impl TrackingService {
             Allowance::Running => {}
         }
         let settings: CampaignSettings = serde_json::from_str(&campaign.settings)?;
+        let test = ca_experiments::service::widget_test(&self.db, &campaign.id).await?;
         Ok(PublicConfigOut {
             success: true,
             active: true,
@@ -209,6 +222,7 @@ impl TrackingService {
                 targeting: settings.targeting.clone(),
                 greeting: settings.greeting(),
                 email_capture: PublicForm::of(&email_capture_form(&settings)),
+                test,
             }),
         })
     }

@@ -18,6 +18,9 @@ pub struct PublicCampaign {
     pub greeting: String,
     /// The popup's email field as a form (`id` = `email-capture`).
     pub email_capture: PublicForm,
+    /// The running A/B test, absent when none runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub test: Option<ca_experiments::dto::WidgetTest>,
 }
 
 /// `GET /api/widget/campaigns/{id}/config`.

@@ -44,6 +44,9 @@ pub struct CachedConfig {
 }
 
 /// The visitor-side service.
+/// A cached public config: when it was built, the freshness version then, the answer.
+pub(crate) type ConfigEntry = (Instant, u64, CachedConfig);
+
 #[derive(Clone)]
 pub struct TrackingService {
     pub(crate) db: DatabaseConnection,
@@ -51,7 +54,9 @@ pub struct TrackingService {
     pub(crate) writer: EventWriter,
     pub(crate) conversations: ConversationService,
     pub(crate) config: TrackingConfig,
-    pub(crate) cache: Arc<Mutex<HashMap<String, (Instant, CachedConfig)>>>,
+    /// Each entry with when it was built and the [`ca_core::freshness`]
+    /// version then (a later change makes it out of date at once).
+    pub(crate) cache: Arc<Mutex<HashMap<String, ConfigEntry>>>,
     /// Owner and website of recently seen campaigns, for the event path.
     pub(crate) sites: Arc<Mutex<HashMap<String, (Instant, Site)>>>,
     /// One lock per campaign whose configuration is being built for the

@@ -89,6 +89,7 @@ pub async fn config(path: web::Path<String>) -> Result<HttpResponse, ApiError> {
             targeting: s.targeting.clone(),
             greeting: s.greeting(),
             email_capture: PublicForm::of(&email_capture_form(&s)),
+            test: None,
         }),
     };
     Ok(HttpResponse::Ok()

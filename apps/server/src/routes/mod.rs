@@ -14,6 +14,7 @@ pub mod meta;
 pub mod payments;
 pub mod push;
 pub mod test_widget;
+pub mod tests;
 pub mod webhooks;
 pub mod widget;
 

@@ -1,0 +1,163 @@
+//! `/api/campaigns/{id}/tests/*`: the owner's A/B tests of a campaign:
+//! list, start, read the results and the call, pause or resume, promote the
+//! winner into the campaign.
+
+use actix_web::{HttpResponse, get, post, web};
+use ca_experiments::dto::{PromoteIn, TestIn, TestListResponse, TestResponse};
+
+use crate::error::{ApiError, ErrorBody};
+use crate::extract::CurrentUser;
+use crate::state::AppState;
+
+/// The campaign's tests, newest first, each with its results.
+#[utoipa::path(
+    operation_id = "tests_list",
+    tag = "tests",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "Campaign id")),
+    responses(
+        (status = 200, description = "The tests, newest first", body = TestListResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 404, description = "Campaign absent or not yours", body = ErrorBody),
+    )
+)]
+#[get("/{id}/tests")]
+pub async fn list(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    id: web::Path<String>,
+) -> Result<web::Json<TestListResponse>, ApiError> {
+    Ok(web::Json(TestListResponse {
+        success: true,
+        data: state.experiments.list(&user.0.id, &id).await?,
+    }))
+}
+
+/// Start a test: the control (the campaign as it is, `overrides: {}`) and 1
+/// to 3 variants, each a partial campaign `settings` object; weights are
+/// whole percent adding up to 100. A campaign runs one test at a time.
+#[utoipa::path(
+    operation_id = "tests_create",
+    tag = "tests",
+    security(("bearer" = [])),
+    params(("id" = String, Path, description = "Campaign id")),
+    request_body = TestIn,
+    responses(
+        (status = 201, description = "Started", body = TestResponse),
+        (status = 400, description = "A field breaks a rule (weights not adding up to 100, an override of a setting a test cannot change…)", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 404, description = "Campaign absent or not yours", body = ErrorBody),
+        (status = 422, description = "The campaign already has a running or paused test", body = ErrorBody),
+    )
+)]
+#[post("/{id}/tests")]
+pub async fn create(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    id: web::Path<String>,
+    body: web::Json<TestIn>,
+) -> Result<HttpResponse, ApiError> {
+    let created = state
+        .experiments
+        .create(&user.0.id, &id, body.into_inner())
+        .await?;
+    Ok(HttpResponse::Created().json(TestResponse {
+        success: true,
+        data: created,
+    }))
+}
+
+/// One test with per-variant results and the call (`decision`), made by an
+/// always-valid test after at least 7 days and enough visitors.
+#[utoipa::path(
+    operation_id = "tests_get",
+    tag = "tests",
+    security(("bearer" = [])),
+    params(
+        ("id" = String, Path, description = "Campaign id"),
+        ("testId" = String, Path, description = "Test id"),
+    ),
+    responses(
+        (status = 200, description = "The test and its results", body = TestResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 404, description = "Absent or not yours", body = ErrorBody),
+    )
+)]
+#[get("/{id}/tests/{testId}")]
+pub async fn get_one(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    path: web::Path<(String, String)>,
+) -> Result<web::Json<TestResponse>, ApiError> {
+    let (id, test_id) = path.into_inner();
+    Ok(web::Json(TestResponse {
+        success: true,
+        data: state.experiments.get(&user.0.id, &id, &test_id).await?,
+    }))
+}
+
+/// Pause a running test (every visitor sees the campaign as it is) or resume
+/// a paused one.
+#[utoipa::path(
+    operation_id = "tests_pause",
+    tag = "tests",
+    security(("bearer" = [])),
+    params(
+        ("id" = String, Path, description = "Campaign id"),
+        ("testId" = String, Path, description = "Test id"),
+    ),
+    responses(
+        (status = 200, description = "Paused or resumed", body = TestResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 404, description = "Absent or not yours", body = ErrorBody),
+        (status = 422, description = "The test is closed, or another test of the campaign runs", body = ErrorBody),
+    )
+)]
+#[post("/{id}/tests/{testId}/pause")]
+pub async fn pause(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    path: web::Path<(String, String)>,
+) -> Result<web::Json<TestResponse>, ApiError> {
+    let (id, test_id) = path.into_inner();
+    Ok(web::Json(TestResponse {
+        success: true,
+        data: state.experiments.pause(&user.0.id, &id, &test_id).await?,
+    }))
+}
+
+/// Promote a variant: its overrides are written into the campaign's
+/// settings and the test is closed (it stays readable).
+#[utoipa::path(
+    operation_id = "tests_promote",
+    tag = "tests",
+    security(("bearer" = [])),
+    params(
+        ("id" = String, Path, description = "Campaign id"),
+        ("testId" = String, Path, description = "Test id"),
+    ),
+    request_body = PromoteIn,
+    responses(
+        (status = 200, description = "Promoted; the test is closed", body = TestResponse),
+        (status = 400, description = "Not one of the test's variants", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 404, description = "Absent or not yours", body = ErrorBody),
+        (status = 422, description = "The test is already closed", body = ErrorBody),
+    )
+)]
+#[post("/{id}/tests/{testId}/promote")]
+pub async fn promote(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    path: web::Path<(String, String)>,
+    body: web::Json<PromoteIn>,
+) -> Result<web::Json<TestResponse>, ApiError> {
+    let (id, test_id) = path.into_inner();
+    Ok(web::Json(TestResponse {
+        success: true,
+        data: state
+            .experiments
+            .promote(&user.0.id, &id, &test_id, body.into_inner())
+            .await?,
+    }))
+}

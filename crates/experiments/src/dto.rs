@@ -1,0 +1,144 @@
+//! Wire types of the A/B tests API.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// One arm of a new test. The first is the control and changes nothing
+/// (`overrides: {}`).
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VariantIn {
+    #[serde(default)]
+    #[schema(required = true, min_length = 1, max_length = 60)]
+    pub name: String,
+    /// Share of traffic in whole percent; the weights of a test add up to 100.
+    #[schema(required = true, minimum = 0, maximum = 100)]
+    pub weight: Option<serde_json::Value>,
+    /// A partial campaign `settings` object, such as `{"popup": {"title": "…"}}`.
+    /// Only the popup (message, design), the assistant's greeting
+    /// (`aiSettings.initialMessage`), the forms and the exit-intent
+    /// sensitivity and delay can be overridden.
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub overrides: serde_json::Value,
+}
+
+/// `POST /api/campaigns/{id}/tests`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TestIn {
+    #[serde(default)]
+    #[schema(required = true, min_length = 1, max_length = 120)]
+    pub name: String,
+    /// `conversionRate` or `revenuePerVisitor`.
+    #[serde(default)]
+    #[schema(required = true)]
+    pub metric: String,
+    /// The control first, then 1 to 3 variants.
+    #[serde(default)]
+    #[schema(required = true, min_items = 2, max_items = 4)]
+    pub variants: Vec<VariantIn>,
+}
+
+/// `POST /api/campaigns/{id}/tests/{testId}/promote`.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PromoteIn {
+    #[serde(default)]
+    #[schema(required = true)]
+    pub variant_id: String,
+}
+
+/// One arm's results.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VariantOut {
+    pub id: String,
+    pub name: String,
+    pub weight: i32,
+    #[schema(value_type = Object)]
+    pub overrides: serde_json::Value,
+    pub paused: bool,
+    /// Visitors who saw this arm's popup.
+    pub impressions: i64,
+    pub conversations: i64,
+    pub leads: i64,
+    pub purchases: i64,
+    /// Leads per impression, in percent.
+    pub conversion_rate: f64,
+    /// The 95 % interval of the conversion rate, in percent: `[low, high]`.
+    pub conversion_rate_interval: [f64; 2],
+    /// Attributed revenue in rupees.
+    pub revenue: f64,
+    /// Revenue per impression in rupees.
+    pub revenue_per_visitor: f64,
+    /// Share of the posterior in which this arm is ahead on the test's metric
+    /// (0 to 1): a description of the data so far, not a decision.
+    pub probability_to_be_best: f64,
+}
+
+/// The call on a test: a winner, or `winner: null` when the maximum duration
+/// passed without one.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DecisionOut {
+    pub winner: Option<String>,
+    pub at: DateTime<Utc>,
+    pub reason: String,
+}
+
+/// A test with its results.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TestOut {
+    pub id: String,
+    pub campaign_id: String,
+    pub name: String,
+    /// `conversionRate` or `revenuePerVisitor`.
+    pub metric: String,
+    /// `running`, `paused` or `closed`.
+    pub status: String,
+    pub version: i32,
+    pub started_at: DateTime<Utc>,
+    pub closed_at: Option<DateTime<Utc>>,
+    /// Whole days since the start (to the close for a closed test).
+    pub days: i64,
+    /// Where the test stands: `tooEarly` (under 7 days), `tooFewVisitors`,
+    /// `running`, `winner`, `inconclusive` or `closed`.
+    pub state: String,
+    pub variants: Vec<VariantOut>,
+    pub decision: Option<DecisionOut>,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct TestResponse {
+    pub success: bool,
+    pub data: TestOut,
+}
+
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct TestListResponse {
+    pub success: bool,
+    pub data: Vec<TestOut>,
+}
+
+/// What the widget's public config carries while a test runs: the widget
+/// assigns each visitor to a variant by a hash of the visitor id and the test
+/// id, in proportion to the weights (paused variants are left out).
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema)]
+pub struct WidgetTest {
+    pub id: String,
+    pub variants: Vec<WidgetVariant>,
+}
+
+/// One arm as the widget assigns it.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema)]
+pub struct WidgetVariant {
+    pub id: String,
+    /// Share of traffic in whole percent.
+    pub weight: i32,
+    /// A partial campaign `settings` object laid over the campaign's.
+    #[schema(value_type = Object)]
+    pub overrides: serde_json::Value,
+}

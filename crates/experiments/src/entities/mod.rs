@@ -1,0 +1,5 @@
+//! The tables `ca-experiments` owns.
+
+pub mod count;
+pub mod test;
+pub mod variant;

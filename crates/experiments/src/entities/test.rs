@@ -1,0 +1,32 @@
+//! `experiment_tests`: one A/B test of a campaign.
+
+use sea_orm::entity::prelude::*;
+
+#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+#[sea_orm(table_name = "experiment_tests")]
+pub struct Model {
+    #[sea_orm(primary_key, auto_increment = false)]
+    pub id: String,
+    pub campaign_id: String,
+    pub owner_id: String,
+    pub name: String,
+    /// `conversionRate` or `revenuePerVisitor`.
+    pub metric: String,
+    /// `running`, `paused` or `closed`.
+    pub status: String,
+    /// 1 for the campaign's first test, then one more for each later test.
+    pub version: i32,
+    pub started_at: DateTimeUtc,
+    pub closed_at: Option<DateTimeUtc>,
+    /// The winning variant's id, once a call is made (none when inconclusive).
+    pub winner: Option<String>,
+    pub decided_at: Option<DateTimeUtc>,
+    pub decision_reason: Option<String>,
+    pub created_at: DateTimeUtc,
+    pub updated_at: DateTimeUtc,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}

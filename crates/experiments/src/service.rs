@@ -1,0 +1,763 @@
+//! The owner's A/B tests of a campaign: create (checked in full before
+//! anything is written), list, read with results and the call, pause, and
+//! promote the winner into the campaign. Every query filters by the owner.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use sea_orm::sea_query::{Expr, OnConflict};
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait,
+    PaginatorTrait, QueryFilter, QueryOrder, Set,
+};
+use serde_json::{Map, Value};
+
+use ca_campaigns::settings::CampaignSettings;
+use ca_core::FieldErrors;
+
+use crate::ExperimentError;
+use crate::dto::{DecisionOut, PromoteIn, TestIn, TestOut, VariantOut, WidgetTest, WidgetVariant};
+use crate::entities::{count, test, variant};
+use crate::stats::{self, Arm, Metric, Rules, Verdict};
+
+/// Arms of a test: the control and 1 to 3 variants.
+pub const MIN_ARMS: usize = 2;
+pub const MAX_ARMS: usize = 4;
+/// The parts of a campaign's settings a variant may change, section by
+/// section (`None`: every key of the section).
+const OVERRIDABLE: [(&str, Option<&[&str]>); 4] = [
+    ("popup", None),
+    ("aiSettings", Some(&["initialMessage"])),
+    ("forms", None),
+    ("exitIntent", Some(&["sensitivity", "delay"])),
+];
+
+pub const RUNNING: &str = "running";
+pub const PAUSED: &str = "paused";
+pub const CLOSED: &str = "closed";
+
+/// The owner's A/B test calls.
+#[derive(Clone)]
+pub struct ExperimentService {
+    db: DatabaseConnection,
+}
+
+fn metric_of(name: &str) -> Metric {
+    if name == "revenuePerVisitor" {
+        Metric::RevenuePerVisitor
+    } else {
+        Metric::ConversionRate
+    }
+}
+
+/// `base` with `patch` laid over it: objects merge key by key, anything else
+/// (arrays included) is replaced.
+pub fn merge(base: &mut Value, patch: &Value) {
+    match (base, patch) {
+        (Value::Object(b), Value::Object(p)) => {
+            for (k, v) in p {
+                merge(b.entry(k.clone()).or_insert(Value::Null), v);
+            }
+        }
+        (b, p) => *b = p.clone(),
+    }
+}
+
+/// Checks one variant's overrides against the campaign's settings: only the
+/// parts a test may change, and the result must be valid settings.
+fn check_overrides(
+    field: &str,
+    overrides: &Value,
+    settings: &CampaignSettings,
+    errors: &mut FieldErrors,
+) {
+    let Value::Object(sections) = overrides else {
+        errors.insert(
+            field.into(),
+            vec!["Overrides must be an object of campaign settings".into()],
+        );
+        return;
+    };
+    for (section, value) in sections {
+        let Some((_, keys)) = OVERRIDABLE.iter().find(|(s, _)| s == section) else {
+            errors.insert(
+                format!("{field}.{section}"),
+                vec![format!(
+                    "A test cannot change \"{section}\"; it can change the popup, the greeting (aiSettings.initialMessage), the forms and the exit-intent sensitivity and delay"
+                )],
+            );
+            continue;
+        };
+        let Value::Object(inner) = value else {
+            errors.insert(
+                format!("{field}.{section}"),
+                vec!["Must be an object".into()],
+            );
+            continue;
+        };
+        if let Some(keys) = keys {
+            for k in inner.keys() {
+                if !keys.contains(&k.as_str()) {
+                    errors.insert(
+                        format!("{field}.{section}.{k}"),
+                        vec![format!(
+                            "A test cannot change \"{section}.{k}\"; only {}",
+                            keys.join(", ")
+                        )],
+                    );
+                }
+            }
+        }
+    }
+    if errors.keys().any(|k| k.starts_with(field)) {
+        return;
+    }
+    let mut merged = serde_json::to_value(settings).unwrap_or(Value::Object(Map::new()));
+    merge(&mut merged, overrides);
+    match serde_json::from_value::<CampaignSettings>(merged) {
+        Ok(mut s) => {
+            for (k, msgs) in s.normalize_and_check() {
+                let k = k.strip_prefix("settings.").unwrap_or(&k);
+                errors.insert(format!("{field}.{k}"), msgs);
+            }
+        }
+        Err(e) => {
+            errors.insert(field.into(), vec![format!("Not valid settings: {e}")]);
+        }
+    }
+}
+
+/// A checked new test's arms: (name, weight, overrides).
+type Arms = Vec<(String, i32, Value)>;
+
+/// Checks a new test in full; nothing is written when any rule is broken.
+pub fn check_test(input: &TestIn, settings: &CampaignSettings) -> Result<Arms, ExperimentError> {
+    let mut errors = FieldErrors::new();
+    let name = input.name.trim();
+    if name.is_empty() || name.chars().count() > 120 {
+        errors.insert(
+            "name".into(),
+            vec!["Give the test a name of 1 to 120 characters".into()],
+        );
+    }
+    if !["conversionRate", "revenuePerVisitor"].contains(&input.metric.as_str()) {
+        errors.insert(
+            "metric".into(),
+            vec!["The metric must be conversionRate or revenuePerVisitor".into()],
+        );
+    }
+    let n = input.variants.len();
+    if !(MIN_ARMS..=MAX_ARMS).contains(&n) {
+        errors.insert(
+            "variants".into(),
+            vec!["A test has the control and 1 to 3 variants (2 to 4 in all)".into()],
+        );
+    }
+    let mut arms = Vec::new();
+    let mut total: i64 = 0;
+    let mut weights_ok = true;
+    for (i, v) in input.variants.iter().enumerate() {
+        let field = format!("variants[{i}]");
+        let vname = v.name.trim();
+        if vname.is_empty() || vname.chars().count() > 60 {
+            errors.insert(
+                format!("{field}.name"),
+                vec!["Give each variant a name of 1 to 60 characters".into()],
+            );
+        }
+        let weight = match &v.weight {
+            Some(Value::Number(w)) => w.as_i64().filter(|w| (0..=100).contains(w)),
+            _ => None,
+        };
+        match weight {
+            Some(w) => total += w,
+            None => {
+                weights_ok = false;
+                errors.insert(
+                    format!("{field}.weight"),
+                    vec!["The weight is a whole percent from 0 to 100".into()],
+                );
+            }
+        }
+        if i == 0 {
+            if v.overrides != Value::Object(Map::new()) && !v.overrides.is_null() {
+                errors.insert(
+                    format!("{field}.overrides"),
+                    vec!["The control is the campaign as it is: its overrides must be {}".into()],
+                );
+            }
+        } else {
+            check_overrides(
+                &format!("{field}.overrides"),
+                &v.overrides,
+                settings,
+                &mut errors,
+            );
+        }
+        let overrides = if v.overrides.is_null() {
+            Value::Object(Map::new())
+        } else {
+            v.overrides.clone()
+        };
+        arms.push((vname.to_string(), weight.unwrap_or(0) as i32, overrides));
+    }
+    if weights_ok && n > 0 && total != 100 {
+        errors.insert(
+            "variants".into(),
+            vec![format!(
+                "The weights must add up to 100 percent; they add up to {total}"
+            )],
+        );
+    }
+    if !errors.is_empty() {
+        let message = errors
+            .values()
+            .next()
+            .and_then(|m| m.first())
+            .cloned()
+            .unwrap_or_else(|| "The test is not valid".into());
+        return Err(ExperimentError::Validation { message, errors });
+    }
+    Ok(arms)
+}
+
+/// One day's increments of a variant's counters.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Tally {
+    pub impressions: i64,
+    pub conversations: i64,
+    pub leads: i64,
+    pub purchases: i64,
+    pub revenue_paise: i64,
+}
+
+/// Adds `tally` to a variant's counters for `day` on `conn` (the caller's
+/// transaction): one upsert.
+pub async fn record<C: ConnectionTrait>(
+    conn: &C,
+    test_id: &str,
+    variant_id: &str,
+    day: NaiveDate,
+    tally: Tally,
+) -> Result<(), sea_orm::DbErr> {
+    let rupees = tally.revenue_paise as f64 / 100.0;
+    let squares = rupees * rupees;
+    let row = count::ActiveModel {
+        variant_id: Set(variant_id.to_string()),
+        day: Set(day),
+        test_id: Set(test_id.to_string()),
+        impressions: Set(tally.impressions),
+        conversations: Set(tally.conversations),
+        leads: Set(tally.leads),
+        purchases: Set(tally.purchases),
+        revenue_paise: Set(tally.revenue_paise),
+        revenue_squares: Set(squares),
+    };
+    use count::Column as C;
+    use sea_orm::sea_query::ExprTrait;
+    count::Entity::insert(row)
+        .on_conflict(
+            OnConflict::columns([C::VariantId, C::Day])
+                .value(
+                    C::Impressions,
+                    Expr::col((count::Entity, C::Impressions)).add(tally.impressions),
+                )
+                .value(
+                    C::Conversations,
+                    Expr::col((count::Entity, C::Conversations)).add(tally.conversations),
+                )
+                .value(
+                    C::Leads,
+                    Expr::col((count::Entity, C::Leads)).add(tally.leads),
+                )
+                .value(
+                    C::Purchases,
+                    Expr::col((count::Entity, C::Purchases)).add(tally.purchases),
+                )
+                .value(
+                    C::RevenuePaise,
+                    Expr::col((count::Entity, C::RevenuePaise)).add(tally.revenue_paise),
+                )
+                .value(
+                    C::RevenueSquares,
+                    Expr::col((count::Entity, C::RevenueSquares)).add(squares),
+                )
+                .to_owned(),
+        )
+        .exec_without_returning(conn)
+        .await?;
+    Ok(())
+}
+
+/// The running test of `campaign_id` that `variant_id` belongs to, if the
+/// variant is one of its unpaused arms: what a visitor's `variantId` is
+/// checked against before anything is counted (any other id is ignored).
+pub async fn running_variant<C: ConnectionTrait>(
+    conn: &C,
+    campaign_id: &str,
+    variant_id: &str,
+) -> Result<Option<String>, sea_orm::DbErr> {
+    let Some(v) = variant::Entity::find_by_id(variant_id.to_string())
+        .one(conn)
+        .await?
+    else {
+        return Ok(None);
+    };
+    if v.paused {
+        return Ok(None);
+    }
+    let running = test::Entity::find_by_id(v.test_id.clone())
+        .filter(test::Column::CampaignId.eq(campaign_id))
+        .filter(test::Column::Status.eq(RUNNING))
+        .one(conn)
+        .await?;
+    Ok(running.map(|t| t.id))
+}
+
+/// What the widget's public config carries for `campaign_id`: the running
+/// test's unpaused arms with their weights and overrides, or nothing.
+pub async fn widget_test<C: ConnectionTrait>(
+    conn: &C,
+    campaign_id: &str,
+) -> Result<Option<WidgetTest>, sea_orm::DbErr> {
+    let Some(t) = test::Entity::find()
+        .filter(test::Column::CampaignId.eq(campaign_id))
+        .filter(test::Column::Status.eq(RUNNING))
+        .one(conn)
+        .await?
+    else {
+        return Ok(None);
+    };
+    let variants = variants_of(conn, &t.id).await?;
+    let live: Vec<WidgetVariant> = variants
+        .iter()
+        .filter(|v| !v.paused && v.weight > 0)
+        .map(|v| WidgetVariant {
+            id: v.id.clone(),
+            weight: v.weight,
+            overrides: serde_json::from_str(&v.overrides).unwrap_or(Value::Object(Map::new())),
+        })
+        .collect();
+    if live.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(WidgetTest {
+        id: t.id,
+        variants: live,
+    }))
+}
+
+async fn variants_of<C: ConnectionTrait>(
+    conn: &C,
+    test_id: &str,
+) -> Result<Vec<variant::Model>, sea_orm::DbErr> {
+    variant::Entity::find()
+        .filter(variant::Column::TestId.eq(test_id))
+        .order_by_asc(variant::Column::Position)
+        .all(conn)
+        .await
+}
+
+/// Sums of one arm over its days.
+#[derive(Default, Clone, Copy)]
+struct Totals {
+    impressions: i64,
+    conversations: i64,
+    leads: i64,
+    purchases: i64,
+    revenue_paise: i64,
+    revenue_squares: f64,
+}
+
+impl Totals {
+    fn arm(&self) -> Arm {
+        Arm {
+            visitors: self.impressions.max(0) as u64,
+            conversions: self.leads.max(0) as u64,
+            revenue: self.revenue_paise as f64 / 100.0,
+            revenue_squares: self.revenue_squares,
+        }
+    }
+}
+
+fn round(x: f64, places: i32) -> f64 {
+    let f = 10f64.powi(places);
+    (x * f).round() / f
+}
+
+impl ExperimentService {
+    pub fn new(db: DatabaseConnection) -> Self {
+        Self { db }
+    }
+
+    async fn settings(
+        &self,
+        owner_id: &str,
+        campaign_id: &str,
+    ) -> Result<CampaignSettings, ExperimentError> {
+        Ok(ca_campaigns::service::settings_of(&self.db, owner_id, campaign_id).await?)
+    }
+
+    async fn find_test(
+        &self,
+        owner_id: &str,
+        campaign_id: &str,
+        test_id: &str,
+    ) -> Result<test::Model, ExperimentError> {
+        test::Entity::find_by_id(test_id.to_string())
+            .filter(test::Column::CampaignId.eq(campaign_id))
+            .filter(test::Column::OwnerId.eq(owner_id))
+            .one(&self.db)
+            .await?
+            .ok_or(ExperimentError::TestNotFound)
+    }
+
+    /// Starts a test of one of the owner's campaigns.
+    pub async fn create(
+        &self,
+        owner_id: &str,
+        campaign_id: &str,
+        input: TestIn,
+    ) -> Result<TestOut, ExperimentError> {
+        self.create_at(owner_id, campaign_id, input, Utc::now())
+            .await
+    }
+
+    /// [`Self::create`] as of `now`.
+    pub async fn create_at(
+        &self,
+        owner_id: &str,
+        campaign_id: &str,
+        input: TestIn,
+        now: DateTime<Utc>,
+    ) -> Result<TestOut, ExperimentError> {
+        let settings = self.settings(owner_id, campaign_id).await?;
+        let arms = check_test(&input, &settings)?;
+        let txn = ca_core::db::begin_write(&self.db).await?;
+        let open = test::Entity::find()
+            .filter(test::Column::CampaignId.eq(campaign_id))
+            .filter(test::Column::Status.ne(CLOSED))
+            .count(&txn)
+            .await?;
+        if open > 0 {
+            txn.rollback().await?;
+            return Err(ExperimentError::AlreadyRunning);
+        }
+        let earlier = test::Entity::find()
+            .filter(test::Column::CampaignId.eq(campaign_id))
+            .count(&txn)
+            .await?;
+        let id = ca_core::ids::new_id().to_string();
+        test::ActiveModel {
+            id: Set(id.clone()),
+            campaign_id: Set(campaign_id.to_string()),
+            owner_id: Set(owner_id.to_string()),
+            name: Set(input.name.trim().to_string()),
+            metric: Set(input.metric.clone()),
+            status: Set(RUNNING.into()),
+            version: Set(i32::try_from(earlier).unwrap_or(i32::MAX - 1) + 1),
+            started_at: Set(now),
+            closed_at: Set(None),
+            winner: Set(None),
+            decided_at: Set(None),
+            decision_reason: Set(None),
+            created_at: Set(now),
+            updated_at: Set(now),
+        }
+        .insert(&txn)
+        .await?;
+        for (position, (name, weight, overrides)) in arms.into_iter().enumerate() {
+            variant::ActiveModel {
+                id: Set(ca_core::ids::new_id().to_string()),
+                test_id: Set(id.clone()),
+                position: Set(position as i32),
+                name: Set(name),
+                weight: Set(weight),
+                overrides: Set(overrides.to_string()),
+                paused: Set(false),
+            }
+            .insert(&txn)
+            .await?;
+        }
+        txn.commit().await?;
+        ca_core::freshness::changed();
+        tracing::info!(test = %id, campaign = %campaign_id, "A/B test started");
+        self.get_at(owner_id, campaign_id, &id, now).await
+    }
+
+    /// The campaign's tests, newest first, with their results.
+    pub async fn list(
+        &self,
+        owner_id: &str,
+        campaign_id: &str,
+    ) -> Result<Vec<TestOut>, ExperimentError> {
+        self.settings(owner_id, campaign_id).await?;
+        let tests = test::Entity::find()
+            .filter(test::Column::CampaignId.eq(campaign_id))
+            .filter(test::Column::OwnerId.eq(owner_id))
+            .order_by_desc(test::Column::CreatedAt)
+            .order_by_desc(test::Column::Id)
+            .all(&self.db)
+            .await?;
+        let now = Utc::now();
+        let mut out = Vec::with_capacity(tests.len());
+        for t in tests {
+            out.push(self.results(t, now).await?);
+        }
+        Ok(out)
+    }
+
+    /// One test with its results and the call.
+    pub async fn get(
+        &self,
+        owner_id: &str,
+        campaign_id: &str,
+        test_id: &str,
+    ) -> Result<TestOut, ExperimentError> {
+        self.get_at(owner_id, campaign_id, test_id, Utc::now())
+            .await
+    }
+
+    /// [`Self::get`] as of `now`.
+    pub async fn get_at(
+        &self,
+        owner_id: &str,
+        campaign_id: &str,
+        test_id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<TestOut, ExperimentError> {
+        let t = self.find_test(owner_id, campaign_id, test_id).await?;
+        self.results(t, now).await
+    }
+
+    /// Pauses a running test (the widget stops splitting traffic) or
+    /// resumes a paused one.
+    pub async fn pause(
+        &self,
+        owner_id: &str,
+        campaign_id: &str,
+        test_id: &str,
+    ) -> Result<TestOut, ExperimentError> {
+        let t = self.find_test(owner_id, campaign_id, test_id).await?;
+        if t.status == CLOSED {
+            return Err(ExperimentError::Closed);
+        }
+        let next = if t.status == RUNNING { PAUSED } else { RUNNING };
+        let txn = ca_core::db::begin_write(&self.db).await?;
+        if next == RUNNING {
+            let other = test::Entity::find()
+                .filter(test::Column::CampaignId.eq(campaign_id))
+                .filter(test::Column::Status.eq(RUNNING))
+                .filter(test::Column::Id.ne(test_id))
+                .count(&txn)
+                .await?;
+            if other > 0 {
+                txn.rollback().await?;
+                return Err(ExperimentError::AlreadyRunning);
+            }
+        }
+        let mut active: test::ActiveModel = t.into();
+        active.status = Set(next.into());
+        active.updated_at = Set(Utc::now());
+        active.update(&txn).await?;
+        txn.commit().await?;
+        ca_core::freshness::changed();
+        self.get(owner_id, campaign_id, test_id).await
+    }
+
+    /// Writes the variant's overrides into the campaign's settings and closes
+    /// the test, in one transaction.
+    pub async fn promote(
+        &self,
+        owner_id: &str,
+        campaign_id: &str,
+        test_id: &str,
+        input: PromoteIn,
+    ) -> Result<TestOut, ExperimentError> {
+        let t = self.find_test(owner_id, campaign_id, test_id).await?;
+        if t.status == CLOSED {
+            return Err(ExperimentError::Closed);
+        }
+        let variants = variants_of(&self.db, test_id).await?;
+        let Some(winner) = variants.iter().find(|v| v.id == input.variant_id) else {
+            return Err(ExperimentError::field(
+                "variantId",
+                "Choose one of this test's variants to promote",
+            ));
+        };
+        let now = Utc::now();
+        let txn = ca_core::db::begin_write(&self.db).await?;
+        let settings = ca_campaigns::service::settings_of(&txn, owner_id, campaign_id).await?;
+        let mut merged = serde_json::to_value(&settings)
+            .map_err(|e| ca_core::error::InfraError::Other(e.to_string()))?;
+        let overrides: Value =
+            serde_json::from_str(&winner.overrides).unwrap_or(Value::Object(Map::new()));
+        merge(&mut merged, &overrides);
+        let new_settings: CampaignSettings = match serde_json::from_value(merged) {
+            Ok(s) => s,
+            Err(e) => {
+                txn.rollback().await?;
+                return Err(ExperimentError::field(
+                    "variantId",
+                    format!("The variant's settings no longer apply to the campaign: {e}"),
+                ));
+            }
+        };
+        if let Err(e) =
+            ca_campaigns::service::write_settings(&txn, owner_id, campaign_id, new_settings).await
+        {
+            txn.rollback().await?;
+            return Err(e.into());
+        }
+        let reason = format!("\"{}\" promoted by the owner", winner.name);
+        let mut active: test::ActiveModel = t.into();
+        active.status = Set(CLOSED.into());
+        active.closed_at = Set(Some(now));
+        active.winner = Set(Some(winner.id.clone()));
+        active.decided_at = Set(Some(now));
+        active.decision_reason = Set(Some(reason));
+        active.updated_at = Set(now);
+        active.update(&txn).await?;
+        txn.commit().await?;
+        ca_core::freshness::changed();
+        tracing::info!(test = %test_id, variant = %input.variant_id, "A/B test promoted");
+        self.get_at(owner_id, campaign_id, test_id, now).await
+    }
+
+    async fn results(
+        &self,
+        t: test::Model,
+        now: DateTime<Utc>,
+    ) -> Result<TestOut, ExperimentError> {
+        let variants = variants_of(&self.db, &t.id).await?;
+        let rows = count::Entity::find()
+            .filter(count::Column::TestId.eq(&t.id))
+            .all(&self.db)
+            .await?;
+        let totals: Vec<Totals> = variants
+            .iter()
+            .map(|v| {
+                rows.iter()
+                    .filter(|r| r.variant_id == v.id)
+                    .fold(Totals::default(), |mut a, r| {
+                        a.impressions += r.impressions;
+                        a.conversations += r.conversations;
+                        a.leads += r.leads;
+                        a.purchases += r.purchases;
+                        a.revenue_paise += r.revenue_paise;
+                        a.revenue_squares += r.revenue_squares;
+                        a
+                    })
+            })
+            .collect();
+        let metric = metric_of(&t.metric);
+        let arms: Vec<Arm> = totals.iter().map(Totals::arm).collect();
+        let best = stats::probability_to_be_best(&arms, metric);
+        let end = t.closed_at.unwrap_or(now);
+        let elapsed = (end - t.started_at).num_seconds().max(0) as f64 / 86_400.0;
+        // The call is made on the control and the variants still running.
+        let live: Vec<usize> = variants
+            .iter()
+            .enumerate()
+            .filter(|(i, v)| *i == 0 || !v.paused)
+            .map(|(i, _)| i)
+            .collect();
+        let live_arms: Vec<Arm> = live.iter().map(|&i| arms[i]).collect();
+        let verdict = stats::decide(&live_arms, metric, &Rules::default(), elapsed);
+        let (state, computed) = match verdict {
+            Verdict::TooEarly => ("tooEarly", None),
+            Verdict::TooFewVisitors => ("tooFewVisitors", None),
+            Verdict::Running => ("running", None),
+            Verdict::Winner(i) => {
+                let v = &variants[live[i]];
+                let reason = if i == 0 {
+                    "Every variant is behind the control beyond doubt".to_string()
+                } else {
+                    format!(
+                        "\"{}\" is ahead of the control beyond doubt (always-valid 95 % test, after at least 7 days and enough visitors)",
+                        v.name
+                    )
+                };
+                ("winner", Some((Some(v.id.clone()), reason)))
+            }
+            Verdict::Inconclusive => (
+                "inconclusive",
+                Some((
+                    None,
+                    "No variant differs from the control beyond doubt after the maximum duration"
+                        .to_string(),
+                )),
+            ),
+        };
+        let decision = if let Some(at) = t.decided_at {
+            Some(DecisionOut {
+                winner: t.winner.clone(),
+                at,
+                reason: t.decision_reason.clone().unwrap_or_default(),
+            })
+        } else if let Some((winner, reason)) = computed {
+            // The first look that sees the call records when it was made.
+            if t.status != CLOSED {
+                let txn = ca_core::db::begin_write(&self.db).await?;
+                test::Entity::update_many()
+                    .col_expr(test::Column::Winner, Expr::value(winner.clone()))
+                    .col_expr(test::Column::DecidedAt, Expr::value(now))
+                    .col_expr(test::Column::DecisionReason, Expr::value(reason.clone()))
+                    .filter(test::Column::Id.eq(&t.id))
+                    .filter(test::Column::DecidedAt.is_null())
+                    .exec(&txn)
+                    .await?;
+                txn.commit().await?;
+            }
+            Some(DecisionOut {
+                winner,
+                at: now,
+                reason,
+            })
+        } else {
+            None
+        };
+        let variants = variants
+            .iter()
+            .zip(totals.iter())
+            .zip(best.iter())
+            .map(|((v, tot), p)| {
+                let arm = tot.arm();
+                let (lo, hi) = stats::wilson_interval(arm.conversions, arm.visitors, stats::Z_95);
+                VariantOut {
+                    id: v.id.clone(),
+                    name: v.name.clone(),
+                    weight: v.weight,
+                    overrides: serde_json::from_str(&v.overrides)
+                        .unwrap_or(Value::Object(Map::new())),
+                    paused: v.paused,
+                    impressions: tot.impressions,
+                    conversations: tot.conversations,
+                    leads: tot.leads,
+                    purchases: tot.purchases,
+                    conversion_rate: round(arm.conversion_rate() * 100.0, 2),
+                    conversion_rate_interval: [round(lo * 100.0, 2), round(hi * 100.0, 2)],
+                    revenue: round(tot.revenue_paise as f64 / 100.0, 2),
+                    revenue_per_visitor: round(arm.revenue_per_visitor(), 2),
+                    probability_to_be_best: round(*p, 4),
+                }
+            })
+            .collect();
+        Ok(TestOut {
+            id: t.id,
+            campaign_id: t.campaign_id,
+            name: t.name,
+            metric: t.metric,
+            state: if t.status == CLOSED {
+                "closed".into()
+            } else {
+                state.into()
+            },
+            status: t.status,
+            version: t.version,
+            started_at: t.started_at,
+            closed_at: t.closed_at,
+            days: (elapsed.floor()) as i64,
+            variants,
+            decision,
+        })
+    }
+}
