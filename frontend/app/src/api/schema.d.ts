@@ -1056,6 +1056,88 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/campaigns/{id}/tests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The campaign's tests, newest first, each with its results. */
+        get: operations["tests_list"];
+        put?: never;
+        /**
+         * Start a test: the control (the campaign as it is, `overrides: {}`) and 1
+         *     to 3 variants, each a partial campaign `settings` object; weights are
+         *     whole percent adding up to 100. A campaign runs one test at a time.
+         */
+        post: operations["tests_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{id}/tests/{testId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One test with per-variant results and the call (`decision`), made by an
+         *     always-valid test after at least 7 days and enough visitors.
+         */
+        get: operations["tests_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{id}/tests/{testId}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a running test (every visitor sees the campaign as it is) or resume
+         *     a paused one.
+         */
+        post: operations["tests_pause"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/campaigns/{id}/tests/{testId}/promote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Promote a variant: its overrides are written into the campaign's
+         *     settings and the test is closed (it stays readable).
+         */
+        post: operations["tests_promote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/campaigns/{id}/toggle": {
         parameters: {
             query?: never;
@@ -2919,6 +3001,16 @@ export interface components {
             /** Format: int32 */
             poolSize: number;
         };
+        /**
+         * @description The call on a test: a winner, or `winner: null` when the maximum duration
+         *     passed without one.
+         */
+        DecisionOut: {
+            /** Format: date-time */
+            at: string;
+            reason: string;
+            winner?: string | null;
+        };
         /** @description `{success, settings}`. */
         DefaultSettingsResponse: {
             settings: components["schemas"]["CampaignSettings"];
@@ -3897,6 +3989,10 @@ export interface components {
             /** Format: int64 */
             threads: number;
         };
+        /** @description `POST /api/campaigns/{id}/tests/{testId}/promote`. */
+        PromoteIn: {
+            variantId: string;
+        };
         /**
          * @description What the widget needs to run a campaign; never the knowledge base,
          *     business info or custom instructions.
@@ -3910,6 +4006,7 @@ export interface components {
             id: string;
             popup: components["schemas"]["PopupSettings"];
             targeting: components["schemas"]["TargetingSettings"];
+            test?: null | components["schemas"]["WidgetTest"];
         };
         /** @description `GET /api/widget/campaigns/{id}/config`. */
         PublicConfigOut: {
@@ -4508,6 +4605,50 @@ export interface components {
         TestEvent: {
             message: string;
         };
+        /** @description `POST /api/campaigns/{id}/tests`. */
+        TestIn: {
+            /** @description `conversionRate` or `revenuePerVisitor`. */
+            metric: string;
+            name: string;
+            /** @description The control first, then 1 to 3 variants. */
+            variants: components["schemas"]["VariantIn"][];
+        };
+        TestListResponse: {
+            data: components["schemas"]["TestOut"][];
+            success: boolean;
+        };
+        /** @description A test with its results. */
+        TestOut: {
+            campaignId: string;
+            /** Format: date-time */
+            closedAt?: string | null;
+            /**
+             * Format: int64
+             * @description Whole days since the start (to the close for a closed test).
+             */
+            days: number;
+            decision?: null | components["schemas"]["DecisionOut"];
+            id: string;
+            /** @description `conversionRate` or `revenuePerVisitor`. */
+            metric: string;
+            name: string;
+            /** Format: date-time */
+            startedAt: string;
+            /**
+             * @description Where the test stands: `tooEarly` (under 7 days), `tooFewVisitors`,
+             *     `running`, `winner`, `inconclusive` or `closed`.
+             */
+            state: string;
+            /** @description `running`, `paused` or `closed`. */
+            status: string;
+            variants: components["schemas"]["VariantOut"][];
+            /** Format: int32 */
+            version: number;
+        };
+        TestResponse: {
+            data: components["schemas"]["TestOut"];
+            success: boolean;
+        };
         ThisMonth: {
             /** Format: int64 */
             thisMonth: number;
@@ -5002,6 +5143,65 @@ export interface components {
             publicKey: string;
             success: boolean;
         };
+        /**
+         * @description One arm of a new test. The first is the control and changes nothing
+         *     (`overrides: {}`).
+         */
+        VariantIn: {
+            name: string;
+            /**
+             * @description A partial campaign `settings` object, such as `{"popup": {"title": "…"}}`.
+             *     Only the popup (message, design), the assistant's greeting
+             *     (`aiSettings.initialMessage`), the forms and the exit-intent
+             *     sensitivity and delay can be overridden.
+             */
+            overrides?: Record<string, never>;
+            /** @description Share of traffic in whole percent; the weights of a test add up to 100. */
+            weight: unknown;
+        };
+        /** @description One arm's results. */
+        VariantOut: {
+            /** Format: int64 */
+            conversations: number;
+            /**
+             * Format: double
+             * @description Leads per impression, in percent.
+             */
+            conversionRate: number;
+            /** @description The 95 % interval of the conversion rate, in percent: `[low, high]`. */
+            conversionRateInterval: number[];
+            id: string;
+            /**
+             * Format: int64
+             * @description Visitors who saw this arm's popup.
+             */
+            impressions: number;
+            /** Format: int64 */
+            leads: number;
+            name: string;
+            overrides: Record<string, never>;
+            paused: boolean;
+            /**
+             * Format: double
+             * @description Share of the posterior in which this arm is ahead on the test's metric
+             *     (0 to 1): a description of the data so far, not a decision.
+             */
+            probabilityToBeBest: number;
+            /** Format: int64 */
+            purchases: number;
+            /**
+             * Format: double
+             * @description Attributed revenue in rupees.
+             */
+            revenue: number;
+            /**
+             * Format: double
+             * @description Revenue per impression in rupees.
+             */
+            revenuePerVisitor: number;
+            /** Format: int32 */
+            weight: number;
+        };
         /** @description A payment's state as the result pages need it. */
         VerifyData: {
             /**
@@ -5048,6 +5248,26 @@ export interface components {
         WidgetScriptResponse: {
             script: string;
             success: boolean;
+        };
+        /**
+         * @description What the widget's public config carries while a test runs: the widget
+         *     assigns each visitor to a variant by a hash of the visitor id and the test
+         *     id, in proportion to the weights (paused variants are left out).
+         */
+        WidgetTest: {
+            id: string;
+            variants: components["schemas"]["WidgetVariant"][];
+        };
+        /** @description One arm as the widget assigns it. */
+        WidgetVariant: {
+            id: string;
+            /** @description A partial campaign `settings` object laid over the campaign's. */
+            overrides: Record<string, never>;
+            /**
+             * Format: int32
+             * @description Share of traffic in whole percent.
+             */
+            weight: number;
         };
         WriterHealth: {
             /** Format: int64 */
@@ -8505,6 +8725,315 @@ export interface operations {
             };
             /** @description Absent or not yours */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    tests_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Campaign id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tests, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestListResponse"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Campaign absent or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    tests_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Campaign id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestIn"];
+            };
+        };
+        responses: {
+            /** @description Started */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestResponse"];
+                };
+            };
+            /** @description A field breaks a rule (weights not adding up to 100, an override of a setting a test cannot change…) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Campaign absent or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The campaign already has a running or paused test */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    tests_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Campaign id */
+                id: string;
+                /** @description Test id */
+                testId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test and its results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestResponse"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Absent or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    tests_pause: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Campaign id */
+                id: string;
+                /** @description Test id */
+                testId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Paused or resumed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestResponse"];
+                };
+            };
+            /** @description The request does not fit the call (body, query or path; a NUL character) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Absent or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The test is closed, or another test of the campaign runs */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    tests_promote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Campaign id */
+                id: string;
+                /** @description Test id */
+                testId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PromoteIn"];
+            };
+        };
+        responses: {
+            /** @description Promoted; the test is closed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestResponse"];
+                };
+            };
+            /** @description Not one of the test's variants */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Absent or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The test is already closed */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
