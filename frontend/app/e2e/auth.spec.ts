@@ -209,8 +209,8 @@ test("settings save for real and survive a reload", async ({ page }) => {
   // Kept as one E.164 number, however it was typed.
   await expect(page.getByLabel("Phone")).toHaveValue("+919123456789");
   await page.getByRole("tab", { name: "Notifications" }).click();
-  // Browser notifications are not offered: nothing would send them.
-  await expect(page.getByRole("switch", { name: "Push notifications" })).toHaveCount(0);
+  // Push notifications are per browser (e2e/push.spec.ts); offered beside the email toggle.
+  await expect(page.getByRole("switch", { name: "Push notifications" })).toHaveCount(1);
   await expect(page.getByRole("switch", { name: "E-mail notifications" })).not.toBeChecked();
 });
 
