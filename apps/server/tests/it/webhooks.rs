@@ -360,7 +360,15 @@ async fn a_lead_through_the_widget_is_one_signed_lead_created_delivery() {
     let got = receiver.wait_for(2, 10).await;
     assert_eq!(got[1].header("webhook-id"), first.header("webhook-id"));
     assert_eq!(got[1].body, first.body, "the same payload");
-    let rows = log(&app, &token, Some(&id)).await;
+    // The attempt is logged once its answer is read, just after the receiver has it.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let rows = loop {
+        let rows = log(&app, &token, Some(&id)).await;
+        if rows.len() >= 2 || Instant::now() > deadline {
+            break rows;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
     assert_eq!(rows.len(), 2, "{rows:?}");
     assert_eq!(rows[0]["attempt"], 2, "newest first");
 
