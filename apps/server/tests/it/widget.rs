@@ -839,7 +839,10 @@ async fn dismissal_and_inactivity_complete_conversations() {
         std::sync::Arc::new(ca_core::rate_limit::RateLimiter::memory()),
         ca_conversations::Limits::default(),
     );
-    assert_eq!(service.complete_idle(Utc::now()).await.expect("sweep"), 1);
+    // The server's own once-a-minute sweep may have got there first (a slow
+    // run), so this sweep completes the idle one or finds it done.
+    let completed = service.complete_idle(Utc::now()).await.expect("sweep");
+    assert!(completed <= 1, "{completed}");
     assert_eq!(stored(&app, &swept).await.status, "completed");
     assert_eq!(stored(&app, &fresh).await.status, "active");
 
