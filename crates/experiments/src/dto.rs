@@ -76,6 +76,22 @@ pub struct VariantOut {
     /// Share of the posterior in which this arm is ahead on the test's metric
     /// (0 to 1): a description of the data so far, not a decision.
     pub probability_to_be_best: f64,
+    /// What the arm counted each day of the test, oldest first (days without
+    /// traffic are left out): what the results chart draws.
+    pub daily: Vec<DayOut>,
+}
+
+/// One day of one arm.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DayOut {
+    /// `YYYY-MM-DD` (UTC).
+    #[schema(value_type = String, format = Date)]
+    pub day: chrono::NaiveDate,
+    pub impressions: i64,
+    pub leads: i64,
+    /// Attributed revenue in rupees.
+    pub revenue: f64,
 }
 
 /// The call on a test: a winner, or `winner: null` when the maximum duration

@@ -14,7 +14,9 @@ use ca_campaigns::settings::CampaignSettings;
 use ca_core::FieldErrors;
 
 use crate::ExperimentError;
-use crate::dto::{DecisionOut, PromoteIn, TestIn, TestOut, VariantOut, WidgetTest, WidgetVariant};
+use crate::dto::{
+    DayOut, DecisionOut, PromoteIn, TestIn, TestOut, VariantOut, WidgetTest, WidgetVariant,
+};
 use crate::entities::{count, test, variant};
 use crate::stats::{self, Arm, Metric, Rules, Verdict};
 
@@ -738,6 +740,20 @@ impl ExperimentService {
                     revenue: round(tot.revenue_paise as f64 / 100.0, 2),
                     revenue_per_visitor: round(arm.revenue_per_visitor(), 2),
                     probability_to_be_best: round(*p, 4),
+                    daily: {
+                        let mut days: Vec<DayOut> = rows
+                            .iter()
+                            .filter(|r| r.variant_id == v.id)
+                            .map(|r| DayOut {
+                                day: r.day,
+                                impressions: r.impressions,
+                                leads: r.leads,
+                                revenue: round(r.revenue_paise as f64 / 100.0, 2),
+                            })
+                            .collect();
+                        days.sort_by_key(|d| d.day);
+                        days
+                    },
                 }
             })
             .collect();
