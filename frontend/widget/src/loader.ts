@@ -16,6 +16,12 @@
  *
  * Engaged time on the page is reported when it is hidden or left (`engaged.ts`).
  *
+ * A/B tests: while one runs, the visitor's arm is a hash of the visitor id and the test id
+ * (`variantOf` in assign.ts; the same arm on every page and visit, no extra request). Its exit-intent
+ * sensitivity and delay apply here; the popup chunk lays its other overrides over the campaign.
+ * The arm's id goes with the impression and the conversation's start, and is kept in
+ * localStorage `ca_var_<campaign id>` for the thank-you page's purchases.
+ *
  * With `data-mode="conversion"` (the thank-you page snippet) it only records
  * purchases queued by `caTrack('purchase', {value, currency, orderId})`.
  *
@@ -26,6 +32,7 @@
 import { trackEngagement } from "./engaged";
 import { watchTouchExit } from "./exit";
 import { toJson } from "./json";
+import { variantOf } from "./assign";
 import type { OpenOptions, PublicCampaign, PublicConfig, Realm } from "./types";
 
 declare const __POPUP_CHUNK__: string;
@@ -127,13 +134,15 @@ function persistentId(kind: "local" | "session", key: string, prefix: string): s
   return id;
 }
 
-/** Posts JSON as text/plain (no CORS preflight), surviving page unload. */
+/**
+ * Posts JSON as text/plain (no CORS preflight), surviving page unload: a string body is sent as
+ * `text/plain;charset=UTF-8` by every browser, with no header to set.
+ */
 function beacon(url: string, body: unknown): Promise<Response | void> {
   return realm
     .fetch(url, {
       method: "POST",
       body: toJson(body),
-      headers: { "content-type": "text/plain;charset=UTF-8" },
       keepalive: true,
       mode: "cors",
       credentials: "omit",
@@ -200,6 +209,7 @@ function targeted(c: PublicCampaign, device: string): boolean {
 
 function trackPurchases(api: string, campaignId: string): void {
   const visitorId = persistentId("local", "ca_vid", "v_");
+  const variantId = store("local")?.getItem(`ca_var_${campaignId}`) || undefined;
   const send = (event: unknown, data: unknown) => {
     if (event !== "purchase" || !data || typeof data !== "object") return;
     const d = data as Record<string, unknown>;
@@ -209,6 +219,7 @@ function trackPurchases(api: string, campaignId: string): void {
       value: d.value,
       currency: d.currency ?? "INR",
       orderId: d.orderId == null ? "" : String(d.orderId),
+      variantId,
     });
   };
   const queued = w.caTrackQueue;
@@ -250,21 +261,24 @@ function start(): void {
     .then((cfg: PublicConfig | null) => {
       const c = cfg?.active ? cfg.campaign : undefined;
       if (!c) return;
+      const variant = variantOf(c.test, visitorId);
+      if (variant) local?.setItem(`ca_var_${campaignId}`, variant.id);
       void beacon(`${api}/api/widget/events`, { campaignId, visitorId, type: "pageview" });
       trackEngagement(window, document, loadedAt, session, (r) =>
         sendBeacon(`${api}/api/widget/events`, {
           campaignId,
           visitorId,
           type: "engagement",
-          seconds: r.seconds,
-          newSession: r.newSession,
+          // { seconds, newSession }
+          ...r,
         }),
       );
       const device = deviceType();
       if (!c.exitIntent.enabled || !targeted(c, device)) return;
       if (local?.getItem(convertedKey)) return;
-      const sensitivity = c.exitIntent.sensitivity;
-      const armAt = loadedAt + Math.max(c.exitIntent.delay, c.targeting.minTimeOnPage * 1000);
+      const exit = { ...c.exitIntent, ...variant?.overrides.exitIntent };
+      const sensitivity = exit.sensitivity;
+      const armAt = loadedAt + Math.max(exit.delay, c.targeting.minTimeOnPage * 1000);
       let open = false;
 
       const allowed = (): boolean => {
@@ -285,6 +299,7 @@ function start(): void {
           visitorId,
           sessionId,
           device,
+          variant,
           onConverted: () => local?.setItem(convertedKey, "1"),
           onClose: () => {
             open = false;
@@ -296,7 +311,12 @@ function start(): void {
             if (!m.open(options)) return;
             session?.setItem(shownKey, String(Number(session.getItem(shownKey) ?? 0) + 1));
             local?.setItem(lastKey, String(Date.now()));
-            void beacon(`${api}/api/widget/events`, { campaignId, visitorId, type: "impression" });
+            void beacon(`${api}/api/widget/events`, {
+              campaignId,
+              visitorId,
+              type: "impression",
+              variantId: variant?.id,
+            });
           })
           .catch(() => {
             open = false;

@@ -21,10 +21,12 @@
  *   contrasts more (`contrast.ts`).
  * - The dashboard's previews draw this same popup (`preview()`): inside their own box, not
  *   modal, and never sending anything.
+ * - In an A/B test the visitor's arm (chosen by the loader) is laid over the campaign before
+ *   anything is drawn (`withOverrides`), and its id goes with the conversation's start.
  */
 import { readableText } from "./contrast";
 import { toJson } from "./json";
-import type { OpenOptions, PreviewOptions, PublicCampaign, PublicForm } from "./types";
+import type { OpenOptions, Overrides, PreviewOptions, PublicCampaign, PublicForm } from "./types";
 
 const SIZES: Record<string, [number, number]> = {
   small: [480, 580],
@@ -33,6 +35,61 @@ const SIZES: Record<string, [number, number]> = {
 };
 
 type Attrs = Record<string, string>;
+
+/** The assistant's greeting when the campaign sets no initial message (as the server's). */
+const DEFAULT_GREETING = "Hi! I noticed you're about to leave. What can I help you with?";
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return !!v && typeof v === "object" && !Array.isArray(v);
+}
+
+/**
+ * `base` with `patch` laid over it, as the server merges a test's overrides into the settings:
+ * objects merge key by key, anything else (arrays included) replaces. Neither is changed.
+ */
+export function merge(base: unknown, patch: unknown): unknown {
+  if (!isObject(base) || !isObject(patch)) return patch;
+  const out: Record<string, unknown> = {};
+  let keys = Object.keys(base);
+  for (let i = 0; i < keys.length; i += 1) out[keys[i] as string] = base[keys[i] as string];
+  keys = Object.keys(patch);
+  for (let i = 0; i < keys.length; i += 1) {
+    const k = keys[i] as string;
+    out[k] = merge(out[k], patch[k]);
+  }
+  return out;
+}
+
+/**
+ * The campaign as a visitor in an A/B test's arm gets it: the arm's `popup` merged into the
+ * popup, its form texts (`popup.design.formTitle`, `formSubtitle`, `submitButtonText`) into the
+ * email capture as the server builds it, and `aiSettings.initialMessage` as the greeting (blank:
+ * the default greeting). `exitIntent` is merged too (the loader has already used it). `campaign`
+ * is not changed; without overrides it is answered as it is.
+ */
+export function withOverrides(
+  campaign: PublicCampaign,
+  overrides: Overrides | null | undefined,
+): PublicCampaign {
+  if (!overrides || typeof overrides !== "object") return campaign;
+  const c = merge(campaign, {
+    popup: overrides.popup,
+    exitIntent: overrides.exitIntent,
+  }) as PublicCampaign;
+  const d = overrides.popup?.design;
+  if (d && typeof d === "object") {
+    const merged = c.popup.design;
+    c.emailCapture = {
+      ...c.emailCapture,
+      title: "formTitle" in d ? merged.formTitle : c.emailCapture.title,
+      subtitle: "formSubtitle" in d ? merged.formSubtitle : c.emailCapture.subtitle,
+      buttonText: "submitButtonText" in d ? merged.submitButtonText : c.emailCapture.buttonText,
+    };
+  }
+  const greeting = overrides.aiSettings?.initialMessage;
+  if (typeof greeting === "string") c.greeting = greeting.trim() || DEFAULT_GREETING;
+  return c;
+}
 
 function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -86,8 +143,8 @@ export function popupColours(p: PublicCampaign["popup"]) {
   };
 }
 
-function css(o: OpenOptions): string {
-  const p = o.campaign.popup;
+function css(c: PublicCampaign): string {
+  const p = c.popup;
   const d = p.design;
   const [width, height] = SIZES[d.popupSize] ?? [560, 680];
   const { primary, secondary, onHead, onPrimary } = popupColours(p);
@@ -141,7 +198,7 @@ async function errorMessage(res: Response): Promise<{ message: string; form?: Pu
 
 /** Opens the popup; false when it cannot be shown (the console says why). */
 export function open(o: OpenOptions): boolean {
-  const c = o.campaign;
+  const c = withOverrides(o.campaign, o.variant?.overrides);
   const d = c.popup.design;
   const [fullWidth, fullHeight] = SIZES[d.popupSize] ?? [560, 680];
   const desktop = o.device === "desktop";
@@ -164,7 +221,7 @@ export function open(o: OpenOptions): boolean {
   let geometry: CSSStyleSheet;
   try {
     geometry = sheet("");
-    root.adoptedStyleSheets = [sheet(css(o)), geometry];
+    root.adoptedStyleSheets = [sheet(css(c)), geometry];
   } catch (e) {
     console.warn(
       "ConvertAssist: the popup is not shown because this browser cannot style it " +
@@ -359,6 +416,7 @@ export function open(o: OpenOptions): boolean {
       campaignId: c.id,
       visitorId: o.visitorId,
       sessionId: o.sessionId,
+      variantId: o.variant?.id,
       userContext: { deviceType: o.device, currentUrl: location.href.slice(0, 1000) },
     });
     if (!res.ok) throw new Error((await errorMessage(res)).message);
@@ -594,13 +652,16 @@ function inert(): Promise<Response> {
 /**
  * The dashboard's preview of `campaign`: this popup, drawn at its full size inside `container`
  * (which must be its containing block for fixed positioning, e.g. by a `transform`), with
- * `messages` under the greeting. Not modal, takes no focus, sends nothing. Clear `container`
- * to remove it. False when it cannot be drawn (the console says why).
+ * `messages` under the greeting. With `overrides`, an A/B test arm's (see `Overrides` in
+ * types.ts), it is drawn as that arm's visitors see it. Not modal, takes no focus, sends nothing
+ * (so no arm counts anything). Clear `container` to remove it. False when it cannot be drawn
+ * (the console says why).
  */
 export function preview(
   container: HTMLElement,
   campaign: PublicCampaign,
   messages: PreviewOptions["messages"] = [],
+  overrides?: Overrides,
 ): boolean {
   return open({
     api: "",
@@ -609,6 +670,7 @@ export function preview(
     visitorId: "preview",
     sessionId: "preview",
     device: "desktop",
+    variant: overrides && { id: "preview", overrides },
     onConverted: () => undefined,
     onClose: () => undefined,
     preview: { container, messages },

@@ -12,6 +12,30 @@ export type PublicCampaign = Schemas["PublicCampaign"];
 export type PublicForm = Schemas["PublicForm"];
 export type PublicField = Schemas["PublicField"];
 export type TrustBadge = Schemas["TrustBadge"];
+/** The running A/B test in the public config: its unpaused arms, the control first. */
+export type PublicTest = Schemas["WidgetTest"];
+
+/**
+ * What an arm of an A/B test changes: a partial campaign `settings` object, laid over the
+ * campaign (objects merge key by key; arrays and other values replace). The widget applies
+ * - `popup` (texts, colours, design, layout) onto `campaign.popup`, and its `design.formTitle`,
+ *   `formSubtitle` and `submitButtonText` onto `campaign.emailCapture` (the popup's form);
+ * - `aiSettings.initialMessage` as `campaign.greeting` (blank: the default greeting);
+ * - `exitIntent.sensitivity` and `exitIntent.delay` in the loader (when the popup opens).
+ * `forms` (the conversion forms the assistant offers) are the server's: it knows the arm from the
+ * conversation's `variantId`.
+ */
+export interface Overrides {
+  popup?: Partial<Omit<PublicCampaign["popup"], "design">> & {
+    design?: Partial<PublicCampaign["popup"]["design"]>;
+  };
+  aiSettings?: { initialMessage?: string };
+  forms?: Record<string, unknown>;
+  exitIntent?: { sensitivity?: string; delay?: number };
+}
+
+/** One arm of the running test; `overrides` as {@link Overrides} (`{}` for the control). */
+export type PublicVariant = Omit<Schemas["WidgetVariant"], "overrides"> & { overrides: Overrides };
 
 /** `fetch` and `JSON.parse` that work whatever the page did to its own (see the loader). */
 export interface Realm {
@@ -31,6 +55,12 @@ export interface OpenOptions {
   /** Called once the visitor became a lead (suppresses the popup from then on). */
   onConverted: () => void;
   onClose: () => void;
+  /**
+   * The visitor's arm of the campaign's running A/B test (the loader's `variantOf`): its
+   * overrides are laid over `campaign` before the popup is drawn, and its id goes with the
+   * conversation's start. Absent when no test runs.
+   */
+  variant?: { id: string; overrides: Overrides };
   /** The dashboard's preview (see `preview()` in popup.ts); absent on sites. */
   preview?: PreviewOptions;
 }
@@ -42,3 +72,11 @@ export interface PreviewOptions {
   /** A sample exchange shown under the greeting. */
   messages?: { role: "assistant" | "user"; text: string }[];
 }
+
+/*
+ * A/B test arms in the dashboard's preview: `preview(container, campaign, messages, overrides)`
+ * draws the campaign with an arm's `overrides` laid over it, exactly as a visitor assigned to that
+ * arm sees it (omit them, or pass `{}`, for the control). Like every preview it sends nothing, so
+ * nothing is counted for any arm. `withOverrides(campaign, overrides)` of popup.ts answers the
+ * merged campaign itself, for callers that need it (e.g. to check its contrast).
+ */
