@@ -45,7 +45,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 /**
  * `base` with `patch` laid over it, as the server merges a test's overrides into the settings:
- * objects merge key by key, anything else (arrays included) replaces. Neither is changed.
+ * objects merge key by key, anything else (arrays included) replaces; an undefined value (no
+ * such key in JSON) changes nothing. Neither is changed.
  */
 export function merge(base: unknown, patch: unknown): unknown {
   if (!isObject(base) || !isObject(patch)) return patch;
@@ -55,7 +56,7 @@ export function merge(base: unknown, patch: unknown): unknown {
   keys = Object.keys(patch);
   for (let i = 0; i < keys.length; i += 1) {
     const k = keys[i] as string;
-    out[k] = merge(out[k], patch[k]);
+    if (patch[k] !== undefined) out[k] = merge(out[k], patch[k]);
   }
   return out;
 }
