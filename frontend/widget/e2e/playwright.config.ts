@@ -61,6 +61,17 @@ export default defineConfig({
       testMatch: /gestures\.spec\.ts$/,
       use: { ...devices["Pixel 7"], launchOptions: chromium },
     },
+    // A/B tests: each visitor sees their arm's popup, and every count carries the arm.
+    {
+      name: "ab-desktop",
+      testMatch: /ab\.spec\.ts$/,
+      use: { viewport: { width: 1440, height: 900 } },
+    },
+    {
+      name: "ab-pixel7",
+      testMatch: /ab\.spec\.ts$/,
+      use: { ...devices["Pixel 7"], launchOptions: chromium },
+    },
     // What the widget reports by itself (engaged time on leaving the page).
     {
       name: "reports",
