@@ -329,3 +329,53 @@ test("the arm that delays exit intent opens only after its delay", async ({
   await expect.poll(() => seen.impressions.length).toBe(1);
   expect(body(seen.impressions[0]!).variantId).toBe(shop.arms.patient);
 });
+
+test("the dashboard's preview draws any arm and sends nothing", async ({
+  page,
+  request,
+  sites,
+  shop,
+}, info) => {
+  test.skip(info.project.name.includes("pixel7"), "the dashboard's preview is drawn on a desktop");
+  await page.context().route(/^https?:\/\/(?!localhost|127\.0\.0\.1)/, (r) => r.abort());
+  const sent: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("/api/widget/")) sent.push(r.url());
+  });
+  await page.goto(sites.url(creative, ""), { waitUntil: "load" });
+  // The popup module the embed loads, as the dashboard mounts it (`preview()`).
+  const loader = await (await request.get(`${API}/widget/ca-widget.js`)).text();
+  const chunk = `${API}/widget/${/chunks\/popup-[0-9a-f]+\.js/.exec(loader)![0]}`;
+  const config = (await (
+    await request.get(`${API}/api/widget/campaigns/${shop.id}/config`)
+  ).json()) as PublicConfig;
+  const drawn = await page.evaluate(
+    async ([url, campaign, overrides]) => {
+      const m = (await import(url)) as {
+        preview: (c: HTMLElement, campaign: unknown, m: unknown[], o?: unknown) => boolean;
+      };
+      const titles: (string | null | undefined)[] = [];
+      for (const o of overrides) {
+        const box = document.createElement("div");
+        box.style.cssText = "position:relative;width:560px;height:680px;transform:scale(1)";
+        document.body.append(box);
+        m.preview(box, campaign, [], o);
+        const root = box.querySelector("convertassist-widget")?.shadowRoot;
+        titles.push(root?.querySelector(".title")?.textContent);
+        const form = root?.querySelector<HTMLFormElement>("form.card");
+        form?.querySelector("input")?.setAttribute("value", "someone@example.in");
+        form?.requestSubmit();
+      }
+      return titles;
+    },
+    [chunk, config.campaign, [undefined, {}, VARIANT, PATIENT]] as const,
+  );
+  expect(drawn).toEqual([
+    DESIGN.headerTitle,
+    DESIGN.headerTitle,
+    VARIANT.popup.design.headerTitle,
+    DESIGN.headerTitle,
+  ]);
+  await page.waitForTimeout(300);
+  expect(sent, "nothing sent, so no arm counts anything").toEqual([]);
+});
