@@ -339,6 +339,28 @@ describe("the loader", () => {
     );
   });
 
+  it("watches for exit intent at the arm's sensitivity", async () => {
+    // A phone: exit intent is the touch watcher's, given the sensitivity to use.
+    vi.stubGlobal("innerWidth", 412);
+    const watch = vi.fn();
+    vi.doMock("../src/exit", () => ({ watchTouchExit: watch }));
+    const test = abTest(TEST_ID, [50, 50], [{}, { exitIntent: { sensitivity: "low" } }]);
+    const high = { ...campaign(), exitIntent: { ...campaign().exitIntent, sensitivity: "high" } };
+    for (const [visitor, want] of [
+      [IDS.find((id) => variantOf(test, id)!.id.endsWith("arm1"))!, "low"],
+      [IDS.find((id) => variantOf(test, id)!.id.endsWith("arm0"))!, "high"],
+    ] as const) {
+      watch.mockClear();
+      document.body.replaceChildren();
+      delete (window as { __caWidget?: unknown }).__caWidget;
+      localStorage.setItem("ca_vid", visitor);
+      await load({}, { success: true, active: true, campaign: { ...high, test } });
+      await vi.waitFor(() => expect(watch).toHaveBeenCalledTimes(1));
+      expect(watch.mock.calls[0]![1]).toBe(want);
+    }
+    vi.doUnmock("../src/exit");
+  });
+
   it("sends no variantId with a purchase when the visitor was in no test", async () => {
     localStorage.setItem("ca_vid", IDS[1]!);
     const calls = await load({ "data-mode": "conversion" }, null);
