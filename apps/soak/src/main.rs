@@ -84,6 +84,8 @@ impl Op {
 #[derive(Default)]
 struct Tally {
     latencies_us: Vec<u32>,
+    /// The same latencies per operation.
+    by_op: BTreeMap<Op, Vec<u32>>,
     /// Per operation: answers by status (0 = no answer).
     statuses: BTreeMap<Op, BTreeMap<u16, u64>>,
 }
@@ -242,6 +244,9 @@ async fn main() -> anyhow::Result<()> {
     for task in tasks {
         let t = task.await?;
         tally.latencies_us.extend(t.latencies_us);
+        for (op, l) in t.by_op {
+            tally.by_op.entry(op).or_default().extend(l);
+        }
         for (op, by_status) in t.statuses {
             for (status, n) in by_status {
                 *tally
@@ -509,9 +514,9 @@ async fn drive(
             }
             Err(_) => 0,
         };
-        tally
-            .latencies_us
-            .push(u32::try_from(t.elapsed().as_micros()).unwrap_or(u32::MAX));
+        let us = u32::try_from(t.elapsed().as_micros()).unwrap_or(u32::MAX);
+        tally.latencies_us.push(us);
+        tally.by_op.entry(op).or_default().push(us);
         *tally
             .statuses
             .entry(op)
@@ -612,6 +617,16 @@ fn wal_mib(db: &Path) -> f64 {
     file_mib(Path::new(&wal))
 }
 
+/// The `p` percentile (0 to 1) of latencies in µs, in ms (0 when none).
+fn percentile_ms(latencies_us: &[u32], p: f64) -> f64 {
+    let mut l = latencies_us.to_vec();
+    l.sort_unstable();
+    if l.is_empty() {
+        return 0.0;
+    }
+    f64::from(l[((l.len() as f64 - 1.0) * p).round() as usize]) / 1000.0
+}
+
 struct Report {
     backend: &'static str,
     instances: usize,
@@ -650,12 +665,13 @@ impl Report {
     }
 
     fn percentile_ms(&self, p: f64) -> f64 {
-        let mut l = self.tally.latencies_us.clone();
-        l.sort_unstable();
-        if l.is_empty() {
-            return 0.0;
-        }
-        f64::from(l[((l.len() as f64 - 1.0) * p).round() as usize]) / 1000.0
+        percentile_ms(&self.tally.latencies_us, p)
+    }
+
+    /// p50, p99 and max of one kind of request, in ms.
+    fn op_percentiles(&self, op: Op) -> [f64; 3] {
+        let l = self.tally.by_op.get(&op).map_or(&[][..], Vec::as_slice);
+        [0.5, 0.99, 1.0].map(|p| percentile_ms(l, p))
     }
 
     /// Total resident memory of the servers at (or just before) `at`.
@@ -728,7 +744,11 @@ impl Report {
         println!("5xx or no answer    {fives}");
         println!("4xx                 {other}");
         for (op, by_status) in &self.tally.statuses {
-            println!("  {:<13} {:?}", op.name(), by_status);
+            let [p50, p99, max] = self.op_percentiles(*op);
+            println!(
+                "  {:<13} p50 / p99 / max ms {p50:.2} / {p99:.2} / {max:.2}  {by_status:?}",
+                op.name()
+            );
         }
         println!(
             "acknowledged        impressions {}, page views {}, conversations {}",
@@ -814,6 +834,10 @@ impl Report {
             "p50_ms": self.percentile_ms(0.5),
             "p99_ms": self.percentile_ms(0.99),
             "statuses": self.tally.statuses.iter().map(|(op, s)| (op.name().to_string(), json!(s))).collect::<serde_json::Map<_, _>>(),
+            "latency_ms": self.tally.by_op.keys().map(|op| {
+                let [p50, p99, max] = self.op_percentiles(*op);
+                (op.name().to_string(), json!({"p50": p50, "p99": p99, "max": max}))
+            }).collect::<serde_json::Map<_, _>>(),
             "acknowledged": {
                 "impressions": self.answered(Op::Impression, 202),
                 "page_views": self.answered(Op::PageView, 202),
