@@ -22,7 +22,7 @@ use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, Set};
 use serde_json::{Value, json};
 
 /// Concurrent clients: `CA_BENCH_CLIENTS`, default 32. Events are answered
-/// once journalled (SQLite) or once their batch is committed (PostgreSQL,
+/// once journalled (or, with `CA_EVENT_JOURNAL=false` on PostgreSQL, once their batch is committed,
 /// where more concurrent visitors make bigger batches).
 fn clients() -> usize {
     std::env::var("CA_BENCH_CLIENTS")
@@ -153,6 +153,8 @@ async fn main() {
         // Every simulated visitor comes from this machine's address.
         widget_new_visitors_per_address: u32::MAX,
         log: "warn".into(),
+        // `CA_EVENT_JOURNAL=false` measures PostgreSQL's group commit.
+        event_journal: std::env::var("CA_EVENT_JOURNAL").map_or(true, |v| v != "false"),
         ..ca_core::Config::default()
     };
     let state = ca_server::prepare(config).await.expect("prepare");

@@ -100,7 +100,7 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
     let tracking = TrackingService::new(
         db.clone(),
         limiter.clone(),
-        event_writer(&db, &config.database_url).await?,
+        event_writer(&db, &config).await?,
         conversations.clone(),
         TrackingConfig {
             public_url: config.public_url(),
@@ -264,23 +264,34 @@ fn billing_config(config: &Config) -> anyhow::Result<ca_billing::BillingConfig> 
     })
 }
 
-/// The widget events' writer: on an SQLite file, journalled (answered once
-/// appended to the journal beside the database, stored behind the answers on
-/// a connection of its own) unless another process holds the journal;
-/// otherwise group commit on the shared pool.
-async fn event_writer(db: &sea_orm::DatabaseConnection, url: &str) -> anyhow::Result<EventWriter> {
-    let (Some(file), Some(own)) = (
+/// The widget events' writer: journalled (answered once appended to the
+/// journal, stored behind the answers) when the journal can be kept: beside
+/// an SQLite database file (on a connection of its own), or in the data
+/// directory on PostgreSQL unless `CA_EVENT_JOURNAL=false`; otherwise, or
+/// when another process holds the journal, group commit on the shared pool.
+async fn event_writer(
+    db: &sea_orm::DatabaseConnection,
+    config: &Config,
+) -> anyhow::Result<EventWriter> {
+    let url = &config.database_url;
+    let (writer_db, folder) = match (
         ca_core::db::sqlite_file(url),
         ca_core::db::connect_event_writer(url).await?,
-    ) else {
-        return Ok(EventWriter::start(db.clone(), WriterConfig::default()));
+    ) {
+        (Some(file), Some(own)) => (own, ca_tracking::journal::folder_for(&file)),
+        _ if ca_core::db::is_postgres(db) && config.event_journal => {
+            let folder = config.data_dir.join("event-journal");
+            ca_tracking::journal::name_instance_journal(&folder)
+                .with_context(|| format!("naming the event journal {}", folder.display()))?;
+            (db.clone(), folder)
+        }
+        _ => return Ok(EventWriter::start(db.clone(), WriterConfig::default())),
     };
-    let folder = ca_tracking::journal::folder_for(&file);
-    match EventWriter::start_journaled(own, &folder, WriterConfig::default()).await {
+    match EventWriter::start_journaled(writer_db, &folder, WriterConfig::default()).await {
         Ok(writer) => Ok(writer),
         // Another server (or a command such as create-superuser run beside
-        // one) on the same database file: it stores the journal; this
-        // process answers its events once they are committed.
+        // one) on the same journal: it stores the journal; this process
+        // answers its events once they are committed.
         Err(ca_tracking::writer::JournalError::InUse(why)) => {
             tracing::info!("{why}; this process stores widget events before answering them");
             Ok(EventWriter::start(db.clone(), WriterConfig::default()))

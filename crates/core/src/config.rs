@@ -123,6 +123,12 @@ pub struct Config {
     pub widget_dir: PathBuf,
     /// Seconds a campaign's public configuration is reused before it is read again.
     pub widget_config_cache_secs: u64,
+    /// On PostgreSQL, answer widget events once they are in this server's
+    /// event journal (in the data directory) and store them behind the
+    /// answers; `false` answers them only once committed, for a server whose
+    /// data directory does not survive a restart. An SQLite file always
+    /// keeps its journal beside the database.
+    pub event_journal: bool,
     /// Page views, impressions and purchases per visitor IP per minute.
     pub widget_events_ip_per_minute: u32,
     /// Page views, impressions and purchases per campaign per minute.
@@ -191,6 +197,7 @@ impl Default for Config {
             sse_heartbeat_ms: 15_000,
             widget_dir: PathBuf::from("frontend/widget/dist"),
             widget_config_cache_secs: 10,
+            event_journal: true,
             widget_events_ip_per_minute: 300,
             widget_events_campaign_per_minute: 60_000,
             widget_new_visitors_per_address: 20,

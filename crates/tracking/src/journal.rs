@@ -114,18 +114,59 @@ pub fn folder_for(database_file: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// The highest sequence number stored in the database (0 when none).
-pub async fn stored_through<C: ConnectionTrait>(conn: &C) -> Result<u64, DbErr> {
-    Ok(event_journal::Entity::find_by_id(1)
+/// The journal of an SQLite database file (there is one per file).
+pub const FILE_JOURNAL: i32 = 1;
+
+/// Which journal a folder holds, as the database knows it: the number in the
+/// folder's `id` file, or [`FILE_JOURNAL`] when it has none (an SQLite
+/// database's journal sits beside its file and needs no other name).
+pub fn id_of(folder: &Path) -> std::io::Result<i32> {
+    let path = folder.join("id");
+    match std::fs::read_to_string(&path) {
+        Ok(text) => text.trim().parse().map_err(|_| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("{} does not hold a journal number", path.display()),
+            )
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(FILE_JOURNAL),
+        Err(e) => Err(io_context(e, "reading", &path)),
+    }
+}
+
+/// Gives the journal in `folder` a number of its own on first use, so that
+/// several servers on one PostgreSQL database each keep their own place in
+/// the `event_journal` table (each server has its own data directory, and so
+/// its own journal). Returns the folder's number.
+pub fn name_instance_journal(folder: &Path) -> std::io::Result<i32> {
+    std::fs::create_dir_all(folder)
+        .map_err(|e| io_context(e, "creating the event journal", folder))?;
+    let path = folder.join("id");
+    if path.exists() {
+        return id_of(folder);
+    }
+    // A random positive number other than the file journal's.
+    let id = (rand::random::<i32>() & i32::MAX).max(2);
+    let tmp = folder.join("id.new");
+    std::fs::write(&tmp, id.to_string()).map_err(|e| io_context(e, "writing", &tmp))?;
+    std::fs::rename(&tmp, &path).map_err(|e| io_context(e, "naming", &path))?;
+    Ok(id)
+}
+
+/// The highest sequence number of journal `id` stored in the database (0
+/// when none).
+pub async fn stored_through<C: ConnectionTrait>(conn: &C, id: i32) -> Result<u64, DbErr> {
+    Ok(event_journal::Entity::find_by_id(id)
         .one(conn)
         .await?
         .map_or(0, |r| u64::try_from(r.stored_through).unwrap_or(0)))
 }
 
-/// Records, in the caller's transaction, that every event up to `seq` is stored.
-pub async fn mark_stored<C: ConnectionTrait>(conn: &C, seq: u64) -> Result<(), DbErr> {
+/// Records, in the caller's transaction, that every event of journal `id` up
+/// to `seq` is stored.
+pub async fn mark_stored<C: ConnectionTrait>(conn: &C, id: i32, seq: u64) -> Result<(), DbErr> {
     event_journal::Entity::insert(event_journal::ActiveModel {
-        id: Set(1),
+        id: Set(id),
         stored_through: Set(i64::try_from(seq).unwrap_or(i64::MAX)),
     })
     .on_conflict(

@@ -1,15 +1,17 @@
 //! The batched writer for page views, impressions and engaged time. An event
 //! is acknowledged only once it is safe from a crash of the server:
 //!
-//! - On PostgreSQL (and an in-memory SQLite database), once it is stored
-//!   (group commit): the writer takes every event waiting, writes them in
-//!   one transaction, and then answers each caller, so under load one commit
-//!   carries thousands of events.
-//! - On an SQLite file, once it is appended to the event journal beside the
-//!   database ([`crate::journal`]); a second thread stores journalled events
-//!   in large batches behind the answers, and the next start stores whatever
-//!   a crash left in the journal. A single SQLite writer answers many more
+//! - Once it is appended to the server's event journal ([`crate::journal`]):
+//!   beside the database for an SQLite file, in the server's data directory
+//!   on PostgreSQL (each server its own). A second thread stores journalled
+//!   events in large batches behind the answers, and the next start stores
+//!   whatever a crash left in the journal. One writer answers many more
 //!   events per second this way than by waiting for its commits.
+//! - Without a journal (an in-memory SQLite database, a journal another
+//!   process holds, or `CA_EVENT_JOURNAL=false`), once it is stored (group
+//!   commit): the writer takes every event waiting, writes them in one
+//!   transaction, and then answers each caller, so under load one commit
+//!   carries thousands of events.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -135,7 +137,8 @@ impl EventWriter {
         folder: &Path,
         config: WriterConfig,
     ) -> Result<Self, JournalError> {
-        let stored = journal::stored_through(&db).await?;
+        let journal_id = journal::id_of(folder)?;
+        let stored = journal::stored_through(&db, journal_id).await?;
         let (journal, backlog) = {
             let folder = folder.to_path_buf();
             tokio::task::spawn_blocking(move || Journal::open(&folder, stored))
@@ -164,7 +167,7 @@ impl EventWriter {
         for chunk in backlog.events.chunks(config.max_batch.max(1)) {
             let events: Vec<Event> = chunk.iter().map(|(_, e)| e.clone()).collect();
             let through = chunk.last().map_or(stored, |(seq, _)| *seq);
-            store(&db, &events, Some(through)).await?;
+            store(&db, &events, Some((journal_id, through))).await?;
         }
         for segment in &backlog.segments {
             if segment != journal.current_segment() {
@@ -182,7 +185,13 @@ impl EventWriter {
                     .enable_all()
                     .build()
                 {
-                    Ok(rt) => rt.block_on(store_journalled(db, stored_rx, config, store_stats)),
+                    Ok(rt) => rt.block_on(store_journalled(
+                        db,
+                        journal_id,
+                        stored_rx,
+                        config,
+                        store_stats,
+                    )),
                     Err(err) => tracing::error!(%err, "the event store thread could not start"),
                 }
             })?;
@@ -371,6 +380,7 @@ fn append_loop(
 /// refused batch for as long as it takes (its events were answered).
 async fn store_journalled(
     db: DatabaseConnection,
+    journal_id: i32,
     mut rx: mpsc::UnboundedReceiver<ToStore>,
     config: WriterConfig,
     stats: Arc<WriterStats>,
@@ -404,7 +414,7 @@ async fn store_journalled(
         if !batch.is_empty() {
             stats.writing.store(batch.len() as u64, Ordering::Relaxed);
             // Answered already: kept in the journal and retried until stored.
-            write_with_retry(&db, &batch, Some(through), None, &stats).await;
+            write_with_retry(&db, &batch, Some((journal_id, through)), None, &stats).await;
             stats.writing.store(0, Ordering::Relaxed);
             let n = batch.len() as u64;
             stats.batches.fetch_add(1, Ordering::Relaxed);
@@ -483,7 +493,7 @@ async fn run(
 async fn write_with_retry(
     db: &DatabaseConnection,
     events: &[Event],
-    journal_through: Option<u64>,
+    journal_through: Option<(i32, u64)>,
     keep_trying: Option<Duration>,
     stats: &WriterStats,
 ) -> bool {
@@ -528,12 +538,13 @@ pub async fn write(db: &DatabaseConnection, events: &[Event]) -> Result<(), DbEr
     store(db, events, None).await
 }
 
-/// Writes one batch in one transaction; with `journal_through`, records in
-/// the same transaction that the journal is stored up to that number.
+/// Writes one batch in one transaction; with `journal_through` (a journal
+/// and a sequence number), records in the same transaction that the journal
+/// is stored up to that number.
 async fn store(
     db: &DatabaseConnection,
     events: &[Event],
-    journal_through: Option<u64>,
+    journal_through: Option<(i32, u64)>,
 ) -> Result<(), DbErr> {
     let mut visitors: HashMap<(String, String, String), DateTime<Utc>> = HashMap::new();
     let mut page_views: HashMap<String, HashMap<String, i64>> = HashMap::new();
@@ -652,8 +663,8 @@ async fn store(
                 .await?;
         }
     }
-    if let Some(seq) = journal_through {
-        journal::mark_stored(&txn, seq).await?;
+    if let Some((id, seq)) = journal_through {
+        journal::mark_stored(&txn, id, seq).await?;
     }
     txn.commit().await
 }

@@ -1185,6 +1185,90 @@ async fn a_killed_server_keeps_every_event_it_accepted() {
     let _ = std::fs::remove_dir_all(data);
 }
 
+/// Two servers on one database each answer events from their own journal
+/// (on PostgreSQL, in their own data directories; each keeps its own place
+/// in `event_journal`): killed right after answering, both store everything
+/// at their next start, each event once. On an SQLite file the second
+/// server finds the journal taken and answers after committing instead.
+#[tokio::test]
+async fn two_servers_on_one_database_each_keep_their_own_journal() {
+    use ca_tracking::entities::event_journal;
+    let db = ca_migrations::testing::TestDb::new().await.expect("db");
+    let root = std::env::temp_dir().join(format!("ca-it-two-{}", uuid::Uuid::now_v7()));
+    let ports: Vec<u16> = (0..2)
+        .map(|_| {
+            std::net::TcpListener::bind("127.0.0.1:0")
+                .expect("bind")
+                .local_addr()
+                .expect("addr")
+                .port()
+        })
+        .collect();
+    let data = |n: usize| root.join(format!("data-{n}"));
+    let mut servers = Vec::new();
+    for (n, port) in ports.iter().enumerate() {
+        servers.push(start_server(&db.url, &data(n), *port).await);
+    }
+    let client = reqwest::Client::new();
+    let base = |n: usize| format!("http://127.0.0.1:{}", ports[n]);
+    let id = load_campaign(&client, &base(0), "two-journals@example.in").await;
+    let mut answered: i64 = 0;
+    for i in 0..200 {
+        let n = i % 2;
+        let body =
+            json!({"campaignId": id, "visitorId": format!("v_two_{i:06}"), "type": "impression"});
+        let r = client
+            .post(format!("{}/api/widget/events", base(n)))
+            .header("origin", SITE)
+            .header("content-type", "text/plain")
+            .body(body.to_string())
+            .send()
+            .await
+            .expect("send");
+        assert_eq!(r.status().as_u16(), 202, "server {n}");
+        answered += 1;
+    }
+    for mut s in servers {
+        s.kill().expect("SIGKILL");
+        let _ = s.wait();
+    }
+    let mut again = Vec::new();
+    for (n, port) in ports.iter().enumerate() {
+        again.push(start_server(&db.url, &data(n), *port).await);
+    }
+    let stored = campaign::Entity::find_by_id(id.clone())
+        .one(&db.conn)
+        .await
+        .expect("q")
+        .expect("c")
+        .impressions;
+    assert_eq!(stored, answered, "every answered event stored, once");
+    let journals = event_journal::Entity::find()
+        .all(&db.conn)
+        .await
+        .expect("q");
+    if db.url.starts_with("postgres") {
+        assert_eq!(journals.len(), 2, "one place per server: {journals:?}");
+        let ids: Vec<i32> = (0..2)
+            .map(|n| {
+                ca_tracking::journal::id_of(&data(n).join("event-journal")).expect("journal id")
+            })
+            .collect();
+        assert_ne!(ids[0], ids[1]);
+        for j in &journals {
+            assert!(ids.contains(&j.id), "{journals:?} against {ids:?}");
+            assert!(j.stored_through > 0);
+        }
+    } else {
+        assert!(journals.len() <= 1, "{journals:?}");
+    }
+    for mut s in again {
+        s.kill().expect("SIGKILL");
+        let _ = s.wait();
+    }
+    let _ = std::fs::remove_dir_all(root);
+}
+
 /// The site reports order values and nobody checks them: one above the
 /// campaign's largest believable order is kept (held) but adds no revenue.
 #[tokio::test]
@@ -1646,7 +1730,9 @@ async fn a_journal_is_stored_once_from_where_the_database_left_off() {
     ca_campaigns::counters::add_impressions(&app.db.conn, &id, 1)
         .await
         .expect("one stored");
-    journal::mark_stored(&app.db.conn, 1).await.expect("mark");
+    journal::mark_stored(&app.db.conn, journal::FILE_JOURNAL, 1)
+        .await
+        .expect("mark");
 
     let writer =
         EventWriter::start_journaled(app.db.conn.clone(), &folder, WriterConfig::default())
@@ -1658,7 +1744,9 @@ async fn a_journal_is_stored_once_from_where_the_database_left_off() {
         "events 2–5 stored, once each"
     );
     assert_eq!(
-        journal::stored_through(&app.db.conn).await.expect("read"),
+        journal::stored_through(&app.db.conn, journal::FILE_JOURNAL)
+            .await
+            .expect("read"),
         5
     );
     let left: Vec<_> = std::fs::read_dir(&folder)
@@ -1686,7 +1774,9 @@ async fn a_journal_is_stored_once_from_where_the_database_left_off() {
     writer.flush().await;
     assert_eq!(impressions(&app, &id).await, 6);
     assert_eq!(
-        journal::stored_through(&app.db.conn).await.expect("read"),
+        journal::stored_through(&app.db.conn, journal::FILE_JOURNAL)
+            .await
+            .expect("read"),
         6,
         "new events are numbered after everything seen"
     );

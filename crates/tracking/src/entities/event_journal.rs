@@ -1,12 +1,13 @@
-//! `event_journal`: how far the event journal is stored in the database (one
-//! row); see [`crate::journal`].
+//! `event_journal`: how far each event journal is stored in the database (a
+//! row per journal: one for an SQLite file, one per server on PostgreSQL);
+//! see [`crate::journal`].
 
 use sea_orm::entity::prelude::*;
 
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
 #[sea_orm(table_name = "event_journal")]
 pub struct Model {
-    /// Always 1.
+    /// The journal's number (1 for an SQLite file's journal).
     #[sea_orm(primary_key, auto_increment = false)]
     pub id: i32,
     /// The highest journal sequence number whose event is stored.
