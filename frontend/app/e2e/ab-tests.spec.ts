@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { checkScreen } from "./a11y";
-import { createThroughWizard, registerThroughForm, shot, uniqueEmail } from "./support";
+import { createThroughWizard, registerThroughForm, runSql, shot, uniqueEmail } from "./support";
 
 /** The owner's site, as the wizard saved it: the widget's calls come from there. */
 const SITE = "https://kesar-handlooms.example.in";
@@ -211,7 +211,10 @@ test("an A/B test: write a variant with the designer, run traffic through the wi
   // The preview shows either arm and counts nothing.
   const resultsPreview = tests.getByTestId("popup-preview");
   await expect(resultsPreview).toContainText(originalTitle);
-  await tests.getByRole("radio", { name: "Variant B" }).check({ force: true });
+  await tests
+    .getByRole("radiogroup", { name: "Variant to preview" })
+    .getByText("Variant B", { exact: true })
+    .click();
   await expect(resultsPreview).toContainText(NEW_TITLE);
   expect(await campaignImpressions(page.request, token, id)).toBe(before + 12);
 
@@ -253,4 +256,84 @@ test("an A/B test: write a variant with the designer, run traffic through the wi
   await page.reload();
   await page.getByRole("tab", { name: "Popup Design" }).click();
   await expect(page.getByLabel("Main Title")).toHaveValue(NEW_TITLE);
+});
+
+test("a ten-day revenue test: the table, the call and the cumulative revenue-per-visitor chart", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await registerThroughForm(page, uniqueEmail("abchart"));
+  await createThroughWizard(page, "Wedding lehengas");
+  await page.waitForURL("**/campaigns");
+  await page.getByRole("link", { name: "Edit campaign" }).click();
+  await page.waitForURL(/\/edit$/);
+  const id = page.url().split("/").at(-2) ?? "";
+  const token = await page.evaluate(() => localStorage.getItem("token") ?? "");
+  const res = await page.request.post(`/api/campaigns/${id}/tests`, {
+    headers: { authorization: `Bearer ${token}` },
+    data: {
+      name: "Gold header",
+      metric: "revenuePerVisitor",
+      variants: [
+        { name: "Control", weight: 50, overrides: {} },
+        { name: "Gold", weight: 50, overrides: { popup: { design: { primaryColor: "#b8860b" } } } },
+      ],
+    },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  const started = (await res.json()).data as { id: string; variants: { id: string }[] };
+  const [control, gold] = started.variants;
+  if (!control || !gold) throw new Error("the test has no variant");
+
+  // Ten days of counts written straight into the test database, as the widget's traffic would
+  // leave them: 300 visitors a day on each arm; the control sells 6 orders of ₹1,000 a day,
+  // the gold variant 18 (₹20 and ₹60 per visitor).
+  runSql(
+    "UPDATE experiment_tests SET started_at = date(started_at, '-10 days') || substr(started_at, 11) WHERE id = ?",
+    started.id,
+  );
+  const today = Date.UTC(
+    new Date().getUTCFullYear(),
+    new Date().getUTCMonth(),
+    new Date().getUTCDate(),
+  );
+  for (let k = 0; k < 10; k += 1) {
+    const day = new Date(today - (10 - k) * 86_400_000).toISOString().slice(0, 10);
+    for (const [arm, orders] of [
+      [control, 6],
+      [gold, 18],
+    ] as const)
+      runSql(
+        "INSERT INTO experiment_counts (variant_id, day, test_id, impressions, conversations, leads, purchases, revenue_paise, revenue_squares) VALUES (?, ?, ?, 300, 30, 10, ?, ?, ?)",
+        arm.id,
+        day,
+        started.id,
+        orders,
+        orders * 100_000,
+        orders * 1000 * 1000,
+      );
+  }
+
+  // The editor read the tests when it opened: open it again.
+  await page.reload();
+  await page.getByRole("tab", { name: "Tests" }).click();
+  const tests = panel(page);
+  const rows = tests.getByTestId("test-table").locator("tbody tr");
+  await expect(rows.nth(0)).toContainText("3,000");
+  await expect(rows.nth(0)).toContainText("₹60,000");
+  await expect(rows.nth(0)).toContainText("₹20");
+  await expect(rows.nth(1)).toContainText("₹1,80,000");
+  await expect(rows.nth(1)).toContainText("₹60");
+  await expect(tests.getByText("Metric: Revenue per visitor", { exact: false })).toBeVisible();
+  await expect(tests.getByTestId("test-state")).toHaveText("Winner");
+  await expect(tests.getByTestId("test-decision")).toContainText("Decision: Gold");
+  await expect(rows.nth(1)).toContainText("Winner");
+  await expect(tests.getByText("Cumulative revenue per visitor per variant")).toBeVisible();
+  await expect(tests.locator(".recharts-line")).toHaveCount(2);
+  for (const width of [1440, 768, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect(tests.locator(".recharts-line")).toHaveCount(2);
+    await checkScreen(page, "ab-chart");
+  }
 });

@@ -5,6 +5,18 @@ import { formatInrExact } from "../../../../lib/format";
 import { cumulativeSeries, type TestMetric } from "../../api/ab-tests";
 import type { AbTest } from "../../api/ab-test-queries";
 
+const dayFormat = new Intl.DateTimeFormat("en-IN", {
+  day: "numeric",
+  month: "short",
+  timeZone: "UTC",
+});
+
+/** A `YYYY-MM-DD` day as "17 Nov". */
+function shortDay(day: string): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  return Number.isNaN(d.getTime()) ? day : dayFormat.format(d);
+}
+
 /** One colour per arm: the control, then variants B, C, D. */
 const COLORS = ["gray.7", "blue.7", "teal.8", "grape.7"];
 
@@ -43,6 +55,7 @@ export default function CumulativeChart({ test }: { test: AbTest }) {
         legendProps={{ verticalAlign: "bottom" }}
         curveType="linear"
         connectNulls
+        xAxisProps={{ tickFormatter: shortDay }}
         yAxisProps={{ width: 70 }}
       />
     </figure>

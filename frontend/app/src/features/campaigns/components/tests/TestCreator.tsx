@@ -81,8 +81,11 @@ export function TestCreator({
   ]);
   const [editing, setEditing] = useState<string | null>("1");
   const [tried, setTried] = useState(false);
-  const [serverError, setServerError] = useState<string | null>(null);
+  // What the server said, and the test as it was then: a later change makes it stale.
+  const [refusal, setRefusal] = useState<{ text: string; at: string } | null>(null);
   const errors = testDraftErrors(name, arms, base);
+  const draft = JSON.stringify([name, metric, arms]);
+  const serverError = refusal?.at === draft ? refusal.text : null;
   const shown = tried ? errors : {};
   const total = arms.reduce((a, b) => a + b.weight, 0);
   const current = Number(editing ?? "1");
@@ -117,7 +120,7 @@ export function TestCreator({
 
   async function submit() {
     setTried(true);
-    setServerError(null);
+    setRefusal(null);
     if (Object.keys(errors).length > 0) return;
     try {
       const result = await create.mutateAsync({
@@ -135,7 +138,7 @@ export function TestCreator({
       });
       onCreated(result.data.id);
     } catch (err) {
-      setServerError(messageOf(err, "Failed to start the test"));
+      setRefusal({ text: messageOf(err, "Failed to start the test"), at: draft });
     }
   }
 
@@ -188,7 +191,7 @@ export function TestCreator({
             <div key={i} data-testid="test-arm">
               <Group align="flex-end" gap="sm" wrap="wrap">
                 <TextInput
-                  label={i === 0 ? "Control name" : `Variant ${i} name`}
+                  label={`${armName(i)} name`}
                   required
                   maxLength={60}
                   value={a.name}

@@ -1,6 +1,7 @@
 import {
   Alert,
   Badge,
+  Box,
   Button,
   Group,
   Modal,
@@ -131,16 +132,16 @@ export function TestResults({
           <Table.Tbody>
             {test.variants.map((v, i) => (
               <Table.Tr key={v.id}>
-                <Table.Th scope="row" fw={500}>
-                  <Group gap={6} wrap="nowrap">
+                <Table.Th scope="row" fw={500} miw={180}>
+                  <Group gap={6}>
                     <span>{v.name}</span>
                     {i === 0 && (
-                      <Badge size="xs" variant="outline" color="gray">
+                      <Badge size="xs" variant="outline" color="gray" style={{ flexShrink: 0 }}>
                         Control
                       </Badge>
                     )}
                     {test.decision?.winner === v.id && (
-                      <Badge size="xs" color="green">
+                      <Badge size="xs" color="green" style={{ flexShrink: 0 }}>
                         {closed ? "Promoted" : "Winner"}
                       </Badge>
                     )}
@@ -205,7 +206,9 @@ export function TestResults({
             onChange={setShown}
             style={{ alignSelf: "flex-start", maxWidth: "100%" }}
           />
-          <PopupPreview settings={applyOverrides(base, previewed.overrides)} />
+          <Box maw={420}>
+            <PopupPreview settings={applyOverrides(base, previewed.overrides)} />
+          </Box>
         </Stack>
       )}
 
