@@ -128,7 +128,12 @@ test("an A/B test: write a variant with the designer, run traffic through the wi
   expect(await testsOf(page.request, token, id)).toEqual([]);
 
   await tests.getByLabel("Main Title").fill(NEW_TITLE);
-  await checkScreen(page, "ab-create");
+  for (const width of [1440, 768, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect(tests.getByTestId("popup-preview")).toContainText(NEW_TITLE);
+    await checkScreen(page, "ab-create");
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
   const created = page.waitForRequest(
     (r) => r.method() === "POST" && new URL(r.url()).pathname === `/api/campaigns/${id}/tests`,
   );
