@@ -320,8 +320,8 @@ test("a ten-day revenue test: the table, the call and the cumulative revenue-per
       );
   }
 
-  // The editor read the tests when it opened: open it again.
-  await page.reload();
+  // Opening the tab reads the results again.
+  await page.getByRole("tab", { name: "Basic Settings" }).click();
   await page.getByRole("tab", { name: "Tests" }).click();
   const tests = panel(page);
   const rows = tests.getByTestId("test-table").locator("tbody tr");

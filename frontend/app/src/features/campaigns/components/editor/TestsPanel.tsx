@@ -10,7 +10,7 @@ import {
   Title,
 } from "@mantine/core";
 import { useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { messageOf } from "../../../../lib/api-client";
 import { stateWords } from "../../api/ab-tests";
 import { useAbTests } from "../../api/ab-test-queries";
@@ -25,6 +25,13 @@ import { TestResults } from "../tests/TestResults";
  */
 export function TestsPanel({ campaignId, editor }: { campaignId: string; editor: CampaignEditor }) {
   const tests = useAbTests(campaignId);
+  const shown = editor.tab === "tests";
+  // The results are read again each time the tab is opened: traffic arrives all the time.
+  useEffect(() => {
+    if (shown) void tests.refetch();
+    // Only when the tab opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [shown]);
   const queryClient = useQueryClient();
   const [creating, setCreating] = useState(false);
   const [open, setOpen] = useState<string | null>(null);
