@@ -3001,6 +3001,23 @@ export interface components {
             /** Format: int32 */
             poolSize: number;
         };
+        /** @description One day of one arm. */
+        DayOut: {
+            /**
+             * Format: date
+             * @description `YYYY-MM-DD` (UTC).
+             */
+            day: string;
+            /** Format: int64 */
+            impressions: number;
+            /** Format: int64 */
+            leads: number;
+            /**
+             * Format: double
+             * @description Attributed revenue in rupees.
+             */
+            revenue: number;
+        };
         /**
          * @description The call on a test: a winner, or `winner: null` when the maximum duration
          *     passed without one.
@@ -5170,6 +5187,11 @@ export interface components {
             conversionRate: number;
             /** @description The 95 % interval of the conversion rate, in percent: `[low, high]`. */
             conversionRateInterval: number[];
+            /**
+             * @description What the arm counted each day of the test, oldest first (days without
+             *     traffic are left out): what the results chart draws.
+             */
+            daily: components["schemas"]["DayOut"][];
             id: string;
             /**
              * Format: int64

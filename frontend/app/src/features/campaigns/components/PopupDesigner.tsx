@@ -31,7 +31,8 @@ import { TrustBadgeList } from "./SettingsFields";
 
 /**
  * The standalone popup designer: takes designer settings plus change and save
- * callbacks, with a live preview.
+ * callbacks, with a live preview. Without `onSave` (a test variant, sent with its test) there
+ * is no save button.
  */
 export function PopupDesigner({
   settings,
@@ -39,13 +40,16 @@ export function PopupDesigner({
   base,
   onChange,
   onSave,
+  resetLabel = "Reset to Default",
 }: {
   settings: DesignerSettings;
   defaults: DesignerSettings;
   /** The campaign settings the preview draws the rest from. */
   base: CampaignSettings;
   onChange: (next: DesignerSettings) => void;
-  onSave: (next: DesignerSettings) => void;
+  onSave?: (next: DesignerSettings) => void;
+  /** The reset button's words: it goes back to `defaults`. */
+  resetLabel?: string;
 }) {
   const set = (patch: Partial<DesignerSettings>) => onChange({ ...settings, ...patch });
   const full = fromDesigner(base, settings);
@@ -220,16 +224,18 @@ export function PopupDesigner({
           </Card>
           <Group justify="space-between">
             <Button variant="default" onClick={() => onChange(defaults)}>
-              Reset to Default
+              {resetLabel}
             </Button>
-            <Button
-              onClick={() => {
-                onChange(settings);
-                onSave(settings);
-              }}
-            >
-              Save Design
-            </Button>
+            {onSave && (
+              <Button
+                onClick={() => {
+                  onChange(settings);
+                  onSave(settings);
+                }}
+              >
+                Save Design
+              </Button>
+            )}
           </Group>
         </Stack>
       </Grid.Col>

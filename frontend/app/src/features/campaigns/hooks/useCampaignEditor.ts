@@ -14,7 +14,7 @@ interface Draft {
   settings: CampaignSettings;
 }
 
-const EDITOR_TABS = ["basic", "design", "targeting", "ai", "forms"];
+const EDITOR_TABS = ["basic", "design", "targeting", "ai", "forms", "tests"];
 
 type EditField = keyof BasicErrors | "maxOrderValue";
 type EditErrors = Partial<Record<EditField, string>>;
@@ -110,6 +110,20 @@ export function useCampaignEditor(campaign: Campaign) {
   const setTargeting = (patch: Partial<CampaignSettings["targeting"]>) =>
     setSettings({ ...s, targeting: { ...s.targeting, ...patch } });
 
+  /** Starts again from `next` as the server has it (after a save, or a promoted test variant). */
+  function replace(next: Campaign): string {
+    setSaved(next);
+    const d = draftOf(next);
+    const inc = next.settings.targeting.includePages.join("\n");
+    const exc = next.settings.targeting.excludePages.join("\n");
+    setDraft(d);
+    setInclude(inc);
+    setExclude(exc);
+    const stored = snapshot(d, inc, exc);
+    setBaseline(stored);
+    return stored;
+  }
+
   async function saveAll(settings: CampaignSettings = draft.settings) {
     setStatus(null);
     // The name and website are checked here first, where the owner can see and fix them.
@@ -150,15 +164,7 @@ export function useCampaignEditor(campaign: Campaign) {
         params: { path: { id: campaign._id } },
         body: merged,
       });
-      setSaved(result.campaign);
-      const next = draftOf(result.campaign);
-      const inc = result.campaign.settings.targeting.includePages.join("\n");
-      const exc = result.campaign.settings.targeting.excludePages.join("\n");
-      setDraft(next);
-      setInclude(inc);
-      setExclude(exc);
-      const stored = snapshot(next, inc, exc);
-      setBaseline(stored);
+      const stored = replace(result.campaign);
       setStatus({ ok: true, text: "Campaign updated successfully!", at: stored });
     } catch (err) {
       setStatus({ ok: false, text: messageOf(err, "Failed to update campaign"), at: current });
@@ -189,6 +195,8 @@ export function useCampaignEditor(campaign: Campaign) {
     touch,
     focusField,
     save: saveAll,
+    /** Drops the draft for the campaign as the server now has it. */
+    replace,
     blocker,
   };
 }

@@ -10,9 +10,10 @@ import { LeaveGuard } from "../components/editor/LeaveGuard";
 import { PopupDesignPanel } from "../components/editor/PopupDesignPanel";
 import { SaveBar } from "../components/editor/SaveBar";
 import { TargetingPanel } from "../components/editor/TargetingPanel";
+import { TestsPanel } from "../components/editor/TestsPanel";
 import { useCampaignEditor } from "../hooks/useCampaignEditor";
 
-/** The campaign's summary, its settings in five tabs, the save bar, and a guard on leaving. */
+/** The campaign's summary, its settings in five tabs and its A/B tests, the save bar, and a guard on leaving. */
 function Editor({ campaign }: { campaign: Campaign }) {
   const editor = useCampaignEditor(campaign);
   return (
@@ -40,6 +41,7 @@ function Editor({ campaign }: { campaign: Campaign }) {
             <Tabs.Tab value="targeting">Targeting</Tabs.Tab>
             <Tabs.Tab value="ai">AI Settings</Tabs.Tab>
             <Tabs.Tab value="forms">Conversion Forms</Tabs.Tab>
+            <Tabs.Tab value="tests">Tests</Tabs.Tab>
           </Tabs.List>
           <Tabs.Panel value="basic">
             <BasicSettingsPanel editor={editor} />
@@ -55,6 +57,9 @@ function Editor({ campaign }: { campaign: Campaign }) {
           </Tabs.Panel>
           <Tabs.Panel value="forms">
             <ConversionFormsPanel editor={editor} />
+          </Tabs.Panel>
+          <Tabs.Panel value="tests">
+            <TestsPanel campaignId={campaign._id} editor={editor} />
           </Tabs.Panel>
         </Tabs>
       </Card>
