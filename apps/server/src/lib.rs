@@ -450,6 +450,7 @@ fn api_app(
                 .service(routes::tests::create)
                 .service(routes::tests::get_one)
                 .service(routes::tests::pause)
+                .service(routes::tests::pause_variant)
                 .service(routes::tests::promote)
                 .service(routes::assistant::try_assistant)
                 .service(routes::assistant::unanswered),

@@ -18,6 +18,10 @@ pub enum ExperimentError {
     AlreadyRunning,
     #[error("This test is closed")]
     Closed,
+    #[error("Variant not found in this test")]
+    VariantNotFound,
+    #[error("The control cannot be paused; pause the test instead")]
+    ControlNotPausable,
     #[error("internal error: {0}")]
     Infra(#[from] InfraError),
 }
@@ -53,8 +57,12 @@ impl DomainError for ExperimentError {
     fn kind(&self) -> ErrorKind {
         match self {
             Self::Validation { .. } => ErrorKind::Validation,
-            Self::CampaignNotFound | Self::TestNotFound => ErrorKind::NotFound,
-            Self::AlreadyRunning | Self::Closed => ErrorKind::BusinessRule,
+            Self::CampaignNotFound | Self::TestNotFound | Self::VariantNotFound => {
+                ErrorKind::NotFound
+            }
+            Self::AlreadyRunning | Self::Closed | Self::ControlNotPausable => {
+                ErrorKind::BusinessRule
+            }
             Self::Infra(_) => ErrorKind::Internal,
         }
     }
@@ -66,6 +74,8 @@ impl DomainError for ExperimentError {
             Self::TestNotFound => "test_not_found",
             Self::AlreadyRunning => "test_already_running",
             Self::Closed => "test_closed",
+            Self::VariantNotFound => "variant_not_found",
+            Self::ControlNotPausable => "control_not_pausable",
             Self::Infra(_) => "internal_error",
         }
     }

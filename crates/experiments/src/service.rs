@@ -565,6 +565,48 @@ impl ExperimentService {
         self.get(owner_id, campaign_id, test_id).await
     }
 
+    /// Pauses one variant of an open test or resumes it. A paused variant's
+    /// share of visitors sees the campaign as it is and counts for no arm;
+    /// the call is made on the control and the variants still running. The
+    /// control cannot be paused (pause the test instead).
+    pub async fn pause_variant(
+        &self,
+        owner_id: &str,
+        campaign_id: &str,
+        test_id: &str,
+        variant_id: &str,
+    ) -> Result<TestOut, ExperimentError> {
+        let t = self.find_test(owner_id, campaign_id, test_id).await?;
+        if t.status == CLOSED {
+            return Err(ExperimentError::Closed);
+        }
+        let Some(v) = variant::Entity::find_by_id(variant_id.to_string())
+            .filter(variant::Column::TestId.eq(test_id))
+            .one(&self.db)
+            .await?
+        else {
+            return Err(ExperimentError::VariantNotFound);
+        };
+        if v.position == 0 {
+            return Err(ExperimentError::ControlNotPausable);
+        }
+        let txn = ca_core::db::begin_write(&self.db).await?;
+        variant::Entity::update_many()
+            .col_expr(variant::Column::Paused, Expr::value(!v.paused))
+            .filter(variant::Column::Id.eq(variant_id))
+            .exec(&txn)
+            .await?;
+        test::Entity::update_many()
+            .col_expr(test::Column::UpdatedAt, Expr::value(Utc::now()))
+            .filter(test::Column::Id.eq(test_id))
+            .exec(&txn)
+            .await?;
+        txn.commit().await?;
+        ca_core::freshness::changed();
+        tracing::info!(test = %test_id, variant = %variant_id, paused = !v.paused, "A/B variant paused or resumed");
+        self.get(owner_id, campaign_id, test_id).await
+    }
+
     /// Writes the variant's overrides into the campaign's settings and closes
     /// the test, in one transaction.
     pub async fn promote(

@@ -126,6 +126,41 @@ pub async fn pause(
     }))
 }
 
+/// Pause one variant of an open test (its share of visitors sees the
+/// campaign as it is and counts for no arm) or resume it. The control
+/// cannot be paused: pause the test instead.
+#[utoipa::path(
+    operation_id = "tests_pause_variant",
+    tag = "tests",
+    security(("bearer" = [])),
+    params(
+        ("id" = String, Path, description = "Campaign id"),
+        ("testId" = String, Path, description = "Test id"),
+        ("variantId" = String, Path, description = "Variant id (not the control)"),
+    ),
+    responses(
+        (status = 200, description = "The variant is paused or resumed", body = TestResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 404, description = "Absent or not yours, or not one of the test's variants", body = ErrorBody),
+        (status = 422, description = "The test is closed, or the variant is the control", body = ErrorBody),
+    )
+)]
+#[post("/{id}/tests/{testId}/variants/{variantId}/pause")]
+pub async fn pause_variant(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    path: web::Path<(String, String, String)>,
+) -> Result<web::Json<TestResponse>, ApiError> {
+    let (id, test_id, variant_id) = path.into_inner();
+    Ok(web::Json(TestResponse {
+        success: true,
+        data: state
+            .experiments
+            .pause_variant(&user.0.id, &id, &test_id, &variant_id)
+            .await?,
+    }))
+}
+
 /// Promote a variant: its overrides are written into the campaign's
 /// settings and the test is closed (it stays readable).
 #[utoipa::path(
