@@ -650,7 +650,7 @@ async fn variant_ids_that_do_not_count_are_ignored_and_never_refused() {
         ]
     });
     let (test_id, arms) = start_test(&app, &token, &id, greeting_arms.clone()).await;
-    let (_, foreign) = start_test(&app, &other_token, &other, two_arms()).await;
+    let (foreign_test, foreign) = start_test(&app, &other_token, &other, two_arms()).await;
 
     // Unknown ids, another campaign's variant, and values of the wrong kind.
     for (n, variant) in [
@@ -671,7 +671,13 @@ async fn variant_ids_that_do_not_count_are_ignored_and_never_refused() {
         purchase(&app, &id, &visitor, &format!("IGN-{n}"), 300.0, variant).await;
     }
     let data = results(&app, &token, &id, &test_id).await;
-    for arm in data["variants"].as_array().unwrap() {
+    let foreign_data = results(&app, &other_token, &other, &foreign_test).await;
+    for arm in data["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(foreign_data["variants"].as_array().unwrap())
+    {
         assert_eq!(counts(arm), (0, 0, 0, 0, 0.0), "{arm}");
         assert_eq!(arm["daily"], json!([]));
     }
@@ -789,4 +795,68 @@ async fn a_conversation_greets_and_checks_forms_as_its_variant() {
     assert_eq!(data["variants"][0]["leads"], 1);
     assert_eq!(data["variants"][1]["leads"], 1);
     assert_eq!(data["variants"][1]["conversations"], 1);
+}
+
+#[tokio::test]
+async fn a_batch_of_impressions_is_counted_per_variant_and_day() {
+    use ca_tracking::event::{Arm, Event, Kind};
+    let app = spawn_app().await;
+    let (token, id) = owner_with_campaign(&app, "ab-batch@example.in").await;
+    let (test_id, arms) = start_test(&app, &token, &id, two_arms()).await;
+    let owner = {
+        use sea_orm::EntityTrait;
+        ca_campaigns::entities::campaign::Entity::find_by_id(id.clone())
+            .one(&app.db.conn)
+            .await
+            .unwrap()
+            .unwrap()
+            .owner_id
+    };
+    let today = chrono::Utc::now();
+    let yesterday = today - chrono::Duration::days(1);
+    let arm = |i: usize| Arm {
+        test_id: test_id.clone(),
+        variant_id: arms[i].clone(),
+    };
+    let ev = |n: usize, i: Option<usize>, at| Event {
+        kind: Kind::Impression,
+        owner_id: owner.clone(),
+        campaign_id: id.clone(),
+        visitor_id: format!("v_ab_batch_{n}"),
+        at,
+        counts_visitor: true,
+        arm: i.map(arm),
+    };
+    // One batch: the variant 4 times today and once yesterday, the control
+    // twice today, one impression outside the test.
+    let mut batch: Vec<Event> = (0..4).map(|n| ev(n, Some(1), today)).collect();
+    batch.push(ev(4, Some(1), yesterday));
+    batch.push(ev(5, Some(0), today));
+    batch.push(ev(6, Some(0), today));
+    batch.push(ev(7, None, today));
+    ca_tracking::writer::write(&app.db.conn, &batch)
+        .await
+        .unwrap();
+    let data = results(&app, &token, &id, &test_id).await;
+    let v = &data["variants"];
+    assert_eq!(v[0]["impressions"], 2);
+    assert_eq!(v[1]["impressions"], 5);
+    let days: Vec<(String, i64)> = v[1]["daily"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["day"].as_str().unwrap().to_string(),
+                d["impressions"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        days,
+        [
+            (yesterday.date_naive().to_string(), 1),
+            (today.date_naive().to_string(), 4)
+        ]
+    );
 }
