@@ -3001,6 +3001,23 @@ export interface components {
             /** Format: int32 */
             poolSize: number;
         };
+        /** @description One day of one arm. */
+        DayOut: {
+            /**
+             * Format: date
+             * @description `YYYY-MM-DD` (UTC).
+             */
+            day: string;
+            /** Format: int64 */
+            impressions: number;
+            /** Format: int64 */
+            leads: number;
+            /**
+             * Format: double
+             * @description Attributed revenue in rupees.
+             */
+            revenue: number;
+        };
         /**
          * @description The call on a test: a winner, or `winner: null` when the maximum duration
          *     passed without one.
@@ -3150,6 +3167,13 @@ export interface components {
             seconds?: number | null;
             /** @description `pageview`, `impression` or `engagement` (engaged time on a page). */
             type: "pageview" | "impression" | "engagement";
+            /**
+             * @description `impression` only: the A/B test variant the widget assigned this
+             *     visitor (an `id` of the public config's `campaign.test.variants`).
+             *     While it is an unpaused variant of the campaign's running test the
+             *     impression counts for it; any other value is ignored (never an error).
+             */
+            variantId?: string | null;
             visitorId: string;
         };
         /**
@@ -4068,6 +4092,15 @@ export interface components {
              * @description The order total in rupees (up to 2 decimals, at most 10,000,000,000).
              */
             value: number;
+            /**
+             * @description The A/B test variant the widget assigned this visitor on the campaign
+             *     `campaignId` (an `id` of the public config's `campaign.test.variants`).
+             *     While it is an unpaused variant of the campaign's running test, the
+             *     purchase and its value count for it (a new order id, not above the
+             *     campaign's largest believable order); any other value is ignored
+             *     (never an error).
+             */
+            variantId?: string | null;
             visitorId: string;
         };
         /** @description The answer to a purchase. */
@@ -4364,6 +4397,15 @@ export interface components {
             /** @description The widget's per-tab session id (same alphabet), optional. */
             sessionId?: string | null;
             userContext?: components["schemas"]["UserContext"];
+            /**
+             * @description The A/B test variant the widget assigned this visitor (an `id` of the
+             *     public config's `campaign.test.variants`). While it is an unpaused
+             *     variant of the campaign's running test the conversation counts for
+             *     it, its lead counts for it too, and the chat answers with that
+             *     variant's greeting and forms; any other value is ignored (never an
+             *     error).
+             */
+            variantId?: string | null;
             /** @description The widget's first-party visitor id (8–64 letters, digits, `-` or `_`). */
             visitorId: string;
         };
@@ -4376,7 +4418,10 @@ export interface components {
             aiAvailable: boolean;
             conversationId: string;
             form?: null | components["schemas"]["PublicForm"];
-            /** @description The campaign's initial message, or the default greeting. */
+            /**
+             * @description The campaign's initial message (its A/B test variant's, when the
+             *     visitor's variant counts and changes it), or the default greeting.
+             */
             greeting: string;
             /** @description Shown instead of the chat when the assistant is not available. */
             notice?: string | null;
@@ -5170,6 +5215,11 @@ export interface components {
             conversionRate: number;
             /** @description The 95 % interval of the conversion rate, in percent: `[low, high]`. */
             conversionRateInterval: number[];
+            /**
+             * @description What the arm counted each day of the test, oldest first (days without
+             *     traffic are left out): what the results chart draws.
+             */
+            daily: components["schemas"]["DayOut"][];
             id: string;
             /**
              * Format: int64
