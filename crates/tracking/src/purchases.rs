@@ -179,9 +179,9 @@ impl TrackingService {
             let believable = if attributed.as_deref() == Some(campaign.id.as_str()) {
                 !held
             } else {
-                !ca_campaigns::counters::max_order_paise(&txn, &campaign.id)
+                ca_campaigns::counters::max_order_paise(&txn, &campaign.id)
                     .await?
-                    .is_some_and(|max| value > max)
+                    .is_none_or(|max| value <= max)
             };
             if believable {
                 ca_experiments::service::record(
