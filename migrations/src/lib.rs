@@ -45,6 +45,7 @@ mod m20261126_000039_staff_two_factor;
 mod m20261126_000041_push_notifications;
 mod m20261126_000042_webhook_fan_out;
 mod m20261126_000043_experiments;
+mod m20261127_000044_conversation_variants;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -97,6 +98,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261126_000041_push_notifications::Migration),
             Box::new(m20261126_000042_webhook_fan_out::Migration),
             Box::new(m20261126_000043_experiments::Migration),
+            Box::new(m20261127_000044_conversation_variants::Migration),
         ]
     }
 }

@@ -147,6 +147,7 @@ async fn seed(db: &sea_orm::DatabaseConnection, owner: &str, campaign: &str, n: 
                     created_at: Set(at),
                     last_activity_at: Set(at),
                     completed_at: Set(None),
+                    variant_id: Set(None),
                 }
             })
             .collect();

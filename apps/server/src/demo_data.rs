@@ -353,6 +353,7 @@ pub async fn seed(
             event_type: Some(kind),
             seconds: secs.map(serde_json::Value::from),
             new_session: Some(new_session),
+            variant_id: None,
         };
         // Browsing before the exit intent: a few pages, then the popup.
         let pages = 2 + i % 5;
@@ -397,6 +398,7 @@ pub async fn seed(
                         device_type: Some(devices[i % 3].into()),
                         current_url: Some(format!("{SITE}{}", PAGES[i % PAGES.len()])),
                     },
+                    variant_id: None,
                 },
                 &ip,
                 start + seconds(2),
@@ -522,6 +524,7 @@ pub async fn seed(
                     ))),
                     currency: Some("INR".into()),
                     order_id: format!("DEMO-{}", 10_001 + n),
+                    variant_id: None,
                 },
                 origin,
                 &format!("198.51.100.{}", 1 + i % 250),

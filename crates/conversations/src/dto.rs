@@ -42,6 +42,15 @@ pub struct StartIn {
     pub session_id: Option<String>,
     #[serde(default)]
     pub user_context: UserContext,
+    /// The A/B test variant the widget assigned this visitor (an `id` of the
+    /// public config's `campaign.test.variants`). While it is an unpaused
+    /// variant of the campaign's running test the conversation counts for
+    /// it, its lead counts for it too, and the chat answers with that
+    /// variant's greeting and forms; any other value is ignored (never an
+    /// error).
+    #[serde(default, deserialize_with = "ca_core::validation::lenient")]
+    #[schema(max_length = 64)]
+    pub variant_id: Option<String>,
 }
 
 /// A conversion form as the widget shows it.
@@ -146,7 +155,8 @@ pub fn lead_form(settings: &CampaignSettings) -> ConversionForm {
 pub struct StartOut {
     pub success: bool,
     pub conversation_id: String,
-    /// The campaign's initial message, or the default greeting.
+    /// The campaign's initial message (its A/B test variant's, when the
+    /// visitor's variant counts and changes it), or the default greeting.
     pub greeting: String,
     /// False when the owner is past the plan's monthly AI conversations: the
     /// widget shows `notice` and `form` instead of the chat.

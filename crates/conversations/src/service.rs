@@ -53,6 +53,8 @@ pub struct ConversationService {
     pub(crate) limiter: Arc<RateLimiter>,
     pub(crate) limits: Limits,
     pub(crate) start_facts: crate::start_facts::StartFactsCache,
+    /// Which visitors' A/B test variants count, kept as long as the start facts.
+    pub(crate) arms: ca_experiments::ArmCache,
 }
 
 impl ConversationService {
@@ -66,6 +68,7 @@ impl ConversationService {
             db,
             assistant,
             limiter,
+            arms: ca_experiments::ArmCache::new(limits.campaign_cache),
             limits,
             start_facts: Default::default(),
         }

@@ -175,13 +175,21 @@ impl ConversationService {
         if !facts.is_active {
             return Err(ConversationError::CampaignInactive);
         }
-        // The allowance, the conversation and its greeting are written
-        // together: one write transaction per start.
+        // The visitor's A/B test variant, when it counts: the conversation
+        // is counted for it and greets with its greeting.
+        let arm = self
+            .arms
+            .get(&self.db, &facts.campaign_id, input.variant_id.as_deref())
+            .await?;
+        // The allowance, the conversation, its greeting and the variant's
+        // count are written together: one write transaction per start.
         let txn = ca_core::db::begin_write(&self.db).await?;
         let ai_enabled =
             crate::allowance::claim(&txn, &facts.owner_id, facts.ai_conversations, now).await?;
         let greeting = if ai_enabled {
-            facts.greeting.clone()
+            arm.as_ref()
+                .and_then(|a| a.greeting())
+                .unwrap_or_else(|| facts.greeting.clone())
         } else {
             AI_LIMIT_NOTICE.to_string()
         };
@@ -208,6 +216,7 @@ impl ConversationService {
             created_at: Set(now),
             last_activity_at: Set(now),
             completed_at: Set(None),
+            variant_id: Set(arm.as_ref().map(|a| a.variant_id.clone())),
         }
         .insert(&txn)
         .await?;
@@ -221,15 +230,42 @@ impl ConversationService {
         }
         .insert(&txn)
         .await?;
+        if let Some(arm) = &arm {
+            ca_experiments::service::record(
+                &txn,
+                &arm.test_id,
+                &arm.variant_id,
+                now.date_naive(),
+                ca_experiments::service::Tally {
+                    conversations: 1,
+                    ..Default::default()
+                },
+            )
+            .await?;
+        }
         txn.commit().await?;
         tracing::debug!(campaign = %facts.campaign_id, conversation = %conversation_id, ai_enabled, "conversation started");
+        let form = match &arm {
+            _ if ai_enabled => None,
+            // A variant that changes the forms (or the popup's own email
+            // field) offers its own lead form.
+            Some(arm)
+                if arm.overrides.get("forms").is_some() || arm.overrides.get("popup").is_some() =>
+            {
+                let campaign = self.campaign(&self.db, &facts.campaign_id).await?;
+                Some(PublicForm::of(&lead_form(
+                    &arm.settings(&parse_settings(&campaign)?),
+                )))
+            }
+            _ => Some(facts.lead_form.clone()),
+        };
         Ok(StartOut {
             success: true,
             conversation_id,
             greeting: if ai_enabled { greeting } else { String::new() },
             ai_available: ai_enabled,
             notice: (!ai_enabled).then(|| AI_LIMIT_NOTICE.to_string()),
-            form: (!ai_enabled).then(|| facts.lead_form.clone()),
+            form,
         })
     }
 
@@ -278,6 +314,27 @@ impl ConversationService {
             );
         }
         Ok(facts)
+    }
+
+    /// The campaign's settings as the conversation's visitor sees them: with
+    /// the overrides of the conversation's A/B test variant (its forms, its
+    /// popup) while that variant runs.
+    async fn settings_for<C: sea_orm::ConnectionTrait>(
+        &self,
+        conn: &C,
+        conv: &conversation::Model,
+        settings: CampaignSettings,
+    ) -> Result<CampaignSettings, ConversationError> {
+        Ok(
+            match self
+                .arms
+                .get(conn, &conv.campaign_id, conv.variant_id.as_deref())
+                .await?
+            {
+                Some(arm) => arm.settings(&settings),
+                None => settings,
+            },
+        )
     }
 
     async fn find<C: sea_orm::ConnectionTrait>(
@@ -344,7 +401,9 @@ impl ConversationService {
             return Err(ConversationError::Ended);
         }
         let campaign = self.campaign(&self.db, &conv.campaign_id).await?;
-        let settings = parse_settings(&campaign)?;
+        let settings = self
+            .settings_for(&self.db, &conv, parse_settings(&campaign)?)
+            .await?;
         let limit_reached = || ConversationError::MessageLimit {
             form: Box::new(PublicForm::of(&lead_form(&settings))),
         };
@@ -599,7 +658,9 @@ impl ConversationService {
         let conv = self.find(conn, conversation_id).await?;
         self.throttle_campaign(&conv.campaign_id).await?;
         let campaign = self.campaign(conn, &conv.campaign_id).await?;
-        let settings = parse_settings(&campaign)?;
+        let settings = self
+            .settings_for(conn, &conv, parse_settings(&campaign)?)
+            .await?;
         let form_id = input
             .form_id
             .as_deref()

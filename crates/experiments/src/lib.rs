@@ -10,12 +10,17 @@
 //! `experiment_tests`, `experiment_variants` and `experiment_counts`), the
 //! per-variant counters the widget's traffic feeds, and what the widget's
 //! public config carries while a test runs.
+//!
+//! `arms` checks the variant a visitor's widget reports (kept in memory
+//! for a few seconds), before anything is counted for it.
 
+pub mod arms;
 pub mod dto;
 pub mod entities;
 pub mod error;
 pub mod service;
 pub mod stats;
 
+pub use arms::ArmCache;
 pub use error::ExperimentError;
 pub use service::ExperimentService;

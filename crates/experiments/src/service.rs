@@ -289,6 +289,52 @@ pub async fn record<C: ConnectionTrait>(
     Ok(())
 }
 
+/// A visitor's variant that counts: an unpaused arm of its campaign's
+/// running test.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunningArm {
+    pub test_id: String,
+    pub variant_id: String,
+    /// The variant's partial campaign settings (`{}` for the control).
+    pub overrides: Value,
+}
+
+impl RunningArm {
+    /// The greeting the variant replaces the campaign's with, if it does
+    /// (an empty one stands for the default greeting, as in the campaign).
+    pub fn greeting(&self) -> Option<String> {
+        let message = self.overrides.get("aiSettings")?.get("initialMessage")?;
+        let message = message.as_str()?.trim();
+        Some(if message.is_empty() {
+            ca_campaigns::settings::DEFAULT_GREETING.to_string()
+        } else {
+            message.to_string()
+        })
+    }
+
+    /// The campaign's settings as this variant's visitors see them; the
+    /// campaign's own when the overrides no longer fit its settings.
+    pub fn settings(&self, campaign: &CampaignSettings) -> CampaignSettings {
+        if self.overrides.as_object().is_none_or(Map::is_empty) {
+            return campaign.clone();
+        }
+        let Ok(mut merged) = serde_json::to_value(campaign) else {
+            return campaign.clone();
+        };
+        merge(&mut merged, &self.overrides);
+        serde_json::from_value(merged).unwrap_or_else(|_| campaign.clone())
+    }
+}
+
+/// Whether `id` could be a variant id at all (anything else is ignored
+/// without a look-up).
+fn plausible_id(id: &str) -> bool {
+    (1..=64).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
 /// The running test of `campaign_id` that `variant_id` belongs to, if the
 /// variant is one of its unpaused arms: what a visitor's `variantId` is
 /// checked against before anything is counted (any other id is ignored).
@@ -297,6 +343,20 @@ pub async fn running_variant<C: ConnectionTrait>(
     campaign_id: &str,
     variant_id: &str,
 ) -> Result<Option<String>, sea_orm::DbErr> {
+    Ok(running_arm(conn, campaign_id, variant_id)
+        .await?
+        .map(|arm| arm.test_id))
+}
+
+/// [`running_variant`] with the variant's overrides: two primary-key reads.
+pub async fn running_arm<C: ConnectionTrait>(
+    conn: &C,
+    campaign_id: &str,
+    variant_id: &str,
+) -> Result<Option<RunningArm>, sea_orm::DbErr> {
+    if !plausible_id(variant_id) {
+        return Ok(None);
+    }
     let Some(v) = variant::Entity::find_by_id(variant_id.to_string())
         .one(conn)
         .await?
@@ -311,7 +371,11 @@ pub async fn running_variant<C: ConnectionTrait>(
         .filter(test::Column::Status.eq(RUNNING))
         .one(conn)
         .await?;
-    Ok(running.map(|t| t.id))
+    Ok(running.map(|t| RunningArm {
+        test_id: t.id,
+        variant_id: v.id,
+        overrides: serde_json::from_str(&v.overrides).unwrap_or(Value::Object(Map::new())),
+    }))
 }
 
 /// What the widget's public config carries for `campaign_id`: the running

@@ -73,6 +73,13 @@ pub struct EventIn {
     /// `engagement` only: this report begins a new browsing session.
     #[serde(default)]
     pub new_session: Option<bool>,
+    /// `impression` only: the A/B test variant the widget assigned this
+    /// visitor (an `id` of the public config's `campaign.test.variants`).
+    /// While it is an unpaused variant of the campaign's running test the
+    /// impression counts for it; any other value is ignored (never an error).
+    #[serde(default, deserialize_with = "ca_core::validation::lenient")]
+    #[schema(max_length = 64)]
+    pub variant_id: Option<String>,
 }
 
 /// `POST /api/widget/purchases`: what `caTrack('purchase', {value, currency, orderId})` sends.
@@ -100,6 +107,15 @@ pub struct PurchaseIn {
     #[serde(default)]
     #[schema(required = true, min_length = 1, max_length = 100, pattern = r"\S")]
     pub order_id: String,
+    /// The A/B test variant the widget assigned this visitor on the campaign
+    /// `campaignId` (an `id` of the public config's `campaign.test.variants`).
+    /// While it is an unpaused variant of the campaign's running test, the
+    /// purchase and its value count for it (a new order id, not above the
+    /// campaign's largest believable order); any other value is ignored
+    /// (never an error).
+    #[serde(default, deserialize_with = "ca_core::validation::lenient")]
+    #[schema(max_length = 64)]
+    pub variant_id: Option<String>,
 }
 
 /// The answer to a purchase.

@@ -29,4 +29,14 @@ pub struct Event {
     /// allowance of one client address: served, not counted, so a stranger
     /// cannot use up an owner's quota from one machine.
     pub counts_visitor: bool,
+    /// An impression of a visitor in a running A/B test: the test arm it
+    /// counts for (checked when the event was accepted).
+    pub arm: Option<Arm>,
+}
+
+/// The A/B test arm an event counts for.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Arm {
+    pub test_id: String,
+    pub variant_id: String,
 }

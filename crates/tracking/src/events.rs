@@ -8,7 +8,7 @@ use ca_core::rate_limit::Limit;
 
 use crate::TrackingError;
 use crate::dto::{EventIn, EventKind};
-use crate::event::{Event, Kind};
+use crate::event::{Arm, Event, Kind};
 use crate::service::TrackingService;
 use crate::writer::NotStored;
 
@@ -88,6 +88,19 @@ impl TrackingService {
             }
             _ => true,
         };
+        // An impression counts for the visitor's A/B test variant while that
+        // is an unpaused arm of the campaign's running test.
+        let arm = match kind {
+            Kind::Impression => self
+                .arms
+                .get(&self.db, &campaign.id, input.variant_id.as_deref())
+                .await?
+                .map(|a| Arm {
+                    test_id: a.test_id.clone(),
+                    variant_id: a.variant_id.clone(),
+                }),
+            _ => None,
+        };
         self.writer
             .push(Event {
                 kind,
@@ -96,6 +109,7 @@ impl TrackingService {
                 visitor_id: input.visitor_id,
                 at: now,
                 counts_visitor,
+                arm,
             })
             .await
             .map_err(|why| match why {

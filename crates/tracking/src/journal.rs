@@ -26,7 +26,7 @@ use sea_orm::{ConnectionTrait, DbErr, EntityTrait, Set};
 use serde::{Deserialize, Serialize};
 
 use crate::entities::event_journal;
-use crate::event::{Event, Kind};
+use crate::event::{Arm, Event, Kind};
 
 /// A segment is closed and a new one started past this size, so stored
 /// events do not keep disk space for long.
@@ -50,6 +50,11 @@ struct Record {
     c: String,
     v: String,
     t: DateTime<Utc>,
+    /// The A/B test and variant an impression counts for, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    e: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    a: Option<String>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -76,6 +81,8 @@ pub fn encode(seq: u64, event: &Event) -> Vec<u8> {
         c: event.campaign_id.clone(),
         v: event.visitor_id.clone(),
         t: event.at,
+        e: event.arm.as_ref().map(|a| a.test_id.clone()),
+        a: event.arm.as_ref().map(|a| a.variant_id.clone()),
     };
     let mut line = serde_json::to_vec(&record).unwrap_or_default();
     line.push(b'\n');
@@ -102,6 +109,10 @@ fn decode(line: &[u8]) -> Option<(u64, Event)> {
             visitor_id: r.v,
             at: r.t,
             counts_visitor: !r.x,
+            arm: r.e.zip(r.a).map(|(test_id, variant_id)| Arm {
+                test_id,
+                variant_id,
+            }),
         },
     ))
 }
@@ -330,5 +341,44 @@ impl Journal {
         self.file = file;
         self.len = 0;
         Ok(Some((old, self.next_seq - 1)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn impression(arm: Option<Arm>) -> Event {
+        Event {
+            kind: Kind::Impression,
+            owner_id: "owner".into(),
+            campaign_id: "campaign".into(),
+            visitor_id: "v_visitor_1".into(),
+            at: DateTime::parse_from_rfc3339("2026-11-27T10:00:00Z")
+                .map(|t| t.with_timezone(&Utc))
+                .unwrap_or_default(),
+            counts_visitor: true,
+            arm,
+        }
+    }
+
+    #[test]
+    fn an_impressions_test_arm_survives_the_journal() {
+        let arm = Arm {
+            test_id: "test-1".into(),
+            variant_id: "variant-b".into(),
+        };
+        let line = encode(7, &impression(Some(arm.clone())));
+        let (seq, event) = decode(line.trim_ascii_end()).expect("decoded");
+        assert_eq!(seq, 7);
+        assert_eq!(event.arm, Some(arm));
+        // Without an arm the line carries nothing more, and lines written
+        // before arms existed read as events without one.
+        let plain = encode(8, &impression(None));
+        assert!(!String::from_utf8_lossy(&plain).contains("\"e\""));
+        let old = br#"{"q":9,"k":"impression","o":"owner","c":"campaign","v":"v_visitor_1","t":"2026-11-27T10:00:00Z"}"#;
+        let (_, event) = decode(old).expect("decoded");
+        assert_eq!(event.arm, None);
+        assert_eq!(event.kind, Kind::Impression);
     }
 }

@@ -137,6 +137,25 @@ impl TrackingService {
         }
         if first {
             ca_campaigns::counters::add_conversion(txn, &campaign.id, now).await?;
+            // The conversation's A/B test variant, while it still runs,
+            // counts the lead too.
+            if let Some(arm) = self
+                .arms
+                .get(txn, &campaign.id, conv.variant_id.as_deref())
+                .await?
+            {
+                ca_experiments::service::record(
+                    txn,
+                    &arm.test_id,
+                    &arm.variant_id,
+                    now.date_naive(),
+                    ca_experiments::service::Tally {
+                        leads: 1,
+                        ..Default::default()
+                    },
+                )
+                .await?;
+            }
             ca_customers::notifications::queue_lead(
                 txn,
                 &conv.owner_id,

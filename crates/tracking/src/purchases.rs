@@ -78,6 +78,11 @@ impl TrackingService {
         self.check_origin(origin, &campaign.website_url)?;
         self.throttle(ip, &campaign.id).await?;
         let owner_id = campaign.owner_id.clone();
+        // The visitor's A/B test variant on this campaign, when it counts.
+        let arm = self
+            .arms
+            .get(&self.db, &campaign.id, input.variant_id.as_deref())
+            .await?;
         let window = now - chrono::Duration::days(self.config.attribution_days);
         let txn = ca_core::db::begin_write(&self.db).await?;
         let exists = purchase::Entity::find()
@@ -167,6 +172,31 @@ impl TrackingService {
                 now,
             )
             .await?;
+        }
+        if let Some(arm) = &arm {
+            // The variant's revenue keeps the campaign's rule: an order above
+            // its largest believable value counts nothing.
+            let believable = if attributed.as_deref() == Some(campaign.id.as_str()) {
+                !held
+            } else {
+                ca_campaigns::counters::max_order_paise(&txn, &campaign.id)
+                    .await?
+                    .is_none_or(|max| value <= max)
+            };
+            if believable {
+                ca_experiments::service::record(
+                    &txn,
+                    &arm.test_id,
+                    &arm.variant_id,
+                    now.date_naive(),
+                    ca_experiments::service::Tally {
+                        purchases: 1,
+                        revenue_paise: value,
+                        ..Default::default()
+                    },
+                )
+                .await?;
+            }
         }
         txn.commit().await?;
         tracing::debug!(order = %order_id, campaign = ?attributed, held, "purchase recorded");

@@ -68,6 +68,8 @@ pub struct TrackingService {
     /// Configurations built from the database since start (every other
     /// answer came from memory).
     pub(crate) config_builds: Arc<std::sync::atomic::AtomicU64>,
+    /// Which visitors' A/B test variants count, kept as long as a configuration.
+    pub(crate) arms: ca_experiments::ArmCache,
 }
 
 /// What the event path needs to know about a campaign.
@@ -104,6 +106,7 @@ impl TrackingService {
             limiter,
             writer,
             conversations,
+            arms: ca_experiments::ArmCache::new(config.config_cache),
             config,
             cache: Arc::new(Mutex::new(HashMap::new())),
             sites: Arc::new(Mutex::new(HashMap::new())),

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use sea_orm::sea_query::OnConflict;
 use sea_orm::{DatabaseConnection, DbErr, EntityTrait};
 use tokio::sync::{mpsc, oneshot};
@@ -29,7 +29,7 @@ use ca_campaigns::counters::period_of;
 use ca_customers::EngagedTime;
 
 use crate::entities::campaign_touch;
-use crate::event::{Event, Kind};
+use crate::event::{Arm, Event, Kind};
 use crate::journal::{self, Journal};
 
 enum Msg {
@@ -552,6 +552,8 @@ async fn store(
     let mut touches: HashMap<(String, String), (String, DateTime<Utc>)> = HashMap::new();
     let mut engaged: HashMap<String, HashMap<String, EngagedTime>> = HashMap::new();
     let mut first_views: HashMap<String, DateTime<Utc>> = HashMap::new();
+    // Impressions per A/B test arm and day (UTC), with the arm's campaign.
+    let mut arm_impressions: HashMap<(&Arm, NaiveDate), (&str, i64)> = HashMap::new();
     for e in events {
         match e.kind {
             Kind::PageView => {
@@ -570,6 +572,12 @@ async fn store(
             }
             Kind::Impression => {
                 *impressions.entry(e.campaign_id.clone()).or_default() += 1;
+                if let Some(arm) = &e.arm {
+                    arm_impressions
+                        .entry((arm, e.at.date_naive()))
+                        .or_insert((e.campaign_id.as_str(), 0))
+                        .1 += 1;
+                }
                 let t = touches
                     .entry((e.campaign_id.clone(), e.visitor_id.clone()))
                     .or_insert((e.owner_id.clone(), e.at));
@@ -602,6 +610,7 @@ async fn store(
         ca_campaigns::counters::existing(&txn, impressions.keys().cloned().collect()).await?;
     impressions.retain(|id, _| live.contains(id));
     touches.retain(|(id, _), _| live.contains(id));
+    arm_impressions.retain(|_, (id, _)| live.contains(*id));
     let owners = ca_auth::service::existing_users(
         &txn,
         visitors
@@ -636,6 +645,24 @@ async fn store(
     }
     for (campaign_id, n) in impressions {
         ca_campaigns::counters::add_impressions(&txn, &campaign_id, n).await?;
+    }
+    // One counter update per arm and day, however many impressions it had,
+    // in a fixed order (after the campaigns' counters, as every other
+    // writer of both takes them).
+    let mut arm_impressions: Vec<_> = arm_impressions.into_iter().collect();
+    arm_impressions.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    for ((arm, day), (_, n)) in arm_impressions {
+        ca_experiments::service::record(
+            &txn,
+            &arm.test_id,
+            &arm.variant_id,
+            day,
+            ca_experiments::service::Tally {
+                impressions: n,
+                ..Default::default()
+            },
+        )
+        .await?;
     }
     if !touches.is_empty() {
         let rows: Vec<campaign_touch::ActiveModel> = touches

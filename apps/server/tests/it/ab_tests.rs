@@ -388,3 +388,475 @@ async fn promotion_writes_the_campaign_and_closes_the_test() {
     assert_eq!(next.status, 201, "{}", next.body);
     assert_eq!(next.body["data"]["version"], 2);
 }
+
+/// The campaign's website, where the widget's events and purchases come from.
+const SITE: &str = "https://shop.example.in";
+
+/// Sends a widget call from the campaign's website.
+async fn from_site(app: &TestApp, path: &str, body: Value) -> crate::helpers::Reply {
+    let res = app
+        .client
+        .post(app.url(path))
+        .header("origin", SITE)
+        .json(&body)
+        .send()
+        .await
+        .expect("send");
+    crate::helpers::Reply::from(res).await
+}
+
+/// An impression of `visitor`, stored before it returns.
+async fn impression(app: &TestApp, campaign: &str, visitor: &str, variant: Value) {
+    let r = from_site(
+        app,
+        "/api/widget/events",
+        json!({"campaignId": campaign, "visitorId": visitor, "type": "impression", "variantId": variant}),
+    )
+    .await;
+    assert_eq!(r.status, 202, "{}", r.body);
+    assert_eq!(r.body["counted"], true);
+    app.events.flush().await;
+}
+
+/// Starts a conversation of `visitor`; its public id and greeting.
+async fn start_chat(
+    app: &TestApp,
+    campaign: &str,
+    visitor: &str,
+    variant: Value,
+) -> (String, String) {
+    let r = app
+        .post(
+            "/api/widget/conversations",
+            json!({"campaignId": campaign, "visitorId": visitor, "variantId": variant}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    (
+        r.body["conversationId"].as_str().unwrap().to_string(),
+        r.body["greeting"].as_str().unwrap().to_string(),
+    )
+}
+
+async fn purchase(
+    app: &TestApp,
+    campaign: &str,
+    visitor: &str,
+    order: &str,
+    value: f64,
+    variant: Value,
+) {
+    let r = from_site(
+        app,
+        "/api/widget/purchases",
+        json!({"campaignId": campaign, "visitorId": visitor, "value": value, "currency": "INR", "orderId": order, "variantId": variant}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+}
+
+/// Starts `body` on the campaign: the test's id and its arms' ids.
+async fn start_test(
+    app: &TestApp,
+    token: &str,
+    campaign: &str,
+    body: Value,
+) -> (String, Vec<String>) {
+    let r = app
+        .send(
+            "POST",
+            &format!("/api/campaigns/{campaign}/tests"),
+            Some(token),
+            body,
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let ids = r.body["data"]["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["id"].as_str().unwrap().to_string())
+        .collect();
+    (r.body["data"]["id"].as_str().unwrap().to_string(), ids)
+}
+
+async fn results(app: &TestApp, token: &str, campaign: &str, test: &str) -> Value {
+    let r = app
+        .get(
+            &format!("/api/campaigns/{campaign}/tests/{test}"),
+            Some(token),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.body["data"].clone()
+}
+
+/// An arm's counters, in the order impressions, conversations, leads,
+/// purchases, revenue (rupees).
+fn counts(arm: &Value) -> (i64, i64, i64, i64, f64) {
+    (
+        arm["impressions"].as_i64().unwrap(),
+        arm["conversations"].as_i64().unwrap(),
+        arm["leads"].as_i64().unwrap(),
+        arm["purchases"].as_i64().unwrap(),
+        arm["revenue"].as_f64().unwrap(),
+    )
+}
+
+/// The stored A/B variant of a conversation.
+async fn conversation_variant(app: &TestApp, conversation: &str) -> Option<String> {
+    use ca_conversations::entities::conversation as c;
+    use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+    c::Entity::find()
+        .filter(c::Column::ConversationId.eq(conversation))
+        .one(&app.db.conn)
+        .await
+        .unwrap()
+        .unwrap()
+        .variant_id
+}
+
+#[tokio::test]
+async fn widget_traffic_is_counted_per_variant_and_day() {
+    let app = spawn_app().await;
+    let (token, id) = owner_with_campaign(&app, "ab-traffic@example.in").await;
+    let first_day = chrono::Utc::now().date_naive();
+    let (test_id, arms) = start_test(&app, &token, &id, two_arms()).await;
+    let (a, b) = (json!(arms[0]), json!(arms[1]));
+
+    // Impressions: 3 for the control, 2 for the variant; page views and
+    // impressions without a variant count for no arm.
+    for v in ["v_ab_imp_a1", "v_ab_imp_a2", "v_ab_imp_a3"] {
+        impression(&app, &id, v, a.clone()).await;
+    }
+    for v in ["v_ab_imp_b1", "v_ab_imp_b2"] {
+        impression(&app, &id, v, b.clone()).await;
+    }
+    impression(&app, &id, "v_ab_imp_none", Value::Null).await;
+    let view = from_site(
+        &app,
+        "/api/widget/events",
+        json!({"campaignId": id, "visitorId": "v_ab_imp_b1", "type": "pageview", "variantId": b}),
+    )
+    .await;
+    assert_eq!(view.status, 202, "{}", view.body);
+    app.events.flush().await;
+
+    // Conversations: 1 for the control, 2 for the variant, 1 outside the test.
+    let (chat_a, _) = start_chat(&app, &id, "v_ab_chat_a1", a.clone()).await;
+    let (chat_b1, _) = start_chat(&app, &id, "v_ab_chat_b1", b.clone()).await;
+    let (chat_b2, _) = start_chat(&app, &id, "v_ab_chat_b2", b.clone()).await;
+    let (chat_none, _) = start_chat(&app, &id, "v_ab_chat_n1", Value::Null).await;
+    assert_eq!(
+        conversation_variant(&app, &chat_a).await,
+        Some(arms[0].clone())
+    );
+    assert_eq!(
+        conversation_variant(&app, &chat_b1).await,
+        Some(arms[1].clone())
+    );
+    assert_eq!(conversation_variant(&app, &chat_none).await, None);
+
+    // Leads count for the conversation's variant, once per conversation.
+    for (chat, email) in [
+        (&chat_a, "asha@example.in"),
+        (&chat_b1, "bina@example.in"),
+        (&chat_b1, "bina.second@example.in"),
+        (&chat_none, "neha@example.in"),
+    ] {
+        let r = app
+            .post(
+                &format!("/api/widget/conversations/{chat}/forms"),
+                json!({"values": {"email": email}}),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    let _ = chat_b2;
+
+    // Purchases and their value (rupees, counted in paise); a repeated order
+    // id counts nothing again.
+    purchase(&app, &id, "v_ab_chat_b1", "AB-1001", 1499.5, b.clone()).await;
+    purchase(&app, &id, "v_ab_chat_b2", "AB-1002", 250.25, b.clone()).await;
+    purchase(&app, &id, "v_ab_chat_b2", "AB-1002", 250.25, b.clone()).await;
+    purchase(&app, &id, "v_ab_chat_a1", "AB-1003", 200.0, a.clone()).await;
+    purchase(&app, &id, "v_ab_chat_n1", "AB-1004", 999.0, Value::Null).await;
+
+    let data = results(&app, &token, &id, &test_id).await;
+    let v = &data["variants"];
+    assert_eq!(counts(&v[0]), (3, 1, 1, 1, 200.0), "{v}");
+    assert_eq!(counts(&v[1]), (2, 2, 1, 2, 1749.75), "{v}");
+    assert_eq!(v[1]["revenuePerVisitor"], 874.88);
+    assert_eq!(v[0]["conversionRate"], 33.33);
+
+    // Each arm's days add up to its totals, all on the days the traffic came.
+    let last_day = chrono::Utc::now().date_naive();
+    for (arm, (impressions, leads, revenue)) in [(&v[0], (3, 1, 200.0)), (&v[1], (2, 1, 1749.75))] {
+        let days = arm["daily"].as_array().unwrap();
+        assert!(!days.is_empty(), "{arm}");
+        let mut sums = (0, 0, 0.0);
+        for d in days {
+            let day: chrono::NaiveDate = d["day"].as_str().unwrap().parse().unwrap();
+            assert!(first_day <= day && day <= last_day, "{d}");
+            sums.0 += d["impressions"].as_i64().unwrap();
+            sums.1 += d["leads"].as_i64().unwrap();
+            sums.2 += d["revenue"].as_f64().unwrap();
+        }
+        assert_eq!(sums.0, impressions, "{arm}");
+        assert_eq!(sums.1, leads, "{arm}");
+        assert!((sums.2 - revenue).abs() < 1e-9, "{arm}");
+    }
+
+    // Promotion after traffic: the winner goes into the campaign, the test
+    // closes with its figures kept, and later traffic counts for no arm.
+    let done = app
+        .send(
+            "POST",
+            &format!("/api/campaigns/{id}/tests/{test_id}/promote"),
+            Some(&token),
+            json!({"variantId": arms[1]}),
+        )
+        .await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    assert_eq!(done.body["data"]["status"], "closed");
+    assert_eq!(
+        counts(&done.body["data"]["variants"][1]),
+        (2, 2, 1, 2, 1749.75)
+    );
+    let c = app.get(&format!("/api/campaigns/{id}"), Some(&token)).await;
+    assert_eq!(
+        c.body["campaign"]["settings"]["popup"]["title"],
+        "Only today: 10% off"
+    );
+    impression(&app, &id, "v_ab_late_b1", b.clone()).await;
+    let (late, _) = start_chat(&app, &id, "v_ab_late_b1", b.clone()).await;
+    assert_eq!(conversation_variant(&app, &late).await, None);
+    purchase(&app, &id, "v_ab_late_b1", "AB-2001", 500.0, b.clone()).await;
+    let after = results(&app, &token, &id, &test_id).await;
+    assert_eq!(counts(&after["variants"][1]), (2, 2, 1, 2, 1749.75));
+}
+
+#[tokio::test]
+async fn variant_ids_that_do_not_count_are_ignored_and_never_refused() {
+    let app = spawn_app().await;
+    let (token, id) = owner_with_campaign(&app, "ab-ignored@example.in").await;
+    let (other_token, other) = owner_with_campaign(&app, "ab-ignored-other@example.in").await;
+    let greeting_arms = json!({
+        "name": "Greeting",
+        "metric": "conversionRate",
+        "variants": [
+            {"name": "Control", "weight": 50, "overrides": {}},
+            {"name": "Warm", "weight": 50, "overrides": {"aiSettings": {"initialMessage": "Ruko! Aaj 10% off hai."}}}
+        ]
+    });
+    let (test_id, arms) = start_test(&app, &token, &id, greeting_arms.clone()).await;
+    let (foreign_test, foreign) = start_test(&app, &other_token, &other, two_arms()).await;
+
+    // Unknown ids, another campaign's variant, and values of the wrong kind.
+    for (n, variant) in [
+        json!("no-such-variant"),
+        json!(foreign[1]),
+        json!(42),
+        json!({"id": arms[1]}),
+        json!(""),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let visitor = format!("v_ab_ignored_{n}");
+        impression(&app, &id, &visitor, variant.clone()).await;
+        let (chat, greeting) = start_chat(&app, &id, &visitor, variant.clone()).await;
+        assert_ne!(greeting, "Ruko! Aaj 10% off hai.", "{variant}");
+        assert_eq!(conversation_variant(&app, &chat).await, None, "{variant}");
+        purchase(&app, &id, &visitor, &format!("IGN-{n}"), 300.0, variant).await;
+    }
+    let data = results(&app, &token, &id, &test_id).await;
+    let foreign_data = results(&app, &other_token, &other, &foreign_test).await;
+    for arm in data["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(foreign_data["variants"].as_array().unwrap())
+    {
+        assert_eq!(counts(arm), (0, 0, 0, 0, 0.0), "{arm}");
+        assert_eq!(arm["daily"], json!([]));
+    }
+
+    // A paused test counts nothing and greets with the campaign's greeting;
+    // resumed, the same calls count again.
+    let pause = format!("/api/campaigns/{id}/tests/{test_id}/pause");
+    let paused = app.send("POST", &pause, Some(&token), json!({})).await;
+    assert_eq!(paused.body["data"]["status"], "paused");
+    let b = json!(arms[1]);
+    impression(&app, &id, "v_ab_paused_1", b.clone()).await;
+    let (chat, greeting) = start_chat(&app, &id, "v_ab_paused_1", b.clone()).await;
+    assert_ne!(greeting, "Ruko! Aaj 10% off hai.");
+    assert_eq!(conversation_variant(&app, &chat).await, None);
+    purchase(&app, &id, "v_ab_paused_1", "PAUSED-1", 300.0, b.clone()).await;
+    let data = results(&app, &token, &id, &test_id).await;
+    assert_eq!(counts(&data["variants"][1]), (0, 0, 0, 0, 0.0));
+
+    let resumed = app.send("POST", &pause, Some(&token), json!({})).await;
+    assert_eq!(resumed.body["data"]["status"], "running");
+    impression(&app, &id, "v_ab_resumed_1", b.clone()).await;
+    let (_, greeting) = start_chat(&app, &id, "v_ab_resumed_1", b.clone()).await;
+    assert_eq!(greeting, "Ruko! Aaj 10% off hai.");
+    purchase(&app, &id, "v_ab_resumed_1", "RESUMED-1", 300.0, b.clone()).await;
+    let data = results(&app, &token, &id, &test_id).await;
+    assert_eq!(counts(&data["variants"][1]), (1, 1, 0, 1, 300.0));
+
+    // A paused variant of a running test counts nothing either.
+    {
+        use ca_experiments::entities::variant;
+        use sea_orm::sea_query::Expr;
+        use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+        variant::Entity::update_many()
+            .col_expr(variant::Column::Paused, Expr::value(true))
+            .filter(variant::Column::Id.eq(arms[1].as_str()))
+            .exec(&app.db.conn)
+            .await
+            .unwrap();
+        ca_core::freshness::changed();
+    }
+    impression(&app, &id, "v_ab_varpaused_1", b.clone()).await;
+    let (chat, _) = start_chat(&app, &id, "v_ab_varpaused_1", b.clone()).await;
+    assert_eq!(conversation_variant(&app, &chat).await, None);
+    purchase(&app, &id, "v_ab_varpaused_1", "VARPAUSED-1", 300.0, b).await;
+    let data = results(&app, &token, &id, &test_id).await;
+    assert_eq!(counts(&data["variants"][1]), (1, 1, 0, 1, 300.0));
+}
+
+#[tokio::test]
+async fn a_conversation_greets_and_checks_forms_as_its_variant() {
+    let app = spawn_app().await;
+    let (token, id) = owner_with_campaign(&app, "ab-greeting@example.in").await;
+    let t = Some(token.as_str());
+    // The campaign's own lead form asks for an email only.
+    let mut current = app.get(&format!("/api/campaigns/{id}"), t).await.body["campaign"].clone();
+    current["settings"]["aiSettings"]["initialMessage"] = json!("Namaste! Need help?");
+    current["settings"]["forms"]["conversionForms"] = json!([{
+        "id": "lead", "name": "Lead", "type": "custom", "title": "Stay in touch", "buttonText": "Send",
+        "successMessage": "Thanks!", "isDefault": true, "active": true,
+        "fields": [{"name": "email", "label": "Email", "type": "email", "required": true}]
+    }]);
+    let saved = app
+        .send("PUT", &format!("/api/campaigns/{id}"), t, current)
+        .await;
+    assert_eq!(saved.status, 200, "{}", saved.body);
+    // The variant greets differently and its lead form also needs a phone.
+    let body = json!({
+        "name": "Greeting and form",
+        "metric": "conversionRate",
+        "variants": [
+            {"name": "Control", "weight": 50, "overrides": {}},
+            {"name": "Phone", "weight": 50, "overrides": {
+                "aiSettings": {"initialMessage": "Ruko! Aaj 10% off hai."},
+                "forms": {"conversionForms": [{
+                    "id": "lead", "name": "Lead", "type": "custom", "title": "Get a call back", "buttonText": "Call me",
+                    "successMessage": "We will call you!", "isDefault": true, "active": true,
+                    "fields": [
+                        {"name": "email", "label": "Email", "type": "email", "required": true},
+                        {"name": "phone", "label": "Phone", "type": "phone", "required": true}
+                    ]
+                }]}
+            }}
+        ]
+    });
+    let (test_id, arms) = start_test(&app, &token, &id, body).await;
+
+    let (chat_a, greeting_a) = start_chat(&app, &id, "v_ab_greet_a", json!(arms[0])).await;
+    let (chat_b, greeting_b) = start_chat(&app, &id, "v_ab_greet_b", json!(arms[1])).await;
+    assert_eq!(greeting_a, "Namaste! Need help?");
+    assert_eq!(greeting_b, "Ruko! Aaj 10% off hai.");
+
+    let form = |chat: &str| format!("/api/widget/conversations/{chat}/forms");
+    let email_only = json!({"formId": "lead", "values": {"email": "meera@example.in"}});
+    let ok = app.post(&form(&chat_a), email_only.clone()).await;
+    assert_eq!(ok.status, 200, "{}", ok.body);
+    assert_eq!(ok.body["message"], "Thanks!");
+    let refused = app.post(&form(&chat_b), email_only).await;
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    assert!(
+        refused.body["errors"]["phone"].is_array(),
+        "{}",
+        refused.body
+    );
+    let data = results(&app, &token, &id, &test_id).await;
+    assert_eq!(data["variants"][1]["leads"], 0);
+    let ok = app
+        .post(
+            &form(&chat_b),
+            json!({"formId": "lead", "values": {"email": "ravi@example.in", "phone": "+91 98765 43210"}}),
+        )
+        .await;
+    assert_eq!(ok.status, 200, "{}", ok.body);
+    assert_eq!(ok.body["message"], "We will call you!");
+    let data = results(&app, &token, &id, &test_id).await;
+    assert_eq!(data["variants"][0]["leads"], 1);
+    assert_eq!(data["variants"][1]["leads"], 1);
+    assert_eq!(data["variants"][1]["conversations"], 1);
+}
+
+#[tokio::test]
+async fn a_batch_of_impressions_is_counted_per_variant_and_day() {
+    use ca_tracking::event::{Arm, Event, Kind};
+    let app = spawn_app().await;
+    let (token, id) = owner_with_campaign(&app, "ab-batch@example.in").await;
+    let (test_id, arms) = start_test(&app, &token, &id, two_arms()).await;
+    let owner = {
+        use sea_orm::EntityTrait;
+        ca_campaigns::entities::campaign::Entity::find_by_id(id.clone())
+            .one(&app.db.conn)
+            .await
+            .unwrap()
+            .unwrap()
+            .owner_id
+    };
+    let today = chrono::Utc::now();
+    let yesterday = today - chrono::Duration::days(1);
+    let arm = |i: usize| Arm {
+        test_id: test_id.clone(),
+        variant_id: arms[i].clone(),
+    };
+    let ev = |n: usize, i: Option<usize>, at| Event {
+        kind: Kind::Impression,
+        owner_id: owner.clone(),
+        campaign_id: id.clone(),
+        visitor_id: format!("v_ab_batch_{n}"),
+        at,
+        counts_visitor: true,
+        arm: i.map(arm),
+    };
+    // One batch: the variant 4 times today and once yesterday, the control
+    // twice today, one impression outside the test.
+    let mut batch: Vec<Event> = (0..4).map(|n| ev(n, Some(1), today)).collect();
+    batch.push(ev(4, Some(1), yesterday));
+    batch.push(ev(5, Some(0), today));
+    batch.push(ev(6, Some(0), today));
+    batch.push(ev(7, None, today));
+    ca_tracking::writer::write(&app.db.conn, &batch)
+        .await
+        .unwrap();
+    let data = results(&app, &token, &id, &test_id).await;
+    let v = &data["variants"];
+    assert_eq!(v[0]["impressions"], 2);
+    assert_eq!(v[1]["impressions"], 5);
+    let days: Vec<(String, i64)> = v[1]["daily"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["day"].as_str().unwrap().to_string(),
+                d["impressions"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        days,
+        [
+            (yesterday.date_naive().to_string(), 1),
+            (today.date_naive().to_string(), 4)
+        ]
+    );
+}

@@ -371,6 +371,7 @@ async fn the_export_is_a_csv_of_every_conversation_with_formulas_neutralised() {
             created_at: Set(now),
             last_activity_at: Set(now),
             completed_at: Set(Some(now)),
+            variant_id: Set(None),
         })
         .collect();
     for chunk in rows.chunks(100) {
@@ -814,6 +815,7 @@ async fn a_search_past_ten_thousand_matches_stops_counting_and_still_pages() {
                 created_at: at,
                 last_activity_at: at,
                 completed_at: None,
+                variant_id: None,
             }
             .into()
         })

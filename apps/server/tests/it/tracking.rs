@@ -450,6 +450,7 @@ async fn monthly_visitors_start_again_each_month() {
         visitor_id: visitor.to_string(),
         at: when,
         counts_visitor: true,
+        arm: None,
     };
     // Nov 30 23:00 and Dec 1 00:00 (day 31 here) are different months.
     ca_tracking::writer::write(
@@ -1357,6 +1358,7 @@ async fn a_batch_counts_each_visitors_page_views() {
         visitor_id: visitor.to_string(),
         at: Utc::now(),
         counts_visitor: true,
+        arm: None,
     };
     let mut batch = vec![ev("v_batch_one_1")];
     batch.extend(std::iter::repeat_with(|| ev("v_batch_two_2")).take(3));
@@ -1422,6 +1424,7 @@ async fn a_batch_counts_each_visitors_engaged_time() {
         visitor_id: visitor.to_string(),
         at: Utc::now(),
         counts_visitor: true,
+        arm: None,
     };
     // 700 other visitors first, so the customers fall into the second group of 500.
     let mut batch: Vec<Event> = (0..700)
@@ -1525,6 +1528,7 @@ fn push_impressions(
                         visitor_id,
                         at: Utc::now(),
                         counts_visitor: true,
+                        arm: None,
                     })
                     .await
             })
@@ -1712,6 +1716,7 @@ async fn a_journal_is_stored_once_from_where_the_database_left_off() {
         visitor_id: visitor.into(),
         at: Utc::now(),
         counts_visitor: true,
+        arm: None,
     };
     // Two segments: events 1–3 and 4–5, then a line cut short.
     let mut first = Vec::new();

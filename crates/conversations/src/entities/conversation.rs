@@ -43,6 +43,11 @@ pub struct Model {
     pub created_at: DateTimeUtc,
     pub last_activity_at: DateTimeUtc,
     pub completed_at: Option<DateTimeUtc>,
+    /// The A/B test variant the conversation was counted for: the visitor's
+    /// variant when it was an unpaused arm of the campaign's running test at
+    /// the start (its lead counts for it, and it answers with that variant's
+    /// greeting and forms); none otherwise.
+    pub variant_id: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

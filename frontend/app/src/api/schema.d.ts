@@ -3167,6 +3167,13 @@ export interface components {
             seconds?: number | null;
             /** @description `pageview`, `impression` or `engagement` (engaged time on a page). */
             type: "pageview" | "impression" | "engagement";
+            /**
+             * @description `impression` only: the A/B test variant the widget assigned this
+             *     visitor (an `id` of the public config's `campaign.test.variants`).
+             *     While it is an unpaused variant of the campaign's running test the
+             *     impression counts for it; any other value is ignored (never an error).
+             */
+            variantId?: string | null;
             visitorId: string;
         };
         /**
@@ -4085,6 +4092,15 @@ export interface components {
              * @description The order total in rupees (up to 2 decimals, at most 10,000,000,000).
              */
             value: number;
+            /**
+             * @description The A/B test variant the widget assigned this visitor on the campaign
+             *     `campaignId` (an `id` of the public config's `campaign.test.variants`).
+             *     While it is an unpaused variant of the campaign's running test, the
+             *     purchase and its value count for it (a new order id, not above the
+             *     campaign's largest believable order); any other value is ignored
+             *     (never an error).
+             */
+            variantId?: string | null;
             visitorId: string;
         };
         /** @description The answer to a purchase. */
@@ -4381,6 +4397,15 @@ export interface components {
             /** @description The widget's per-tab session id (same alphabet), optional. */
             sessionId?: string | null;
             userContext?: components["schemas"]["UserContext"];
+            /**
+             * @description The A/B test variant the widget assigned this visitor (an `id` of the
+             *     public config's `campaign.test.variants`). While it is an unpaused
+             *     variant of the campaign's running test the conversation counts for
+             *     it, its lead counts for it too, and the chat answers with that
+             *     variant's greeting and forms; any other value is ignored (never an
+             *     error).
+             */
+            variantId?: string | null;
             /** @description The widget's first-party visitor id (8–64 letters, digits, `-` or `_`). */
             visitorId: string;
         };
@@ -4393,7 +4418,10 @@ export interface components {
             aiAvailable: boolean;
             conversationId: string;
             form?: null | components["schemas"]["PublicForm"];
-            /** @description The campaign's initial message, or the default greeting. */
+            /**
+             * @description The campaign's initial message (its A/B test variant's, when the
+             *     visitor's variant counts and changes it), or the default greeting.
+             */
             greeting: string;
             /** @description Shown instead of the chat when the assistant is not available. */
             notice?: string | null;
