@@ -705,25 +705,92 @@ async fn variant_ids_that_do_not_count_are_ignored_and_never_refused() {
     let data = results(&app, &token, &id, &test_id).await;
     assert_eq!(counts(&data["variants"][1]), (1, 1, 0, 1, 300.0));
 
-    // A paused variant of a running test counts nothing either.
-    {
-        use ca_experiments::entities::variant;
-        use sea_orm::sea_query::Expr;
-        use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
-        variant::Entity::update_many()
-            .col_expr(variant::Column::Paused, Expr::value(true))
-            .filter(variant::Column::Id.eq(arms[1].as_str()))
-            .exec(&app.db.conn)
-            .await
-            .unwrap();
-        ca_core::freshness::changed();
-    }
+    // A paused variant of a running test counts nothing either, and leaves
+    // the widget's split; the control cannot be paused, nor a variant of
+    // another test.
+    let pause_arm = |arm: &str| format!("/api/campaigns/{id}/tests/{test_id}/variants/{arm}/pause");
+    let refused = app
+        .send(
+            "POST",
+            &pause_arm(arms[0].as_str()),
+            Some(&token),
+            json!({}),
+        )
+        .await;
+    refused.error(422, "control_not_pausable");
+    app.send(
+        "POST",
+        &pause_arm(foreign[1].as_str()),
+        Some(&token),
+        json!({}),
+    )
+    .await
+    .error(404, "variant_not_found");
+    app.send(
+        "POST",
+        &pause_arm(arms[1].as_str()),
+        Some(&other_token),
+        json!({}),
+    )
+    .await
+    .error(404, "test_not_found");
+    let config = app
+        .get(&format!("/api/widget/campaigns/{id}/config"), None)
+        .await;
+    assert_eq!(
+        config.body["campaign"]["test"]["variants"]
+            .as_array()
+            .map(Vec::len),
+        Some(2)
+    );
+    let paused_arm = app
+        .send(
+            "POST",
+            &pause_arm(arms[1].as_str()),
+            Some(&token),
+            json!({}),
+        )
+        .await;
+    assert_eq!(paused_arm.status, 200, "{}", paused_arm.body);
+    assert_eq!(paused_arm.body["data"]["status"], "running");
+    assert_eq!(paused_arm.body["data"]["variants"][1]["paused"], true);
+    assert_eq!(paused_arm.body["data"]["variants"][0]["paused"], false);
+    let config = app
+        .get(&format!("/api/widget/campaigns/{id}/config"), None)
+        .await;
+    assert_eq!(
+        config.body["campaign"]["test"]["variants"],
+        json!([{"id": arms[0], "weight": 50, "overrides": {}}]),
+        "only the control is split while the variant is paused"
+    );
     impression(&app, &id, "v_ab_varpaused_1", b.clone()).await;
     let (chat, _) = start_chat(&app, &id, "v_ab_varpaused_1", b.clone()).await;
     assert_eq!(conversation_variant(&app, &chat).await, None);
-    purchase(&app, &id, "v_ab_varpaused_1", "VARPAUSED-1", 300.0, b).await;
+    purchase(
+        &app,
+        &id,
+        "v_ab_varpaused_1",
+        "VARPAUSED-1",
+        300.0,
+        b.clone(),
+    )
+    .await;
     let data = results(&app, &token, &id, &test_id).await;
     assert_eq!(counts(&data["variants"][1]), (1, 1, 0, 1, 300.0));
+
+    // Resumed, it counts again.
+    let resumed_arm = app
+        .send(
+            "POST",
+            &pause_arm(arms[1].as_str()),
+            Some(&token),
+            json!({}),
+        )
+        .await;
+    assert_eq!(resumed_arm.body["data"]["variants"][1]["paused"], false);
+    impression(&app, &id, "v_ab_varresumed_1", b).await;
+    let data = results(&app, &token, &id, &test_id).await;
+    assert_eq!(counts(&data["variants"][1]).0, 2);
 }
 
 #[tokio::test]

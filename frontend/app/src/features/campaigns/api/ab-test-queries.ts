@@ -43,6 +43,14 @@ export function usePauseAbTest() {
   });
 }
 
+/** Pauses one variant (its visitors see the campaign as it is and count for no arm) or resumes it. */
+export function usePauseAbVariant() {
+  const refresh = useRefresh();
+  return $api.useMutation("post", "/api/campaigns/{id}/tests/{testId}/variants/{variantId}/pause", {
+    onSuccess: (_, { params }) => refresh(params.path.id, false),
+  });
+}
+
 /** Writes a variant into the campaign and closes the test. */
 export function usePromoteAbTest() {
   const refresh = useRefresh();

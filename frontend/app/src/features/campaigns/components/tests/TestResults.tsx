@@ -18,6 +18,7 @@ import { formatDate, formatInrExact } from "../../../../lib/format";
 import { METRICS, applyOverrides, stateWords } from "../../api/ab-tests";
 import {
   usePauseAbTest,
+  usePauseAbVariant,
   usePromoteAbTest,
   type AbTest,
   type AbVariant,
@@ -33,7 +34,9 @@ const pct = (n: number) => `${n.toLocaleString("en-IN", { maximumFractionDigits:
 /**
  * One test's results: where it stands in plain words, the call and its reason, a table per
  * variant, the cumulative chart, a preview of any variant (it counts nothing), and the owner's
- * Pause/Resume and Promote (after a confirmation, the campaign takes the variant's design).
+ * Pause/Resume of the test or of one variant (a paused variant's visitors see the campaign as it
+ * is and count for no arm), and Promote (after a confirmation, the campaign takes the variant's
+ * design).
  */
 export function TestResults({
   test,
@@ -49,6 +52,7 @@ export function TestResults({
   onPromoted: () => void;
 }) {
   const pause = usePauseAbTest();
+  const pauseVariant = usePauseAbVariant();
   const promote = usePromoteAbTest();
   const [confirming, setConfirming] = useState<AbVariant | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -67,6 +71,15 @@ export function TestResults({
       await pause.mutateAsync({ params: { path } });
     } catch (err) {
       setError(messageOf(err, "Failed to change the test"));
+    }
+  }
+
+  async function toggleVariant(variant: AbVariant) {
+    setError(null);
+    try {
+      await pauseVariant.mutateAsync({ params: { path: { ...path, variantId: variant.id } } });
+    } catch (err) {
+      setError(messageOf(err, "Failed to change the variant"));
     }
   }
 
@@ -140,6 +153,11 @@ export function TestResults({
                         Control
                       </Badge>
                     )}
+                    {v.paused && (
+                      <Badge size="xs" variant="light" color="gray" style={{ flexShrink: 0 }}>
+                        Paused
+                      </Badge>
+                    )}
                     {test.decision?.winner === v.id && (
                       <Badge size="xs" color="green" style={{ flexShrink: 0 }}>
                         {closed ? "Promoted" : "Winner"}
@@ -162,14 +180,30 @@ export function TestResults({
                 <Table.Td ta="right">{pct(Math.round(v.probabilityToBeBest * 1000) / 10)}</Table.Td>
                 {!closed && (
                   <Table.Td>
-                    <Button
-                      size="compact-sm"
-                      variant={test.decision?.winner === v.id ? "filled" : "default"}
-                      aria-label={`Promote ${v.name}`}
-                      onClick={() => setConfirming(v)}
-                    >
-                      Promote
-                    </Button>
+                    <Group gap={6} wrap="nowrap">
+                      <Button
+                        size="compact-sm"
+                        variant={test.decision?.winner === v.id ? "filled" : "default"}
+                        aria-label={`Promote ${v.name}`}
+                        onClick={() => setConfirming(v)}
+                      >
+                        Promote
+                      </Button>
+                      {i > 0 && (
+                        <Button
+                          size="compact-sm"
+                          variant="subtle"
+                          aria-label={`${v.paused ? "Resume" : "Pause"} ${v.name}`}
+                          loading={
+                            pauseVariant.isPending &&
+                            pauseVariant.variables?.params.path.variantId === v.id
+                          }
+                          onClick={() => void toggleVariant(v)}
+                        >
+                          {v.paused ? "Resume" : "Pause"}
+                        </Button>
+                      )}
+                    </Group>
                   </Table.Td>
                 )}
               </Table.Tr>
