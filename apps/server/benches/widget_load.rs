@@ -217,7 +217,9 @@ async fn main() {
     )
     .await;
     let now = chrono::Utc::now();
-    let rows: Vec<monthly_visitor::ActiveModel> = (0..limit)
+    // Past the limit the popup keeps showing for a grace share more.
+    let stop = usize::try_from(ca_billing::usage::visitor_stop(limit as i64)).expect("limit");
+    let rows: Vec<monthly_visitor::ActiveModel> = (0..stop)
         .map(|i| monthly_visitor::ActiveModel {
             owner_id: Set(full_owner.clone()),
             period: Set(ca_campaigns::counters::period_of(now)),
@@ -249,7 +251,7 @@ async fn main() {
     assert_eq!(body["reason"], "visitor_limit", "{body}");
 
     println!(
-        "backend: {backend}; {} concurrent clients, {} s per call, server and load generator on one machine; the used-up owner has {limit} visitors this month",
+        "backend: {backend}; {} concurrent clients, {} s per call, server and load generator on one machine; the used-up owner has {stop} visitors this month (limit {limit} and its grace)",
         clients(),
         run_for().as_secs()
     );
