@@ -85,7 +85,19 @@ export async function expectAccessible(
  * text is drawn over other text.
  */
 export async function expectFits(page: Page, screen: string, { containers = false } = {}) {
-  const problems = await page.evaluate((containers) => {
+  // A layout is judged once it stops changing: right after the window is resized, a chart or a
+  // panel that measures its box redraws a frame or more later (later still on a busy machine), and
+  // what it drew for the old width is not what a person sees. A problem that lasts fails.
+  let problems = await layoutProblems(page, containers);
+  for (let i = 0; i < 10 && problems.length > 0; i += 1) {
+    await page.waitForTimeout(300);
+    problems = await layoutProblems(page, containers);
+  }
+  expect.soft(problems, `layout of ${screen}`).toEqual([]);
+}
+
+async function layoutProblems(page: Page, containers: boolean): Promise<string[]> {
+  return page.evaluate((containers) => {
     const out: string[] = [];
     const vw = document.documentElement.clientWidth;
     if (document.documentElement.scrollWidth > vw + 1)
@@ -209,7 +221,6 @@ export async function expectFits(page: Page, screen: string, { containers = fals
     }
     return [...new Set(out)];
   }, containers);
-  expect.soft(problems, `layout of ${screen}`).toEqual([]);
 }
 
 /** Screenshot, no sideways overflow or cut labels, and no serious axe-core violation. */
