@@ -17,7 +17,7 @@ pub mod retention;
 mod score;
 pub mod service;
 
-pub use activity::{EngagedTime, add_engaged_time, add_page_views};
+pub use activity::{EngagedTime, VisitorActivity, add_activity, add_engaged_time, add_page_views};
 pub use counts::{count_all, count_by_campaign, count_since, recent};
 pub use error::CustomerError;
 pub use leads::{Lead, record_purchase, upsert_lead, upsert_lead_and_previous};

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, NaiveDate, Utc};
 use sea_orm::sea_query::OnConflict;
-use sea_orm::{DatabaseConnection, DbErr, EntityTrait};
+use sea_orm::{ConnectionTrait, DatabaseConnection, DbErr, EntityTrait};
 use tokio::sync::{mpsc, oneshot};
 
 use ca_campaigns::counters::SeenVisitor;
@@ -637,15 +637,36 @@ async fn store(
     )
     .await?;
     ca_campaigns::counters::record_first_page_views(&txn, &first_views).await?;
+    // Each visitor's page views and engaged time in the batch, as one row.
+    let mut activity: HashMap<(String, String), ca_customers::VisitorActivity> = HashMap::new();
     for (owner, views) in page_views {
-        ca_customers::add_page_views(&txn, &owner, &views).await?;
+        for (visitor, n) in views {
+            activity
+                .entry((owner.clone(), visitor.clone()))
+                .or_insert_with(|| ca_customers::VisitorActivity {
+                    owner_id: owner.clone(),
+                    visitor_id: visitor,
+                    page_views: 0,
+                    engaged: None,
+                })
+                .page_views += n;
+        }
     }
     for (owner, times) in engaged {
-        ca_customers::add_engaged_time(&txn, &owner, &times).await?;
+        for (visitor, t) in times {
+            activity
+                .entry((owner.clone(), visitor.clone()))
+                .or_insert_with(|| ca_customers::VisitorActivity {
+                    owner_id: owner.clone(),
+                    visitor_id: visitor,
+                    page_views: 0,
+                    engaged: None,
+                })
+                .engaged = Some(t);
+        }
     }
-    for (campaign_id, n) in impressions {
-        ca_campaigns::counters::add_impressions(&txn, &campaign_id, n).await?;
-    }
+    ca_customers::add_activity(&txn, &activity.into_values().collect::<Vec<_>>()).await?;
+    ca_campaigns::counters::add_impressions_many(&txn, &impressions).await?;
     // One counter update per arm and day, however many impressions it had,
     // in a fixed order (after the campaigns' counters, as every other
     // writer of both takes them).
@@ -664,7 +685,29 @@ async fn store(
         )
         .await?;
     }
-    if !touches.is_empty() {
+    if !touches.is_empty() && txn.get_database_backend() == sea_orm::DbBackend::Postgres {
+        // One statement for the batch (its text never changes, so it is
+        // prepared once per connection), rows in key order.
+        let mut rows: Vec<serde_json::Value> = touches
+            .into_iter()
+            .map(|((campaign_id, visitor), (owner, at))| {
+                serde_json::json!({"c": campaign_id, "v": visitor, "o": owner, "at": at})
+            })
+            .collect();
+        rows.sort_unstable_by(|a, b| {
+            (a["c"].as_str(), a["v"].as_str()).cmp(&(b["c"].as_str(), b["v"].as_str()))
+        });
+        let json = serde_json::to_string(&rows).map_err(|e| DbErr::Custom(e.to_string()))?;
+        txn.execute_raw(sea_orm::Statement::from_sql_and_values(
+            sea_orm::DbBackend::Postgres,
+            "INSERT INTO campaign_touches (campaign_id, visitor_id, owner_id, last_at) \
+             SELECT x.c, x.v, x.o, x.at \
+             FROM json_to_recordset($1::json) AS x(c text, v text, o text, at timestamptz) \
+             ON CONFLICT (campaign_id, visitor_id) DO UPDATE SET last_at = excluded.last_at",
+            [json.into()],
+        ))
+        .await?;
+    } else if !touches.is_empty() {
         let rows: Vec<campaign_touch::ActiveModel> = touches
             .into_iter()
             .map(

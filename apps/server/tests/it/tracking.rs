@@ -1908,3 +1908,204 @@ async fn a_burst_of_form_submissions_larger_than_the_pool_all_become_leads() {
         customers.body
     );
 }
+
+/// One batch from two owners' sites with every kind of event is stored as
+/// the same events one by one would be: each owner's new visitors once,
+/// customers' page views and engaged time (both in the batch for one of
+/// them) with their scores, visitors who are not customers yet kept for
+/// later, each campaign's impressions and first page view, and who saw which
+/// popup. The same batch again adds to every count but no visitor and no
+/// first view. (On PostgreSQL a batch takes one statement per table, all
+/// owners at once.)
+#[tokio::test]
+async fn a_batch_from_several_owners_stores_every_count() {
+    use ca_customers::entities::visitor_activity;
+    use chrono::{DurationRound, TimeDelta};
+    let app = spawn_app_with(|_| {}).await;
+    let (token_a, a) = owner_and_campaign(&app, "multi-owner-a@example.in").await;
+    let (token_b, b) = owner_and_campaign(&app, "multi-owner-b@example.in").await;
+    let (oa, ob) = (owner_of(&app, &a).await, owner_of(&app, &b).await);
+    for (campaign, visitor, email) in [
+        (&a, "v_multi_cust_a", "multi-a@example.in"),
+        (&b, "v_multi_cust_b", "multi-b@example.in"),
+    ] {
+        let conv = start_conversation(&app, campaign, visitor).await;
+        assert_eq!(submit_email(&app, &conv, email, None).await.status, 200);
+    }
+    let counted = |owner: String| {
+        let db = app.db.conn.clone();
+        async move {
+            monthly_visitor::Entity::find()
+                .filter(monthly_visitor::Column::OwnerId.eq(owner))
+                .count(&db)
+                .await
+                .expect("count")
+        }
+    };
+    let (before_a, before_b) = (counted(oa.clone()).await, counted(ob.clone()).await);
+    let customers_counted = |owner: &str, visitor: &str| {
+        let db = app.db.conn.clone();
+        let (owner, visitor) = (owner.to_string(), visitor.to_string());
+        async move {
+            monthly_visitor::Entity::find()
+                .filter(monthly_visitor::Column::OwnerId.eq(owner))
+                .filter(monthly_visitor::Column::VisitorId.eq(visitor))
+                .count(&db)
+                .await
+                .expect("count")
+        }
+    };
+    let cust_a_new = 1 - customers_counted(&oa, "v_multi_cust_a").await;
+    let base = Utc::now()
+        .duration_trunc(TimeDelta::seconds(1))
+        .expect("trunc")
+        - TimeDelta::minutes(10);
+    let ev = |campaign: &str, owner: &str, visitor: &str, kind: Kind, minute: i64| Event {
+        kind,
+        owner_id: owner.to_string(),
+        campaign_id: campaign.to_string(),
+        visitor_id: visitor.to_string(),
+        at: base + TimeDelta::minutes(minute),
+        counts_visitor: true,
+        arm: None,
+    };
+    let engaged = |seconds, new_session| Kind::Engagement {
+        seconds,
+        new_session,
+    };
+    let mut batch = Vec::new();
+    for i in 0..300 {
+        batch.push(ev(
+            &a,
+            &oa,
+            &format!("v_multi_a_{i:04}"),
+            Kind::PageView,
+            3 + i % 5,
+        ));
+    }
+    for i in 0..200 {
+        batch.push(ev(
+            &b,
+            &ob,
+            &format!("v_multi_b_{i:04}"),
+            Kind::PageView,
+            2 + i % 5,
+        ));
+    }
+    // Owner B's first page view is the earliest of its batch, not the first listed.
+    batch.push(ev(&b, &ob, "v_multi_b_0000", Kind::PageView, 1));
+    batch.push(ev(&a, &oa, "v_multi_cust_a", Kind::PageView, 4));
+    batch.push(ev(&a, &oa, "v_multi_cust_a", Kind::PageView, 5));
+    batch.push(ev(&a, &oa, "v_multi_cust_a", engaged(40, true), 5));
+    batch.push(ev(&b, &ob, "v_multi_cust_b", engaged(65, false), 6));
+    batch.push(ev(&a, &oa, "v_multi_a_0007", engaged(20, true), 6));
+    for (i, visitor) in ["v_multi_a_0001", "v_multi_a_0002", "v_multi_a_0001"]
+        .iter()
+        .enumerate()
+    {
+        batch.push(ev(&a, &oa, visitor, Kind::Impression, 3 + i as i64));
+    }
+    for i in 0..5 {
+        batch.push(ev(
+            &b,
+            &ob,
+            &format!("v_multi_b_{i:04}"),
+            Kind::Impression,
+            7,
+        ));
+    }
+    ca_tracking::writer::write(&app.db.conn, &batch)
+        .await
+        .expect("write");
+
+    assert_eq!(counted(oa.clone()).await, before_a + 300 + cust_a_new);
+    assert_eq!(counted(ob.clone()).await, before_b + 200);
+    let after_b = before_b + 200;
+    let cust = customer_of(&app, "multi-a@example.in").await;
+    assert_eq!(
+        (
+            cust.total_page_views,
+            cust.sessions,
+            cust.total_session_seconds
+        ),
+        (2, 1, 40)
+    );
+    assert_eq!(cust.lead_score, 20 + 2 + 40 / 30);
+    let cust_b = customer_of(&app, "multi-b@example.in").await;
+    assert_eq!(
+        (
+            cust_b.total_page_views,
+            cust_b.sessions,
+            cust_b.total_session_seconds
+        ),
+        (0, 1, 65)
+    );
+    assert_eq!(cust_b.lead_score, 20 + 65 / 30);
+    assert_eq!(
+        (impressions(&app, &a).await, impressions(&app, &b).await),
+        (3, 5)
+    );
+    for (token, id, minute) in [(&token_a, &a, 3), (&token_b, &b, 1)] {
+        let first = first_view(&app, token, id).await;
+        let first: chrono::DateTime<Utc> =
+            serde_json::from_value(first.clone()).expect("first page view");
+        assert_eq!(first, base + TimeDelta::minutes(minute), "{id}");
+    }
+    let touches = campaign_touch::Entity::find()
+        .filter(campaign_touch::Column::CampaignId.eq(a.clone()))
+        .all(&app.db.conn)
+        .await
+        .expect("touches");
+    // (The customer's chat start touched the campaign too.)
+    assert_eq!(
+        touches
+            .iter()
+            .filter(|t| t.visitor_id.starts_with("v_multi_a_"))
+            .count(),
+        2
+    );
+    let again = touches
+        .iter()
+        .find(|t| t.visitor_id == "v_multi_a_0001")
+        .expect("seen twice");
+    assert_eq!(again.last_at, base + TimeDelta::minutes(5));
+    let kept = |visitor: &'static str, owner: String| {
+        let db = app.db.conn.clone();
+        async move {
+            let row = visitor_activity::Entity::find()
+                .filter(visitor_activity::Column::OwnerId.eq(owner))
+                .filter(visitor_activity::Column::VisitorId.eq(visitor))
+                .one(&db)
+                .await
+                .expect("query")
+                .expect("kept");
+            (row.page_views, row.sessions, row.session_seconds)
+        }
+    };
+    assert_eq!(kept("v_multi_a_0007", oa.clone()).await, (1, 1, 20));
+    assert_eq!(kept("v_multi_b_0000", ob.clone()).await, (2, 0, 0));
+
+    // The same batch again: counts grow, visitors and first views stay.
+    ca_tracking::writer::write(&app.db.conn, &batch)
+        .await
+        .expect("write again");
+    assert_eq!(counted(oa.clone()).await, before_a + 300 + cust_a_new);
+    assert_eq!(counted(ob.clone()).await, after_b);
+    let cust = customer_of(&app, "multi-a@example.in").await;
+    assert_eq!(
+        (
+            cust.total_page_views,
+            cust.sessions,
+            cust.total_session_seconds
+        ),
+        (4, 2, 80)
+    );
+    assert_eq!(
+        (impressions(&app, &a).await, impressions(&app, &b).await),
+        (6, 10)
+    );
+    assert_eq!(kept("v_multi_a_0007", oa.clone()).await, (2, 2, 40));
+    let first: chrono::DateTime<Utc> =
+        serde_json::from_value(first_view(&app, &token_b, &b).await).expect("first");
+    assert_eq!(first, base + TimeDelta::minutes(1));
+}
