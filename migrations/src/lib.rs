@@ -46,6 +46,7 @@ mod m20261126_000041_push_notifications;
 mod m20261126_000042_webhook_fan_out;
 mod m20261126_000043_experiments;
 mod m20261127_000044_conversation_variants;
+mod m20261127_000045_test_decisions;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -99,6 +100,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261126_000042_webhook_fan_out::Migration),
             Box::new(m20261126_000043_experiments::Migration),
             Box::new(m20261127_000044_conversation_variants::Migration),
+            Box::new(m20261127_000045_test_decisions::Migration),
         ]
     }
 }

@@ -449,6 +449,7 @@ fn api_app(
                 .service(routes::tests::list)
                 .service(routes::tests::create)
                 .service(routes::tests::get_one)
+                .service(routes::tests::change)
                 .service(routes::tests::pause)
                 .service(routes::tests::pause_variant)
                 .service(routes::tests::promote)

@@ -1,7 +1,8 @@
 //! The work the server does besides answering requests, each on its own
 //! schedule: the Meta outbox, lead and receipt emails, completing idle
 //! conversations, ending paid periods, reconciling pending payments with
-//! PayU, delivering owners' webhooks and browser notifications, warning owners near their monthly
+//! PayU, delivering owners' webhooks and browser notifications, calling A/B
+//! tests and telling their owners, warning owners near their monthly
 //! visitors, forgetting old visitor data and (on
 //! SQLite) emptying the write-ahead log. [`Workers::start`] starts them all
 //! over the services the handlers use; [`Workers::stop`] (or dropping them)
@@ -58,6 +59,14 @@ impl Workers {
             (
                 "push notifications",
                 tokio::spawn(push_notifications(state.push.clone())),
+            ),
+            (
+                "test decisions",
+                tokio::spawn(test_decisions(
+                    db.clone(),
+                    state.auth.mailer().clone(),
+                    state.config.public_url(),
+                )),
             ),
             (
                 "visitor warnings",
@@ -264,6 +273,22 @@ async fn visitor_warnings(db: sea_orm::DatabaseConnection, mailer: Mailer, publi
             Ok(0) => {}
             Ok(n) => tracing::info!(sent = n, "monthly visitor warnings sent"),
             Err(err) => tracing::warn!(%err, "monthly visitor warnings failed"),
+        }
+    }
+}
+
+/// Records the A/B test calls that are due and tells their owners (and
+/// promotes winners where the owner chose so), every minute.
+async fn test_decisions(db: sea_orm::DatabaseConnection, mailer: Mailer, public_url: String) {
+    let mut ticker = every(Duration::from_secs(60));
+    loop {
+        ticker.tick().await;
+        match ca_experiments::decisions::decide_due(&db, &mailer, &public_url, chrono::Utc::now())
+            .await
+        {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(tests = n, "A/B test calls recorded and owners told"),
+            Err(err) => tracing::warn!(%err, "A/B test decisions failed"),
         }
     }
 }

@@ -39,6 +39,34 @@ pub struct TestIn {
     #[serde(default)]
     #[schema(required = true, min_items = 2, max_items = 4)]
     pub variants: Vec<VariantIn>,
+    /// The maximum duration in whole days, 14 to 90 (30 when left out):
+    /// after this many days without a winner the test is called
+    /// inconclusive and the owner is told. No call is made before 7 days.
+    #[serde(default)]
+    #[schema(value_type = Option<i32>, minimum = 14, maximum = 90)]
+    pub max_days: Option<serde_json::Value>,
+    /// Whether the winner is promoted into the campaign by itself when the
+    /// call is made (false when left out). When the control wins or the
+    /// test is inconclusive the test is closed and the campaign stays as it
+    /// is.
+    #[serde(default)]
+    #[schema(value_type = Option<bool>)]
+    pub auto_promote: Option<serde_json::Value>,
+}
+
+/// `PATCH /api/campaigns/{id}/tests/{testId}`: the owner's choices for how
+/// a running or paused test ends. Either field may be left out.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TestChangeIn {
+    /// The maximum duration in whole days, 14 to 90.
+    #[serde(default)]
+    #[schema(value_type = Option<i32>, minimum = 14, maximum = 90)]
+    pub max_days: Option<serde_json::Value>,
+    /// Whether the winner is promoted into the campaign by itself.
+    #[serde(default)]
+    #[schema(value_type = Option<bool>)]
+    pub auto_promote: Option<serde_json::Value>,
 }
 
 /// `POST /api/campaigns/{id}/tests/{testId}/promote`.
@@ -124,7 +152,18 @@ pub struct TestOut {
     /// `running`, `winner`, `inconclusive` or `closed`.
     pub state: String,
     pub variants: Vec<VariantOut>,
+    /// The call once made (or, between a call being due and the decision
+    /// worker recording it within about a minute, the call as computed).
     pub decision: Option<DecisionOut>,
+    /// The maximum duration in days (14 to 90): after this many days
+    /// without a winner the test is inconclusive.
+    pub max_days: i32,
+    /// Whether the winner is promoted into the campaign by itself.
+    pub auto_promote: bool,
+    /// When the owner was told of the call by email (and in their browsers
+    /// with notifications on); none before the call or when the owner
+    /// promoted a variant themselves.
+    pub notified_at: Option<DateTime<Utc>>,
 }
 
 #[derive(Debug, Clone, Serialize, ToSchema)]

@@ -11,10 +11,15 @@
 //! per-variant counters the widget's traffic feeds, and what the widget's
 //! public config carries while a test runs.
 //!
+//! `decisions` is the worker that records a test's call when it is due and
+//! tells the owner (email and browser notice), promoting the winner by
+//! itself when the owner chose so. Reading results writes nothing.
+//!
 //! `arms` checks the variant a visitor's widget reports (kept in memory
 //! for a few seconds), before anything is counted for it.
 
 pub mod arms;
+pub mod decisions;
 pub mod dto;
 pub mod entities;
 pub mod error;

@@ -15,7 +15,8 @@ use ca_core::FieldErrors;
 
 use crate::ExperimentError;
 use crate::dto::{
-    DayOut, DecisionOut, PromoteIn, TestIn, TestOut, VariantOut, WidgetTest, WidgetVariant,
+    DayOut, DecisionOut, PromoteIn, TestChangeIn, TestIn, TestOut, VariantOut, WidgetTest,
+    WidgetVariant,
 };
 use crate::entities::{count, test, variant};
 use crate::stats::{self, Arm, Metric, Rules, Verdict};
@@ -31,6 +32,12 @@ const OVERRIDABLE: [(&str, Option<&[&str]>); 4] = [
     ("forms", None),
     ("exitIntent", Some(&["sensitivity", "delay"])),
 ];
+
+/// The owner's maximum duration of a test in days: 30 unless chosen, from
+/// 14 (two weeks after the minimum of 7 days before any call) to 90.
+pub const DEFAULT_MAX_DAYS: i32 = 30;
+pub const MIN_MAX_DAYS: i32 = 14;
+pub const MAX_MAX_DAYS: i32 = 90;
 
 pub const RUNNING: &str = "running";
 pub const PAUSED: &str = "paused";
@@ -130,6 +137,58 @@ fn check_overrides(
 /// A checked new test's arms: (name, weight, overrides).
 type Arms = Vec<(String, i32, Value)>;
 
+/// Checks the owner's maximum duration (whole days, 14 to 90) and
+/// auto-promote switch as sent; `None` for a field left out.
+fn check_ending(
+    max_days: Option<&Value>,
+    auto_promote: Option<&Value>,
+    errors: &mut FieldErrors,
+) -> (Option<i32>, Option<bool>) {
+    let days = match max_days {
+        None | Some(Value::Null) => None,
+        Some(Value::Number(n)) => match n
+            .as_i64()
+            .filter(|d| (i64::from(MIN_MAX_DAYS)..=i64::from(MAX_MAX_DAYS)).contains(d))
+        {
+            Some(d) => Some(d as i32),
+            None => {
+                errors.insert("maxDays".into(), vec![max_days_message()]);
+                None
+            }
+        },
+        Some(_) => {
+            errors.insert("maxDays".into(), vec![max_days_message()]);
+            None
+        }
+    };
+    let auto = match auto_promote {
+        None | Some(Value::Null) => None,
+        Some(Value::Bool(b)) => Some(*b),
+        Some(_) => {
+            errors.insert(
+                "autoPromote".into(),
+                vec!["Promote the winner automatically is true or false".into()],
+            );
+            None
+        }
+    };
+    (days, auto)
+}
+
+fn max_days_message() -> String {
+    format!("The maximum duration is a whole number of days from {MIN_MAX_DAYS} to {MAX_MAX_DAYS}")
+}
+
+fn validation(errors: FieldErrors) -> ExperimentError {
+    let message = errors
+        .values()
+        .next()
+        .and_then(|m| m.first())
+        .cloned()
+        .unwrap_or_else(|| "The test is not valid".into());
+    ExperimentError::Validation { message, errors }
+}
+
 /// Checks a new test in full; nothing is written when any rule is broken.
 pub fn check_test(input: &TestIn, settings: &CampaignSettings) -> Result<Arms, ExperimentError> {
     let mut errors = FieldErrors::new();
@@ -201,6 +260,11 @@ pub fn check_test(input: &TestIn, settings: &CampaignSettings) -> Result<Arms, E
         };
         arms.push((vname.to_string(), weight.unwrap_or(0) as i32, overrides));
     }
+    check_ending(
+        input.max_days.as_ref(),
+        input.auto_promote.as_ref(),
+        &mut errors,
+    );
     if weights_ok && n > 0 && total != 100 {
         errors.insert(
             "variants".into(),
@@ -210,13 +274,7 @@ pub fn check_test(input: &TestIn, settings: &CampaignSettings) -> Result<Arms, E
         );
     }
     if !errors.is_empty() {
-        let message = errors
-            .values()
-            .next()
-            .and_then(|m| m.first())
-            .cloned()
-            .unwrap_or_else(|| "The test is not valid".into());
-        return Err(ExperimentError::Validation { message, errors });
+        return Err(validation(errors));
     }
     Ok(arms)
 }
@@ -411,7 +469,7 @@ pub async fn widget_test<C: ConnectionTrait>(
     }))
 }
 
-async fn variants_of<C: ConnectionTrait>(
+pub(crate) async fn variants_of<C: ConnectionTrait>(
     conn: &C,
     test_id: &str,
 ) -> Result<Vec<variant::Model>, sea_orm::DbErr> {
@@ -424,7 +482,7 @@ async fn variants_of<C: ConnectionTrait>(
 
 /// Sums of one arm over its days.
 #[derive(Default, Clone, Copy)]
-struct Totals {
+pub(crate) struct Totals {
     impressions: i64,
     conversations: i64,
     leads: i64,
@@ -434,7 +492,7 @@ struct Totals {
 }
 
 impl Totals {
-    fn arm(&self) -> Arm {
+    pub(crate) fn arm(&self) -> Arm {
         Arm {
             visitors: self.impressions.max(0) as u64,
             conversions: self.leads.max(0) as u64,
@@ -497,6 +555,11 @@ impl ExperimentService {
     ) -> Result<TestOut, ExperimentError> {
         let settings = self.settings(owner_id, campaign_id).await?;
         let arms = check_test(&input, &settings)?;
+        let (max_days, auto_promote) = check_ending(
+            input.max_days.as_ref(),
+            input.auto_promote.as_ref(),
+            &mut FieldErrors::new(),
+        );
         let txn = ca_core::db::begin_write(&self.db).await?;
         let open = test::Entity::find()
             .filter(test::Column::CampaignId.eq(campaign_id))
@@ -525,6 +588,9 @@ impl ExperimentService {
             winner: Set(None),
             decided_at: Set(None),
             decision_reason: Set(None),
+            max_days: Set(max_days.unwrap_or(DEFAULT_MAX_DAYS)),
+            auto_promote: Set(auto_promote.unwrap_or(false)),
+            notified_at: Set(None),
             created_at: Set(now),
             updated_at: Set(now),
         }
@@ -671,6 +737,87 @@ impl ExperimentService {
         self.get(owner_id, campaign_id, test_id).await
     }
 
+    /// Changes how an open (running or paused) test ends: its maximum
+    /// duration and whether the winner is promoted by itself. The test keeps
+    /// its version, its counts and its start. An inconclusive call that a
+    /// longer maximum duration makes early is taken back: the test goes on
+    /// and is called again (and the owner told again) when due.
+    pub async fn change(
+        &self,
+        owner_id: &str,
+        campaign_id: &str,
+        test_id: &str,
+        input: TestChangeIn,
+    ) -> Result<TestOut, ExperimentError> {
+        self.change_at(owner_id, campaign_id, test_id, input, Utc::now())
+            .await
+    }
+
+    /// [`Self::change`] as of `now`.
+    pub async fn change_at(
+        &self,
+        owner_id: &str,
+        campaign_id: &str,
+        test_id: &str,
+        input: TestChangeIn,
+        now: DateTime<Utc>,
+    ) -> Result<TestOut, ExperimentError> {
+        let t = self.find_test(owner_id, campaign_id, test_id).await?;
+        let mut errors = FieldErrors::new();
+        let (days, auto) = check_ending(
+            input.max_days.as_ref(),
+            input.auto_promote.as_ref(),
+            &mut errors,
+        );
+        if !errors.is_empty() {
+            return Err(validation(errors));
+        }
+        if days.is_none() && auto.is_none() {
+            return Err(ExperimentError::field(
+                "maxDays",
+                "Send the maximum duration (maxDays), autoPromote or both",
+            ));
+        }
+        if t.status == CLOSED {
+            return Err(ExperimentError::Closed);
+        }
+        let txn = ca_core::db::begin_write(&self.db).await?;
+        let mut update = test::Entity::update_many()
+            .col_expr(test::Column::UpdatedAt, Expr::value(now))
+            .filter(test::Column::Id.eq(test_id))
+            .filter(test::Column::Status.ne(CLOSED));
+        if let Some(d) = days {
+            update = update.col_expr(test::Column::MaxDays, Expr::value(d));
+            if t.decided_at.is_some() && t.winner.is_none() && elapsed_days(&t, now) < f64::from(d)
+            {
+                update = update
+                    .col_expr(
+                        test::Column::DecidedAt,
+                        Expr::value(Option::<DateTime<Utc>>::None),
+                    )
+                    .col_expr(
+                        test::Column::DecisionReason,
+                        Expr::value(Option::<String>::None),
+                    )
+                    .col_expr(
+                        test::Column::NotifiedAt,
+                        Expr::value(Option::<DateTime<Utc>>::None),
+                    );
+            }
+        }
+        if let Some(a) = auto {
+            update = update.col_expr(test::Column::AutoPromote, Expr::value(a));
+        }
+        let changed = update.exec(&txn).await?.rows_affected;
+        if changed == 0 {
+            txn.rollback().await?;
+            return Err(ExperimentError::Closed);
+        }
+        txn.commit().await?;
+        tracing::info!(test = %test_id, max_days = ?days, auto_promote = ?auto, "A/B test's ending changed");
+        self.get_at(owner_id, campaign_id, test_id, now).await
+    }
+
     /// Writes the variant's overrides into the campaign's settings and closes
     /// the test, in one transaction.
     pub async fn promote(
@@ -693,37 +840,11 @@ impl ExperimentService {
         };
         let now = Utc::now();
         let txn = ca_core::db::begin_write(&self.db).await?;
-        let settings = ca_campaigns::service::settings_of(&txn, owner_id, campaign_id).await?;
-        let mut merged = serde_json::to_value(&settings)
-            .map_err(|e| ca_core::error::InfraError::Other(e.to_string()))?;
-        let overrides: Value =
-            serde_json::from_str(&winner.overrides).unwrap_or(Value::Object(Map::new()));
-        merge(&mut merged, &overrides);
-        let new_settings: CampaignSettings = match serde_json::from_value(merged) {
-            Ok(s) => s,
-            Err(e) => {
-                txn.rollback().await?;
-                return Err(ExperimentError::field(
-                    "variantId",
-                    format!("The variant's settings no longer apply to the campaign: {e}"),
-                ));
-            }
-        };
-        if let Err(e) =
-            ca_campaigns::service::write_settings(&txn, owner_id, campaign_id, new_settings).await
-        {
-            txn.rollback().await?;
-            return Err(e.into());
-        }
         let reason = format!("\"{}\" promoted by the owner", winner.name);
-        let mut active: test::ActiveModel = t.into();
-        active.status = Set(CLOSED.into());
-        active.closed_at = Set(Some(now));
-        active.winner = Set(Some(winner.id.clone()));
-        active.decided_at = Set(Some(now));
-        active.decision_reason = Set(Some(reason));
-        active.updated_at = Set(now);
-        active.update(&txn).await?;
+        if let Err(e) = promote_in(&txn, &t, winner, reason, now).await {
+            txn.rollback().await?;
+            return Err(e);
+        }
         txn.commit().await?;
         ca_core::freshness::changed();
         tracing::info!(test = %test_id, variant = %input.variant_id, "A/B test promoted");
@@ -736,92 +857,27 @@ impl ExperimentService {
         now: DateTime<Utc>,
     ) -> Result<TestOut, ExperimentError> {
         let variants = variants_of(&self.db, &t.id).await?;
-        let rows = count::Entity::find()
-            .filter(count::Column::TestId.eq(&t.id))
-            .all(&self.db)
-            .await?;
-        let totals: Vec<Totals> = variants
-            .iter()
-            .map(|v| {
-                rows.iter()
-                    .filter(|r| r.variant_id == v.id)
-                    .fold(Totals::default(), |mut a, r| {
-                        a.impressions += r.impressions;
-                        a.conversations += r.conversations;
-                        a.leads += r.leads;
-                        a.purchases += r.purchases;
-                        a.revenue_paise += r.revenue_paise;
-                        a.revenue_squares += r.revenue_squares;
-                        a
-                    })
-            })
-            .collect();
+        let (rows, totals) = totals_of(&self.db, &t.id, &variants).await?;
         let metric = metric_of(&t.metric);
         let arms: Vec<Arm> = totals.iter().map(Totals::arm).collect();
         let best = stats::probability_to_be_best(&arms, metric);
-        let end = t.closed_at.unwrap_or(now);
-        let elapsed = (end - t.started_at).num_seconds().max(0) as f64 / 86_400.0;
-        // The call is made on the control and the variants still running.
-        let live: Vec<usize> = variants
-            .iter()
-            .enumerate()
-            .filter(|(i, v)| *i == 0 || !v.paused)
-            .map(|(i, _)| i)
-            .collect();
-        let live_arms: Vec<Arm> = live.iter().map(|&i| arms[i]).collect();
-        let verdict = stats::decide(&live_arms, metric, &Rules::default(), elapsed);
-        let (state, computed) = match verdict {
-            Verdict::TooEarly => ("tooEarly", None),
-            Verdict::TooFewVisitors => ("tooFewVisitors", None),
-            Verdict::Running => ("running", None),
-            Verdict::Winner(i) => {
-                let v = &variants[live[i]];
-                let reason = if i == 0 {
-                    "Every variant is behind the control beyond doubt".to_string()
-                } else {
-                    format!(
-                        "\"{}\" is ahead of the control beyond doubt (always-valid 95 % test, after at least 7 days and enough visitors)",
-                        v.name
-                    )
-                };
-                ("winner", Some((Some(v.id.clone()), reason)))
-            }
-            Verdict::Inconclusive => (
-                "inconclusive",
-                Some((
-                    None,
-                    "No variant differs from the control beyond doubt after the maximum duration"
-                        .to_string(),
-                )),
-            ),
-        };
+        let call = call_of(&t, &variants, &arms, now);
+        let elapsed = call.elapsed;
+        let state = call.state;
+        // A read writes nothing: the decision worker records the call (and
+        // tells the owner); until it has, the call is shown as computed.
         let decision = if let Some(at) = t.decided_at {
             Some(DecisionOut {
                 winner: t.winner.clone(),
                 at,
                 reason: t.decision_reason.clone().unwrap_or_default(),
             })
-        } else if let Some((winner, reason)) = computed {
-            // The first look that sees the call records when it was made.
-            if t.status != CLOSED {
-                let txn = ca_core::db::begin_write(&self.db).await?;
-                test::Entity::update_many()
-                    .col_expr(test::Column::Winner, Expr::value(winner.clone()))
-                    .col_expr(test::Column::DecidedAt, Expr::value(now))
-                    .col_expr(test::Column::DecisionReason, Expr::value(reason.clone()))
-                    .filter(test::Column::Id.eq(&t.id))
-                    .filter(test::Column::DecidedAt.is_null())
-                    .exec(&txn)
-                    .await?;
-                txn.commit().await?;
-            }
-            Some(DecisionOut {
-                winner,
+        } else {
+            call.due.map(|(winner, reason)| DecisionOut {
+                winner: winner.map(|i| variants[i].id.clone()),
                 at: now,
                 reason,
             })
-        } else {
-            None
         };
         let variants = variants
             .iter()
@@ -880,6 +936,172 @@ impl ExperimentService {
             days: (elapsed.floor()) as i64,
             variants,
             decision,
+            max_days: t.max_days,
+            auto_promote: t.auto_promote,
+            notified_at: t.notified_at,
         })
     }
+}
+
+/// A test's day rows and each arm's sums over them (arms in `variants`
+/// order).
+pub(crate) async fn totals_of<C: ConnectionTrait>(
+    conn: &C,
+    test_id: &str,
+    variants: &[variant::Model],
+) -> Result<(Vec<count::Model>, Vec<Totals>), sea_orm::DbErr> {
+    let rows = count::Entity::find()
+        .filter(count::Column::TestId.eq(test_id))
+        .all(conn)
+        .await?;
+    let totals = variants
+        .iter()
+        .map(|v| {
+            rows.iter()
+                .filter(|r| r.variant_id == v.id)
+                .fold(Totals::default(), |mut a, r| {
+                    a.impressions += r.impressions;
+                    a.conversations += r.conversations;
+                    a.leads += r.leads;
+                    a.purchases += r.purchases;
+                    a.revenue_paise += r.revenue_paise;
+                    a.revenue_squares += r.revenue_squares;
+                    a
+                })
+        })
+        .collect();
+    Ok((rows, totals))
+}
+
+/// Days since the test started (to its close for a closed test).
+fn elapsed_days(t: &test::Model, now: DateTime<Utc>) -> f64 {
+    let end = t.closed_at.unwrap_or(now);
+    (end - t.started_at).num_seconds().max(0) as f64 / 86_400.0
+}
+
+/// Where a test stands at one look, and the call it is due if any.
+pub(crate) struct Call {
+    /// Days since the start.
+    pub elapsed: f64,
+    /// `tooEarly`, `tooFewVisitors`, `running`, `winner` or `inconclusive`.
+    pub state: &'static str,
+    /// The winning arm (an index into the test's variants; none when
+    /// inconclusive) and the reason, when a call is due.
+    pub due: Option<(Option<usize>, String)>,
+}
+
+/// The call on `t` from its arms' sums (`arms` in `variants` order): made
+/// on the control and the variants still running, after at least 7 days,
+/// with the owner's maximum duration.
+pub(crate) fn call_of(
+    t: &test::Model,
+    variants: &[variant::Model],
+    arms: &[Arm],
+    now: DateTime<Utc>,
+) -> Call {
+    let metric = metric_of(&t.metric);
+    let elapsed = elapsed_days(t, now);
+    let live: Vec<usize> = variants
+        .iter()
+        .enumerate()
+        .filter(|(i, v)| *i == 0 || !v.paused)
+        .map(|(i, _)| i)
+        .collect();
+    let live_arms: Vec<Arm> = live.iter().map(|&i| arms[i]).collect();
+    let rules = Rules {
+        max_days: f64::from(t.max_days),
+        ..Rules::default()
+    };
+    let (state, due) = match stats::decide(&live_arms, metric, &rules, elapsed) {
+        Verdict::TooEarly => ("tooEarly", None),
+        Verdict::TooFewVisitors => ("tooFewVisitors", None),
+        Verdict::Running => ("running", None),
+        Verdict::Winner(i) => {
+            let reason = if i == 0 {
+                "Every variant is behind the control beyond doubt".to_string()
+            } else {
+                format!(
+                    "\"{}\" is ahead of the control beyond doubt (always-valid 95 % test, after at least 7 days and enough visitors)",
+                    variants[live[i]].name
+                )
+            };
+            ("winner", Some((Some(live[i]), reason)))
+        }
+        Verdict::Inconclusive => (
+            "inconclusive",
+            Some((
+                None,
+                format!(
+                    "No variant differs from the control beyond doubt after the maximum duration of {} days",
+                    t.max_days
+                ),
+            )),
+        ),
+    };
+    Call {
+        elapsed,
+        state,
+        due,
+    }
+}
+
+/// Writes `winner`'s overrides into the campaign's settings and closes `t`
+/// with `winner` and `reason`, on `conn` (the caller's transaction, which
+/// the caller rolls back on an error).
+pub(crate) async fn promote_in<C: ConnectionTrait>(
+    conn: &C,
+    t: &test::Model,
+    winner: &variant::Model,
+    reason: String,
+    now: DateTime<Utc>,
+) -> Result<(), ExperimentError> {
+    let settings = ca_campaigns::service::settings_of(conn, &t.owner_id, &t.campaign_id).await?;
+    let mut merged = serde_json::to_value(&settings)
+        .map_err(|e| ca_core::error::InfraError::Other(e.to_string()))?;
+    let overrides: Value =
+        serde_json::from_str(&winner.overrides).unwrap_or(Value::Object(Map::new()));
+    merge(&mut merged, &overrides);
+    let new_settings: CampaignSettings = serde_json::from_value(merged).map_err(|e| {
+        ExperimentError::field(
+            "variantId",
+            format!("The variant's settings no longer apply to the campaign: {e}"),
+        )
+    })?;
+    // Closed first: of two promotions at once (the owner's and the worker's)
+    // only one writes the campaign.
+    if !close_in(conn, &t.id, Some(&winner.id), &reason, now).await? {
+        return Err(ExperimentError::Closed);
+    }
+    ca_campaigns::service::write_settings(conn, &t.owner_id, &t.campaign_id, new_settings).await?;
+    Ok(())
+}
+
+/// Closes the open test `test_id` with its call, on `conn`; false when it
+/// was already closed.
+pub(crate) async fn close_in<C: ConnectionTrait>(
+    conn: &C,
+    test_id: &str,
+    winner: Option<&str>,
+    reason: &str,
+    now: DateTime<Utc>,
+) -> Result<bool, sea_orm::DbErr> {
+    let closed = test::Entity::update_many()
+        .col_expr(test::Column::Status, Expr::value(CLOSED))
+        .col_expr(test::Column::ClosedAt, Expr::value(Some(now)))
+        .col_expr(
+            test::Column::Winner,
+            Expr::value(winner.map(str::to_string)),
+        )
+        .col_expr(test::Column::DecidedAt, Expr::value(Some(now)))
+        .col_expr(
+            test::Column::DecisionReason,
+            Expr::value(reason.to_string()),
+        )
+        .col_expr(test::Column::UpdatedAt, Expr::value(now))
+        .filter(test::Column::Id.eq(test_id))
+        .filter(test::Column::Status.ne(CLOSED))
+        .exec(conn)
+        .await?
+        .rows_affected;
+    Ok(closed == 1)
 }

@@ -29,6 +29,18 @@ pub enum Notice {
         amount_paise: i64,
         plan: String,
     },
+    /// An A/B test of one of the owner's campaigns was called: a winner
+    /// (`winner`: its name; the control's when every variant lost) or
+    /// inconclusive (`winner: null`); `promoted` when the winner was written
+    /// into the campaign by itself.
+    #[serde(rename = "test", rename_all = "camelCase")]
+    TestDecided {
+        campaign_id: String,
+        test_id: String,
+        test_name: String,
+        winner: Option<String>,
+        promoted: bool,
+    },
 }
 
 impl Notice {
@@ -36,6 +48,7 @@ impl Notice {
         match self {
             Self::Lead { .. } => "lead",
             Self::Payment { .. } => "payment",
+            Self::TestDecided { .. } => "test",
         }
     }
 }

@@ -110,6 +110,27 @@ pub fn payment_notification(txnid: &str, amount_paise: i64, plan: &str) -> Notif
     }
 }
 
+/// An A/B test's call: opens the campaign's Tests tab.
+pub fn test_notification(
+    campaign_id: &str,
+    test_name: &str,
+    winner: Option<&str>,
+    promoted: bool,
+) -> Notification {
+    let body = match (winner, promoted) {
+        (Some(w), true) => format!("\"{w}\" won \"{test_name}\" and is now in your campaign."),
+        (Some(w), false) => format!("\"{w}\" won \"{test_name}\". Promote it with one click."),
+        (None, _) => format!(
+            "\"{test_name}\" is inconclusive: no variant differs from the control beyond doubt."
+        ),
+    };
+    Notification {
+        title: "A/B test decided".into(),
+        body,
+        url: format!("/campaigns/{campaign_id}/edit?tab=tests"),
+    }
+}
+
 /// How one attempt ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Answer {
@@ -155,6 +176,16 @@ impl PushService {
                     }) => notifications.push((
                         vec![e.id.clone()],
                         payment_notification(&txnid, amount_paise, &plan),
+                    )),
+                    Ok(Notice::TestDecided {
+                        campaign_id,
+                        test_name,
+                        winner,
+                        promoted,
+                        ..
+                    }) => notifications.push((
+                        vec![e.id.clone()],
+                        test_notification(&campaign_id, &test_name, winner.as_deref(), promoted),
                     )),
                     Ok(Notice::Lead {
                         customer_id,

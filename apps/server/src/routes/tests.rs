@@ -1,9 +1,9 @@
 //! `/api/campaigns/{id}/tests/*`: the owner's A/B tests of a campaign:
-//! list, start, read the results and the call, pause or resume, promote the
-//! winner into the campaign.
+//! list, start, read the results and the call, change how a test ends,
+//! pause or resume, promote the winner into the campaign.
 
-use actix_web::{HttpResponse, get, post, web};
-use ca_experiments::dto::{PromoteIn, TestIn, TestListResponse, TestResponse};
+use actix_web::{HttpResponse, get, patch, post, web};
+use ca_experiments::dto::{PromoteIn, TestChangeIn, TestIn, TestListResponse, TestResponse};
 
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::CurrentUser;
@@ -36,6 +36,11 @@ pub async fn list(
 /// Start a test: the control (the campaign as it is, `overrides: {}`) and 1
 /// to 3 variants, each a partial campaign `settings` object; weights are
 /// whole percent adding up to 100. A campaign runs one test at a time.
+/// `maxDays` (14 to 90, 30 when left out) is how long the test may run
+/// without a winner before it is called inconclusive; with `autoPromote` the
+/// winner is written into the campaign as soon as it is called. Either way
+/// the owner is told of the call by email (and in their browsers with
+/// notifications on).
 #[utoipa::path(
     operation_id = "tests_create",
     tag = "tests",
@@ -44,7 +49,7 @@ pub async fn list(
     request_body = TestIn,
     responses(
         (status = 201, description = "Started", body = TestResponse),
-        (status = 400, description = "A field breaks a rule (weights not adding up to 100, an override of a setting a test cannot change…)", body = ErrorBody),
+        (status = 400, description = "A field breaks a rule (weights not adding up to 100, an override of a setting a test cannot change, a maximum duration that is not a whole number of days from 14 to 90, an autoPromote that is not true or false…); nothing is stored", body = ErrorBody),
         (status = 401, description = "No valid session", body = ErrorBody),
         (status = 404, description = "Campaign absent or not yours", body = ErrorBody),
         (status = 422, description = "The campaign already has a running or paused test", body = ErrorBody),
@@ -68,7 +73,10 @@ pub async fn create(
 }
 
 /// One test with per-variant results and the call (`decision`), made by an
-/// always-valid test after at least 7 days and enough visitors.
+/// always-valid test after at least 7 days and enough visitors, or
+/// inconclusive after the test's maximum duration. Reading never records
+/// the call: the server records it within about a minute of it being due and
+/// tells the owner then (`notifiedAt`).
 #[utoipa::path(
     operation_id = "tests_get",
     tag = "tests",
@@ -93,6 +101,45 @@ pub async fn get_one(
     Ok(web::Json(TestResponse {
         success: true,
         data: state.experiments.get(&user.0.id, &id, &test_id).await?,
+    }))
+}
+
+/// Change how a running or paused test ends: its maximum duration
+/// (`maxDays`, 14 to 90 days) and whether the winner is promoted by itself
+/// (`autoPromote`). Either or both may be sent; the test keeps its version,
+/// its counts and its start. A longer maximum duration takes back an
+/// inconclusive call that it makes early: the test goes on.
+#[utoipa::path(
+    operation_id = "tests_change",
+    tag = "tests",
+    security(("bearer" = [])),
+    params(
+        ("id" = String, Path, description = "Campaign id"),
+        ("testId" = String, Path, description = "Test id"),
+    ),
+    request_body = TestChangeIn,
+    responses(
+        (status = 200, description = "Changed", body = TestResponse),
+        (status = 400, description = "Neither field sent, a maximum duration that is not a whole number of days from 14 to 90, or an autoPromote that is not true or false; nothing is changed", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 404, description = "Absent or not yours", body = ErrorBody),
+        (status = 422, description = "The test is closed", body = ErrorBody),
+    )
+)]
+#[patch("/{id}/tests/{testId}")]
+pub async fn change(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    path: web::Path<(String, String)>,
+    body: web::Json<TestChangeIn>,
+) -> Result<web::Json<TestResponse>, ApiError> {
+    let (id, test_id) = path.into_inner();
+    Ok(web::Json(TestResponse {
+        success: true,
+        data: state
+            .experiments
+            .change(&user.0.id, &id, &test_id, body.into_inner())
+            .await?,
     }))
 }
 

@@ -3,6 +3,7 @@
 //! against a fresh database (SQLite, or PostgreSQL when CA_TEST_POSTGRES_URL
 //! is set) and speaks HTTP to it.
 
+mod ab_decisions;
 mod ab_tests;
 mod admin;
 mod admin_console;

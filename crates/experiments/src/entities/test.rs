@@ -22,6 +22,14 @@ pub struct Model {
     pub winner: Option<String>,
     pub decided_at: Option<DateTimeUtc>,
     pub decision_reason: Option<String>,
+    /// After this many days without a winner the test is inconclusive
+    /// (14 to 90, chosen by the owner).
+    pub max_days: i32,
+    /// Whether the winner is written into the campaign (and the test
+    /// closed) as soon as the call is made, without the owner.
+    pub auto_promote: bool,
+    /// When the owner was told of the call (email and browser notice).
+    pub notified_at: Option<DateTimeUtc>,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
 }

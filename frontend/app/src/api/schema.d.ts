@@ -1070,6 +1070,11 @@ export interface paths {
          * Start a test: the control (the campaign as it is, `overrides: {}`) and 1
          *     to 3 variants, each a partial campaign `settings` object; weights are
          *     whole percent adding up to 100. A campaign runs one test at a time.
+         *     `maxDays` (14 to 90, 30 when left out) is how long the test may run
+         *     without a winner before it is called inconclusive; with `autoPromote` the
+         *     winner is written into the campaign as soon as it is called. Either way
+         *     the owner is told of the call by email (and in their browsers with
+         *     notifications on).
          */
         post: operations["tests_create"];
         delete?: never;
@@ -1087,7 +1092,10 @@ export interface paths {
         };
         /**
          * One test with per-variant results and the call (`decision`), made by an
-         *     always-valid test after at least 7 days and enough visitors.
+         *     always-valid test after at least 7 days and enough visitors, or
+         *     inconclusive after the test's maximum duration. Reading never records
+         *     the call: the server records it within about a minute of it being due and
+         *     tells the owner then (`notifiedAt`).
          */
         get: operations["tests_get"];
         put?: never;
@@ -1095,7 +1103,14 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change how a running or paused test ends: its maximum duration
+         *     (`maxDays`, 14 to 90 days) and whether the winner is promoted by itself
+         *     (`autoPromote`). Either or both may be sent; the test keeps its version,
+         *     its counts and its start. A longer maximum duration takes back an
+         *     inconclusive call that it makes early: the test goes on.
+         */
+        patch: operations["tests_change"];
         trace?: never;
     };
     "/api/campaigns/{id}/tests/{testId}/pause": {
@@ -4667,12 +4682,39 @@ export interface components {
             /** Format: double */
             total: number;
         };
+        /**
+         * @description `PATCH /api/campaigns/{id}/tests/{testId}`: the owner's choices for how
+         *     a running or paused test ends. Either field may be left out.
+         */
+        TestChangeIn: {
+            /** @description Whether the winner is promoted into the campaign by itself. */
+            autoPromote?: boolean | null;
+            /**
+             * Format: int32
+             * @description The maximum duration in whole days, 14 to 90.
+             */
+            maxDays?: number | null;
+        };
         /** @description `webhook.test`: a sample so the receiver can be tried. */
         TestEvent: {
             message: string;
         };
         /** @description `POST /api/campaigns/{id}/tests`. */
         TestIn: {
+            /**
+             * @description Whether the winner is promoted into the campaign by itself when the
+             *     call is made (false when left out). When the control wins or the
+             *     test is inconclusive the test is closed and the campaign stays as it
+             *     is.
+             */
+            autoPromote?: boolean | null;
+            /**
+             * Format: int32
+             * @description The maximum duration in whole days, 14 to 90 (30 when left out):
+             *     after this many days without a winner the test is called
+             *     inconclusive and the owner is told. No call is made before 7 days.
+             */
+            maxDays?: number | null;
             /** @description `conversionRate` or `revenuePerVisitor`. */
             metric: string;
             name: string;
@@ -4685,6 +4727,8 @@ export interface components {
         };
         /** @description A test with its results. */
         TestOut: {
+            /** @description Whether the winner is promoted into the campaign by itself. */
+            autoPromote: boolean;
             campaignId: string;
             /** Format: date-time */
             closedAt?: string | null;
@@ -4695,9 +4739,22 @@ export interface components {
             days: number;
             decision?: null | components["schemas"]["DecisionOut"];
             id: string;
+            /**
+             * Format: int32
+             * @description The maximum duration in days (14 to 90): after this many days
+             *     without a winner the test is inconclusive.
+             */
+            maxDays: number;
             /** @description `conversionRate` or `revenuePerVisitor`. */
             metric: string;
             name: string;
+            /**
+             * Format: date-time
+             * @description When the owner was told of the call by email (and in their browsers
+             *     with notifications on); none before the call or when the owner
+             *     promoted a variant themselves.
+             */
+            notifiedAt?: string | null;
             /** Format: date-time */
             startedAt: string;
             /**
@@ -8880,7 +8937,7 @@ export interface operations {
                     "application/json": components["schemas"]["TestResponse"];
                 };
             };
-            /** @description A field breaks a rule (weights not adding up to 100, an override of a setting a test cannot change…) */
+            /** @description A field breaks a rule (weights not adding up to 100, an override of a setting a test cannot change, a maximum duration that is not a whole number of days from 14 to 90, an autoPromote that is not true or false…); nothing is stored */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8970,6 +9027,80 @@ export interface operations {
             };
             /** @description Absent or not yours */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    tests_change: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Campaign id */
+                id: string;
+                /** @description Test id */
+                testId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestChangeIn"];
+            };
+        };
+        responses: {
+            /** @description Changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestResponse"];
+                };
+            };
+            /** @description Neither field sent, a maximum duration that is not a whole number of days from 14 to 90, or an autoPromote that is not true or false; nothing is changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Absent or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The test is closed */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -35,6 +35,14 @@ export function useCreateAbTest() {
   });
 }
 
+/** Changes how an open test ends: its maximum duration and whether the winner is promoted by itself. */
+export function useChangeAbTest() {
+  const refresh = useRefresh();
+  return $api.useMutation("patch", "/api/campaigns/{id}/tests/{testId}", {
+    onSuccess: (_, { params }) => refresh(params.path.id, false),
+  });
+}
+
 /** Pauses a running test or resumes a paused one. */
 export function usePauseAbTest() {
   const refresh = useRefresh();

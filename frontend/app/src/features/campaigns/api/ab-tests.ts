@@ -220,3 +220,16 @@ export function stateWords(
       return { label: state, color: "gray", text: state };
   }
 }
+
+/**
+ * How long a test may run without a winner before it is called inconclusive, in whole days:
+ * 30 unless the owner chooses, from 14 to 90 (no call is made before 7 days in any case).
+ */
+export const MAX_DAYS = { min: 14, max: 90, default: 30 } as const;
+
+/** What is wrong with a maximum duration, in the server's words, or null. */
+export function maxDaysError(days: number): string | null {
+  return Number.isInteger(days) && days >= MAX_DAYS.min && days <= MAX_DAYS.max
+    ? null
+    : `The maximum duration is a whole number of days from ${MAX_DAYS.min} to ${MAX_DAYS.max}`;
+}

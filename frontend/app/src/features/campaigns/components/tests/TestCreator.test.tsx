@@ -112,4 +112,29 @@ describe("TestCreator", { timeout: 60_000 }, () => {
     fireEvent.click(screen.getByRole("button", { name: "Start test" }));
     await waitFor(() => expect(onCreated).toHaveBeenCalledWith("t1"));
   });
+
+  it("sends the maximum duration and auto-promote, and refuses a duration out of range", async () => {
+    const onCreated = renderCreator();
+    fireEvent.change(screen.getByLabelText(/^Test name/), { target: { value: "Ending" } });
+    fireEvent.change(screen.getByLabelText("Main Title"), { target: { value: "Last chance" } });
+    const days = screen.getByLabelText("Maximum duration (days)");
+    expect(days).toHaveValue("30");
+    const auto = screen.getByLabelText(/Promote the winner automatically/);
+    expect(auto).not.toBeChecked();
+    fireEvent.change(days, { target: { value: "10" } });
+    fireEvent.click(screen.getByRole("button", { name: "Start test" }));
+    expect(
+      await screen.findByText("The maximum duration is a whole number of days from 14 to 90"),
+    ).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+    fireEvent.change(days, { target: { value: "45" } });
+    fireEvent.click(auto);
+    expect(auto).toBeChecked();
+    fetchMock.mockResolvedValueOnce(json(201, { success: true, data: { id: "t2" } }));
+    fetchMock.mockResolvedValue(json(200, { success: true, data: [] }));
+    fireEvent.click(screen.getByRole("button", { name: "Start test" }));
+    await waitFor(() => expect(onCreated).toHaveBeenCalledWith("t2"));
+    const sent = (await fetchMock.mock.calls[0]![0].json()) as Record<string, unknown>;
+    expect(sent).toMatchObject({ name: "Ending", maxDays: 45, autoPromote: true });
+  });
 });

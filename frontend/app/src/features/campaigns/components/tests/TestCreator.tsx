@@ -20,9 +20,11 @@ import { IconTrash } from "@tabler/icons-react";
 import { useState } from "react";
 import { messageOf } from "../../../../lib/api-client";
 import {
+  MAX_DAYS,
   MAX_VARIANTS,
   METRICS,
   evenSplit,
+  maxDaysError,
   overridesOf,
   testDraftErrors,
   type ArmDraft,
@@ -34,6 +36,7 @@ import { fromDesigner, toDesigner } from "../../api/designer";
 import { intInput } from "../../api/wizard";
 import { ConversionFormsEditor } from "../ConversionFormsEditor";
 import { PopupDesigner } from "../PopupDesigner";
+import { TestEnding } from "./TestEnding";
 
 const SENSITIVITIES = [
   { value: "low", label: "Low" },
@@ -79,12 +82,16 @@ export function TestCreator({
     { name: armName(0), weight: 50, settings: base },
     { name: armName(1), weight: 50, settings: copyOf(base) },
   ]);
+  const [maxDays, setMaxDays] = useState<number>(MAX_DAYS.default);
+  const [autoPromote, setAutoPromote] = useState(false);
   const [editing, setEditing] = useState<string | null>("1");
   const [tried, setTried] = useState(false);
   // What the server said, and the test as it was then: a later change makes it stale.
   const [refusal, setRefusal] = useState<{ text: string; at: string } | null>(null);
   const errors = testDraftErrors(name, arms, base);
-  const draft = JSON.stringify([name, metric, arms]);
+  const daysError = maxDaysError(maxDays);
+  if (daysError) errors.maxDays = daysError;
+  const draft = JSON.stringify([name, metric, arms, maxDays, autoPromote]);
   const serverError = refusal?.at === draft ? refusal.text : null;
   const shown = tried ? errors : {};
   const total = arms.reduce((a, b) => a + b.weight, 0);
@@ -128,6 +135,9 @@ export function TestCreator({
         body: {
           name: name.trim(),
           metric,
+          // The server's defaults (30 days, not by itself) are left out.
+          ...(maxDays !== MAX_DAYS.default ? { maxDays } : {}),
+          ...(autoPromote ? { autoPromote } : {}),
           variants: arms.map((a, i) => ({
             name: a.name.trim(),
             weight: a.weight,
@@ -288,6 +298,22 @@ export function TestCreator({
             </Tabs.Panel>
           )}
         </Tabs>
+      </Card>
+
+      <Card withBorder radius="md" p="md">
+        <Title order={4} mb={4}>
+          How the test ends
+        </Title>
+        <Text fz="sm" c="dimmed" mb="sm">
+          A winner is called after at least 7 days and enough visitors, and you are told by email.
+        </Text>
+        <TestEnding
+          maxDays={maxDays}
+          autoPromote={autoPromote}
+          error={shown.maxDays}
+          onMaxDays={setMaxDays}
+          onAutoPromote={setAutoPromote}
+        />
       </Card>
 
       {serverError && (

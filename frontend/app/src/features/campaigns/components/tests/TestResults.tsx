@@ -15,8 +15,9 @@ import {
 import { Suspense, lazy, useState } from "react";
 import { messageOf } from "../../../../lib/api-client";
 import { formatDate, formatInrExact } from "../../../../lib/format";
-import { METRICS, applyOverrides, stateWords } from "../../api/ab-tests";
+import { METRICS, applyOverrides, maxDaysError, stateWords } from "../../api/ab-tests";
 import {
+  useChangeAbTest,
   usePauseAbTest,
   usePauseAbVariant,
   usePromoteAbTest,
@@ -25,6 +26,7 @@ import {
 } from "../../api/ab-test-queries";
 import type { CampaignSettings } from "../../api/campaigns";
 import { PopupPreview } from "../PopupPreview";
+import { TestEnding } from "./TestEnding";
 
 const CumulativeChart = lazy(() => import("./CumulativeChart"));
 
@@ -36,7 +38,8 @@ const pct = (n: number) => `${n.toLocaleString("en-IN", { maximumFractionDigits:
  * variant, the cumulative chart, a preview of any variant (it counts nothing), and the owner's
  * Pause/Resume of the test or of one variant (a paused variant's visitors see the campaign as it
  * is and count for no arm), and Promote (after a confirmation, the campaign takes the variant's
- * design).
+ * design). How the test ends (its maximum duration, auto-promote) is shown, and changed while the
+ * test is open.
  */
 export function TestResults({
   test,
@@ -104,7 +107,8 @@ export function TestResults({
         <Text fz="sm" c="dimmed">
           Metric: {metric} · started {formatDate(test.startedAt)}
           {test.closedAt ? ` · closed ${formatDate(test.closedAt)}` : ""} · {test.days}{" "}
-          {test.days === 1 ? "day" : "days"}
+          {test.days === 1 ? "day" : "days"} · maximum {test.maxDays} days · promote the winner
+          automatically: {test.autoPromote ? "on" : "off"}
         </Text>
       </Group>
       <Text fz="sm">{words.text}</Text>
@@ -119,6 +123,11 @@ export function TestResults({
           data-testid="test-decision"
         >
           {test.decision.reason} ({formatDate(test.decision.at)})
+          {test.notifiedAt && (
+            <Text fz="xs" c="dimmed" mt={4} data-testid="test-notified">
+              You were told by email on {formatDate(test.notifiedAt)}.
+            </Text>
+          )}
         </Alert>
       )}
       {error && (
@@ -227,6 +236,8 @@ export function TestResults({
         </Group>
       )}
 
+      {!closed && <EndingEditor test={test} />}
+
       {previewed && !closed && (
         <Stack gap="xs">
           <Title order={4}>Preview a variant</Title>
@@ -275,6 +286,71 @@ export function TestResults({
           </Group>
         </Stack>
       </Modal>
+    </Stack>
+  );
+}
+
+/** An open test's maximum duration and auto-promote, saved through the server (its message on a refusal). */
+function EndingEditor({ test }: { test: AbTest }) {
+  const change = useChangeAbTest();
+  const [maxDays, setMaxDays] = useState(test.maxDays);
+  const [autoPromote, setAutoPromote] = useState(test.autoPromote);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const local = maxDaysError(maxDays);
+  const changed = maxDays !== test.maxDays || autoPromote !== test.autoPromote;
+
+  async function save() {
+    setError(null);
+    setSaved(false);
+    if (local) return;
+    try {
+      await change.mutateAsync({
+        params: { path: { id: test.campaignId, testId: test.id } },
+        body: { maxDays, autoPromote },
+      });
+      setSaved(true);
+    } catch (err) {
+      setError(messageOf(err, "Failed to change the test"));
+    }
+  }
+
+  return (
+    <Stack gap="xs" data-testid="test-ending">
+      <Title order={4}>How the test ends</Title>
+      <TestEnding
+        maxDays={maxDays}
+        autoPromote={autoPromote}
+        error={local}
+        onMaxDays={(d) => {
+          setMaxDays(d);
+          setSaved(false);
+        }}
+        onAutoPromote={(on) => {
+          setAutoPromote(on);
+          setSaved(false);
+        }}
+      />
+      {error && (
+        <Alert color="red" role="alert">
+          {error}
+        </Alert>
+      )}
+      <Group gap="sm">
+        <Button
+          variant="default"
+          disabled={!changed || !!local}
+          loading={change.isPending}
+          onClick={() => void save()}
+        >
+          Save how the test ends
+        </Button>
+        {saved && !changed && (
+          <Text fz="sm" c="green.9" role="status">
+            Saved
+          </Text>
+        )}
+      </Group>
     </Stack>
   );
 }
