@@ -7,7 +7,8 @@
 //!   looked at; the textbook fixed-horizon z-test, checked every day, is
 //!   reported beside it.
 //! - A/B tests with a true 20 % lift: how often, and how soon, the lift is
-//!   called.
+//!   called, on the conversion rate and on revenue per visitor (more buyers,
+//!   or bigger orders).
 
 use ca_experiments::stats::{Arm, Metric, Rules, Verdict, Z_95, compare, decide};
 use rand::SeedableRng;
@@ -66,6 +67,45 @@ struct Outcome {
 }
 
 fn run(seed: u64, visitors: u64, rates: (f64, f64), buy: f64, metric: Metric) -> Outcome {
+    run_with(seed, metric, |rng, c, v| {
+        day(rng, c, visitors, rates.0, buy);
+        day(rng, v, visitors, rates.1, buy);
+    })
+}
+
+/// A shop's buyers: the share of visitors who order, and the average order.
+#[derive(Clone, Copy)]
+struct Shop {
+    buy_rate: f64,
+    average_order: f64,
+}
+
+/// Spread of order values (log-normal σ): with an average of ₹1,500 the
+/// median order is about ₹1,090 and one order in twenty is over ₹4,000.
+const ORDER_SIGMA: f64 = 0.8;
+
+/// One day's visitors to an arm of `shop`: each orders with the shop's rate,
+/// for a log-normal amount with the shop's average.
+fn orders_day(rng: &mut StdRng, arm: &mut Arm, visitors: u64, shop: Shop) {
+    let buyers = Binomial::new(visitors, shop.buy_rate).unwrap().sample(rng);
+    arm.visitors += visitors;
+    arm.conversions += buyers;
+    let mu = shop.average_order.ln() - ORDER_SIGMA * ORDER_SIGMA / 2.0;
+    let spend = LogNormal::new(mu, ORDER_SIGMA).unwrap();
+    for _ in 0..buyers {
+        let v: f64 = spend.sample(rng);
+        arm.revenue += v;
+        arm.revenue_squares += v * v;
+    }
+}
+
+/// One test of `DAYS` daily looks; `step` adds a day's visitors to the
+/// control and the variant.
+fn run_with(
+    seed: u64,
+    metric: Metric,
+    mut step: impl FnMut(&mut StdRng, &mut Arm, &mut Arm),
+) -> Outcome {
     let mut rng = StdRng::seed_from_u64(seed);
     let (mut c, mut v) = (Arm::default(), Arm::default());
     let rules = Rules {
@@ -80,8 +120,7 @@ fn run(seed: u64, visitors: u64, rates: (f64, f64), buy: f64, metric: Metric) ->
         naive: false,
     };
     for d in 1..=DAYS {
-        day(&mut rng, &mut c, visitors, rates.0, buy);
-        day(&mut rng, &mut v, visitors, rates.1, buy);
+        step(&mut rng, &mut c, &mut v);
         if let Some(cmp) = compare(&c, &v, metric, rules.alpha)
             && (cmp.variant_better() || cmp.variant_worse())
         {
@@ -109,6 +148,13 @@ fn run(seed: u64, visitors: u64, rates: (f64, f64), buy: f64, metric: Metric) ->
 
 fn share(outcomes: &[Outcome], f: impl Fn(&Outcome) -> bool) -> f64 {
     outcomes.iter().filter(|o| f(o)).count() as f64 / outcomes.len() as f64
+}
+
+/// The median day on which the variant was called (0 when it never was).
+fn median_day(outcomes: &[Outcome]) -> u32 {
+    let mut days: Vec<u32> = outcomes.iter().filter_map(|o| o.day_called).collect();
+    days.sort_unstable();
+    days.get(days.len() / 2).copied().unwrap_or(0)
 }
 
 #[test]
@@ -176,9 +222,7 @@ fn a_true_20_percent_lift_is_called_and_the_control_almost_never() {
             .collect();
         let called = share(&outcomes, |o| o.variant_called);
         let wrong = share(&outcomes, |o| o.any_called && !o.variant_called);
-        let mut days: Vec<u32> = outcomes.iter().filter_map(|o| o.day_called).collect();
-        days.sort_unstable();
-        let median = days.get(days.len() / 2).copied().unwrap_or(0);
+        let median = median_day(&outcomes);
         println!(
             "A/B 5 % → 6 % ({label}), {runs} tests, {DAYS} days: the variant called in {:.1} % (median day {median}), \
              the control called in {:.1} %",
@@ -187,5 +231,56 @@ fn a_true_20_percent_lift_is_called_and_the_control_almost_never() {
         );
         assert!(called >= power, "{label}: {called}");
         assert!(wrong <= 0.01, "{label}: {wrong}");
+    }
+}
+
+#[test]
+fn a_true_20_percent_lift_in_revenue_per_visitor_is_called_and_the_control_almost_never() {
+    let runs = 1000;
+    // 5 % of visitors order, ₹1,500 on average: ₹75 per visitor. The variant
+    // makes ₹90 per visitor, either with more buyers or with bigger orders.
+    let control = Shop {
+        buy_rate: 0.05,
+        average_order: 1500.0,
+    };
+    let more_buyers = Shop {
+        buy_rate: 0.06,
+        ..control
+    };
+    let bigger_orders = Shop {
+        average_order: 1800.0,
+        ..control
+    };
+    println!(
+        "A/B revenue per visitor ₹75 → ₹90 (5 % order, ₹1,500 average, log-normal σ {ORDER_SIGMA}), {runs} tests, {DAYS} daily looks:"
+    );
+    println!(
+        "  {:<34} {:>18} {:>14} {:>11} {:>16}",
+        "variant", "visitors/day/arm", "variant called", "median day", "control called"
+    );
+    for (variant, visitors, power, label) in [
+        (more_buyers, 1000, 0.65, "6 % order, ₹1,500 average"),
+        (more_buyers, 2000, 0.9, "6 % order, ₹1,500 average"),
+        (bigger_orders, 1000, 0.65, "5 % order, ₹1,800 average"),
+        (bigger_orders, 2000, 0.9, "5 % order, ₹1,800 average"),
+    ] {
+        let outcomes: Vec<Outcome> = (0..runs)
+            .map(|s| {
+                run_with(20_000 + s, Metric::RevenuePerVisitor, |rng, c, v| {
+                    orders_day(rng, c, visitors, control);
+                    orders_day(rng, v, visitors, variant);
+                })
+            })
+            .collect();
+        let called = share(&outcomes, |o| o.variant_called);
+        let wrong = share(&outcomes, |o| o.any_called && !o.variant_called);
+        println!(
+            "  {label:<34} {visitors:>18} {:>12.1} % {:>11} {:>14.1} %",
+            100.0 * called,
+            median_day(&outcomes),
+            100.0 * wrong
+        );
+        assert!(called >= power, "{label}, {visitors}/day: {called}");
+        assert!(wrong <= 0.01, "{label}, {visitors}/day: {wrong}");
     }
 }
