@@ -75,8 +75,15 @@ async function testsOf(request: APIRequestContext, token: string, campaignId: st
   return (await res.json()).data as { id: string; status: string; variants: Arm[] }[];
 }
 
-/** The campaign as the widget reads it, once its config carries the running test. */
-async function publicCampaign(request: APIRequestContext, id: string): Promise<PublicCampaign> {
+/**
+ * The campaign as the widget reads it, once its config carries the running test's `arms` arms
+ * (0: once it carries no test).
+ */
+async function publicCampaign(
+  request: APIRequestContext,
+  id: string,
+  arms = 2,
+): Promise<PublicCampaign> {
   let out: PublicCampaign | undefined;
   await expect
     .poll(async () => {
@@ -84,7 +91,7 @@ async function publicCampaign(request: APIRequestContext, id: string): Promise<P
       out = ((await res.json()) as { campaign?: PublicCampaign }).campaign;
       return out?.test?.variants.length ?? 0;
     })
-    .toBe(2);
+    .toBe(arms);
   return out!;
 }
 
@@ -127,6 +134,8 @@ async function visit(
   visitorId: string,
   email?: string,
   screenshot?: string,
+  /** Whether a test is running, so the widget gives the visitor an arm. */
+  armed = true,
 ): Promise<Visit> {
   const context = await browser.newContext({
     baseURL: API,
@@ -159,12 +168,13 @@ async function visit(
     expect((await config).status()).toBe(200);
     // The widget keeps the visitor's arm for the thank-you page.
     let arm = "";
-    await expect
-      .poll(async () => {
-        arm = await page.evaluate((id) => localStorage.getItem(`ca_var_${id}`) ?? "", campaignId);
-        return arm;
-      })
-      .not.toBe("");
+    if (armed)
+      await expect
+        .poll(async () => {
+          arm = await page.evaluate((id) => localStorage.getItem(`ca_var_${id}`) ?? "", campaignId);
+          return arm;
+        })
+        .not.toBe("");
     await page.mouse.move(700, 400);
     const reading = Math.max(campaign.exitIntent.delay, campaign.targeting.minTimeOnPage * 1000);
     await page.clock.fastForward(reading + 1000);
@@ -325,4 +335,27 @@ test("an A/B test whose traffic comes through the real widget on the owner's sit
     await expect(table).toBeVisible();
     await checkScreen(page, "ab-journey-results");
   }
+
+  // The owner promotes the variant: the test closes, and the next visitor (no test running, so no
+  // arm) sees the winner's popup as the campaign's own through the same embed.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await tests.getByRole("button", { name: `Promote ${variant.name}` }).click();
+  const confirm = page.getByRole("dialog", { name: `Promote ${variant.name}?` });
+  await confirm.getByRole("button", { name: "Promote" }).click();
+  await expect(confirm).toBeHidden();
+  await expect(tests.getByTestId("test-state")).toHaveText("Closed");
+  await checkScreen(page, "ab-journey-promoted");
+  // (Once the widget's configuration carries no test, it carries the promoted design.)
+  const promoted = await publicCampaign(page.request, id, 0);
+  const after = await visit(
+    browser,
+    id,
+    promoted,
+    `v_journey_${run}_after`,
+    undefined,
+    "ab-journey-after-promote",
+    false,
+  );
+  expect(after.title).toBe(NEW_TITLE);
+  expect(after.arm).toBe("");
 });
