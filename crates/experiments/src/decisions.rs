@@ -153,12 +153,6 @@ async fn decide_one(
         &outcome,
         &link,
     );
-    if let Err(err) = mailer.send(&txn, &owner.email, &subject, &body).await {
-        txn.rollback().await?;
-        return Err(ExperimentError::Infra(ca_core::error::InfraError::Other(
-            err.to_string(),
-        )));
-    }
     ca_push::enqueue(
         &txn,
         &owner.id,
@@ -172,6 +166,15 @@ async fn decide_one(
         now,
     )
     .await?;
+    // Last before the commit: with SMTP configured the mailer hands the
+    // message to the mail server at once (not through the outbox), so
+    // nothing that could still fail comes after it but the commit.
+    if let Err(err) = mailer.send(&txn, &owner.email, &subject, &body).await {
+        txn.rollback().await?;
+        return Err(ExperimentError::Infra(ca_core::error::InfraError::Other(
+            err.to_string(),
+        )));
+    }
     txn.commit().await?;
     if matches!(outcome, Outcome::Promoted | Outcome::Closed) {
         ca_core::freshness::changed();
