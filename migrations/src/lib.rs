@@ -47,6 +47,7 @@ mod m20261126_000042_webhook_fan_out;
 mod m20261126_000043_experiments;
 mod m20261127_000044_conversation_variants;
 mod m20261127_000045_test_decisions;
+mod m20261127_000046_test_versions;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -101,6 +102,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261126_000043_experiments::Migration),
             Box::new(m20261127_000044_conversation_variants::Migration),
             Box::new(m20261127_000045_test_decisions::Migration),
+            Box::new(m20261127_000046_test_versions::Migration),
         ]
     }
 }

@@ -453,6 +453,7 @@ fn api_app(
                 .service(routes::tests::pause)
                 .service(routes::tests::pause_variant)
                 .service(routes::tests::promote)
+                .service(routes::tests::new_version)
                 .service(routes::assistant::try_assistant)
                 .service(routes::assistant::unanswered),
         )

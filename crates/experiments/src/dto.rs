@@ -164,6 +164,10 @@ pub struct TestOut {
     /// with notifications on); none before the call or when the owner
     /// promoted a variant themselves.
     pub notified_at: Option<DateTime<Utc>>,
+    /// The id of the version that took this test's place when the owner
+    /// edited its variants (this one is then closed, with no decision, and
+    /// keeps its own results); none otherwise.
+    pub replaced_by: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, ToSchema)]

@@ -570,48 +570,81 @@ impl ExperimentService {
             txn.rollback().await?;
             return Err(ExperimentError::AlreadyRunning);
         }
-        let earlier = test::Entity::find()
-            .filter(test::Column::CampaignId.eq(campaign_id))
-            .count(&txn)
-            .await?;
-        let id = ca_core::ids::new_id().to_string();
-        test::ActiveModel {
-            id: Set(id.clone()),
-            campaign_id: Set(campaign_id.to_string()),
-            owner_id: Set(owner_id.to_string()),
-            name: Set(input.name.trim().to_string()),
-            metric: Set(input.metric.clone()),
-            status: Set(RUNNING.into()),
-            version: Set(i32::try_from(earlier).unwrap_or(i32::MAX - 1) + 1),
-            started_at: Set(now),
-            closed_at: Set(None),
-            winner: Set(None),
-            decided_at: Set(None),
-            decision_reason: Set(None),
-            max_days: Set(max_days.unwrap_or(DEFAULT_MAX_DAYS)),
-            auto_promote: Set(auto_promote.unwrap_or(false)),
-            notified_at: Set(None),
-            created_at: Set(now),
-            updated_at: Set(now),
-        }
-        .insert(&txn)
+        let id = insert_test(
+            &txn,
+            owner_id,
+            campaign_id,
+            &input,
+            arms,
+            (max_days, auto_promote),
+            now,
+        )
         .await?;
-        for (position, (name, weight, overrides)) in arms.into_iter().enumerate() {
-            variant::ActiveModel {
-                id: Set(ca_core::ids::new_id().to_string()),
-                test_id: Set(id.clone()),
-                position: Set(position as i32),
-                name: Set(name),
-                weight: Set(weight),
-                overrides: Set(overrides.to_string()),
-                paused: Set(false),
-            }
-            .insert(&txn)
-            .await?;
-        }
         txn.commit().await?;
         ca_core::freshness::changed();
         tracing::info!(test = %id, campaign = %campaign_id, "A/B test started");
+        self.get_at(owner_id, campaign_id, &id, now).await
+    }
+
+    /// Starts the next version of an open (running or paused) test with
+    /// edited variants, in one transaction: the test is closed with no
+    /// decision and keeps its own results (`replacedBy` names the new
+    /// version), and the new version runs from zero with a new id, so every
+    /// visitor is assigned again and results of different variants are
+    /// never mixed. The body is checked as a new test's is (against the
+    /// campaign as it is now); on a refusal nothing changes.
+    pub async fn new_version(
+        &self,
+        owner_id: &str,
+        campaign_id: &str,
+        test_id: &str,
+        input: TestIn,
+    ) -> Result<TestOut, ExperimentError> {
+        self.new_version_at(owner_id, campaign_id, test_id, input, Utc::now())
+            .await
+    }
+
+    /// [`Self::new_version`] as of `now`.
+    pub async fn new_version_at(
+        &self,
+        owner_id: &str,
+        campaign_id: &str,
+        test_id: &str,
+        input: TestIn,
+        now: DateTime<Utc>,
+    ) -> Result<TestOut, ExperimentError> {
+        let settings = self.settings(owner_id, campaign_id).await?;
+        let old = self.find_test(owner_id, campaign_id, test_id).await?;
+        if old.status == CLOSED {
+            return Err(ExperimentError::Closed);
+        }
+        let arms = check_test(&input, &settings)?;
+        let ending = check_ending(
+            input.max_days.as_ref(),
+            input.auto_promote.as_ref(),
+            &mut FieldErrors::new(),
+        );
+        let txn = ca_core::db::begin_write(&self.db).await?;
+        let id = insert_test(&txn, owner_id, campaign_id, &input, arms, ending, now).await?;
+        // Closed only if still open: of two edits at once (or an edit and a
+        // promotion) only one goes through.
+        let closed = test::Entity::update_many()
+            .col_expr(test::Column::Status, Expr::value(CLOSED))
+            .col_expr(test::Column::ClosedAt, Expr::value(Some(now)))
+            .col_expr(test::Column::ReplacedBy, Expr::value(Some(id.clone())))
+            .col_expr(test::Column::UpdatedAt, Expr::value(now))
+            .filter(test::Column::Id.eq(test_id))
+            .filter(test::Column::Status.ne(CLOSED))
+            .exec(&txn)
+            .await?
+            .rows_affected;
+        if closed != 1 {
+            txn.rollback().await?;
+            return Err(ExperimentError::Closed);
+        }
+        txn.commit().await?;
+        ca_core::freshness::changed();
+        tracing::info!(test = %id, replaces = %test_id, campaign = %campaign_id, "A/B test's next version started");
         self.get_at(owner_id, campaign_id, &id, now).await
     }
 
@@ -872,6 +905,9 @@ impl ExperimentService {
                 at,
                 reason: t.decision_reason.clone().unwrap_or_default(),
             })
+        } else if t.status == CLOSED {
+            // Replaced by its next version: closed without a call.
+            None
         } else {
             call.due.map(|(winner, reason)| DecisionOut {
                 winner: winner.map(|i| variants[i].id.clone()),
@@ -939,8 +975,64 @@ impl ExperimentService {
             max_days: t.max_days,
             auto_promote: t.auto_promote,
             notified_at: t.notified_at,
+            replaced_by: t.replaced_by,
         })
     }
+}
+
+/// Writes a new running test of the campaign with its arms, on `conn` (the
+/// caller's write transaction): version one more than the campaign's tests
+/// so far. Returns its id.
+async fn insert_test<C: ConnectionTrait>(
+    conn: &C,
+    owner_id: &str,
+    campaign_id: &str,
+    input: &TestIn,
+    arms: Arms,
+    (max_days, auto_promote): (Option<i32>, Option<bool>),
+    now: DateTime<Utc>,
+) -> Result<String, sea_orm::DbErr> {
+    let earlier = test::Entity::find()
+        .filter(test::Column::CampaignId.eq(campaign_id))
+        .count(conn)
+        .await?;
+    let id = ca_core::ids::new_id().to_string();
+    test::ActiveModel {
+        id: Set(id.clone()),
+        campaign_id: Set(campaign_id.to_string()),
+        owner_id: Set(owner_id.to_string()),
+        name: Set(input.name.trim().to_string()),
+        metric: Set(input.metric.clone()),
+        status: Set(RUNNING.into()),
+        version: Set(i32::try_from(earlier).unwrap_or(i32::MAX - 1) + 1),
+        started_at: Set(now),
+        closed_at: Set(None),
+        winner: Set(None),
+        decided_at: Set(None),
+        decision_reason: Set(None),
+        max_days: Set(max_days.unwrap_or(DEFAULT_MAX_DAYS)),
+        auto_promote: Set(auto_promote.unwrap_or(false)),
+        notified_at: Set(None),
+        replaced_by: Set(None),
+        created_at: Set(now),
+        updated_at: Set(now),
+    }
+    .insert(conn)
+    .await?;
+    for (position, (name, weight, overrides)) in arms.into_iter().enumerate() {
+        variant::ActiveModel {
+            id: Set(ca_core::ids::new_id().to_string()),
+            test_id: Set(id.clone()),
+            position: Set(position as i32),
+            name: Set(name),
+            weight: Set(weight),
+            overrides: Set(overrides.to_string()),
+            paused: Set(false),
+        }
+        .insert(conn)
+        .await?;
+    }
+    Ok(id)
 }
 
 /// A test's day rows and each arm's sums over them (arms in `variants`

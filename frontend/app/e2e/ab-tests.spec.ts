@@ -350,3 +350,142 @@ test("a ten-day revenue test: the table, the call and the cumulative revenue-per
     await checkScreen(page, "ab-chart");
   }
 });
+
+test("editing a running test's variants starts its next version: the old version closes and keeps its results", async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await registerThroughForm(page, uniqueEmail("abversion"));
+  await createThroughWizard(page, "Festive kurtas");
+  await page.waitForURL("**/campaigns");
+  await page.getByRole("link", { name: "Edit campaign" }).click();
+  await page.waitForURL(/\/edit$/);
+  const id = page.url().split("/").at(-2) ?? "";
+  const token = await page.evaluate(() => localStorage.getItem("token") ?? "");
+  const res = await page.request.post(`/api/campaigns/${id}/tests`, {
+    headers: { authorization: `Bearer ${token}` },
+    data: {
+      name: "Kurta headline",
+      metric: "conversionRate",
+      variants: [
+        { name: "Control", weight: 50, overrides: {} },
+        {
+          name: "Variant B",
+          weight: 50,
+          overrides: { popup: { design: { headerTitle: NEW_TITLE } } },
+        },
+      ],
+    },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  const first = (await res.json()).data as { id: string; variants: { id: string }[] };
+  const [control, variant] = first.variants;
+  if (!control || !variant) throw new Error("the test has no variant");
+  const run = `${Date.now()}`;
+  for (const arm of [control, variant])
+    for (let i = 0; i < 4; i += 1)
+      await impression(page.request, id, `v_ver_${run}_${arm.id.slice(-6)}_${i}`, arm.id);
+  await expect
+    .poll(async () =>
+      (await testsOf(page.request, token, id))[0]?.variants.map((v) => v.impressions),
+    )
+    .toEqual([4, 4]);
+
+  // Edit variants opens the designer on the test as it runs.
+  await page.getByRole("tab", { name: "Tests" }).click();
+  const tests = panel(page);
+  await expect(tests.getByText("Version 1", { exact: true })).toBeVisible();
+  await expect(
+    tests.getByText("Editing the variants starts version 2: this version closes"),
+  ).toBeVisible();
+  await tests.getByRole("button", { name: "Edit variants" }).click();
+  await expect(
+    tests.getByRole("heading", { name: "Edit variants: version 2 of “Kurta headline”" }),
+  ).toBeVisible();
+  await expect(tests.getByTestId("new-version-note")).toContainText(
+    "Version 1 closes and keeps its results",
+  );
+  await expect(tests.getByLabel("Test name")).toHaveValue("Kurta headline");
+  await expect(tests.getByLabel("Control share (%)")).toHaveValue("50");
+  await expect(tests.getByLabel("Variant B share (%)")).toHaveValue("50");
+  await expect(tests.getByLabel("Main Title")).toHaveValue(NEW_TITLE);
+  await expect(tests.getByTestId("popup-preview")).toContainText(NEW_TITLE);
+
+  // A third arm with its own headline.
+  await tests.getByRole("button", { name: "Add variant" }).click();
+  const third = "Festive dhamaka: free shipping today";
+  await tests.getByLabel("Main Title").fill(third);
+  await expect(tests.getByTestId("popup-preview")).toContainText(third);
+  for (const width of [1440, 768, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect(tests.getByTestId("new-version-note")).toBeVisible();
+    await checkScreen(page, "ab-edit-variants");
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+  // Cancel leaves the test as it is.
+  await tests.getByRole("button", { name: "Cancel" }).first().click();
+  await expect(tests.getByTestId("test-state")).toBeVisible();
+  expect((await testsOf(page.request, token, id)).map((t) => t.status)).toEqual(["running"]);
+
+  await tests.getByRole("button", { name: "Edit variants" }).click();
+  await tests.getByRole("button", { name: "Add variant" }).click();
+  await tests.getByLabel("Main Title").fill(third);
+  const sent = page.waitForRequest(
+    (r) =>
+      r.method() === "POST" &&
+      new URL(r.url()).pathname === `/api/campaigns/${id}/tests/${first.id}/versions`,
+  );
+  await tests.getByRole("button", { name: "Start version 2" }).click();
+  expect((await sent).postDataJSON()).toEqual({
+    name: "Kurta headline",
+    metric: "conversionRate",
+    variants: [
+      { name: "Control", weight: 34, overrides: {} },
+      {
+        name: "Variant B",
+        weight: 33,
+        overrides: { popup: { design: { headerTitle: NEW_TITLE } } },
+      },
+      {
+        name: "Variant C",
+        weight: 33,
+        overrides: { popup: { design: { headerTitle: third } } },
+      },
+    ],
+  });
+
+  // Version 2 is open, counting from zero with three arms; version 1 is closed with its counts.
+  const items = tests.getByTestId("ab-test");
+  await expect(items).toHaveCount(2);
+  const newest = items.nth(0);
+  await expect(newest).toContainText("Version 2");
+  const rows = newest.getByTestId("test-table").locator("tbody tr");
+  await expect(rows).toHaveCount(3);
+  for (let i = 0; i < 3; i += 1) await expect(rows.nth(i).locator("td").nth(1)).toHaveText("0");
+  const listed = await testsOf(page.request, token, id);
+  expect(listed.map((t) => t.status)).toEqual(["running", "closed"]);
+  const second = listed[0];
+  if (!second) throw new Error("no second version");
+  expect((listed[1] as unknown as { replacedBy: string }).replacedBy).toBe(second.id);
+  const config = await page.request.get(`/api/widget/campaigns/${id}/config`);
+  expect((await config.json()).campaign.test.id).toBe(second.id);
+
+  const older = items.nth(1);
+  await expect(older).toContainText("Version 1");
+  await older.getByRole("button", { name: /Kurta headline/ }).click();
+  await expect(older.getByTestId("test-replaced")).toContainText(
+    "version 2 took its place and counts from zero",
+  );
+  await expect(older.getByTestId("test-decision")).toHaveCount(0);
+  const oldRows = older.getByTestId("test-table").locator("tbody tr");
+  await expect(oldRows.nth(0).locator("td").nth(1)).toHaveText("4");
+  await expect(oldRows.nth(1).locator("td").nth(1)).toHaveText("4");
+  await expect(older.getByRole("button", { name: "Edit variants" })).toHaveCount(0);
+  await page.mouse.move(0, 0);
+  for (const width of [1440, 768, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect(older.getByTestId("test-replaced")).toBeVisible();
+    await checkScreen(page, "ab-replaced");
+  }
+});

@@ -1,6 +1,7 @@
 //! `/api/campaigns/{id}/tests/*`: the owner's A/B tests of a campaign:
 //! list, start, read the results and the call, change how a test ends,
-//! pause or resume, promote the winner into the campaign.
+//! pause or resume, edit the variants (the test's next version), promote
+//! the winner into the campaign.
 
 use actix_web::{HttpResponse, get, patch, post, web};
 use ca_experiments::dto::{PromoteIn, TestChangeIn, TestIn, TestListResponse, TestResponse};
@@ -241,5 +242,47 @@ pub async fn promote(
             .experiments
             .promote(&user.0.id, &id, &test_id, body.into_inner())
             .await?,
+    }))
+}
+
+/// Edit the variants of a running or paused test: its next version starts
+/// with the edited arms (the body is a new test's: name, metric, the control
+/// and 1 to 3 variants, weights adding up to 100, and how it ends) and
+/// counts from zero under a new id, so every visitor is assigned again. The
+/// edited test is closed in the same step with no decision, keeps its own
+/// results and names its successor (`replacedBy`): results of different
+/// variants are never mixed.
+#[utoipa::path(
+    operation_id = "tests_new_version",
+    tag = "tests",
+    security(("bearer" = [])),
+    params(
+        ("id" = String, Path, description = "Campaign id"),
+        ("testId" = String, Path, description = "The open test whose variants are edited"),
+    ),
+    request_body = TestIn,
+    responses(
+        (status = 201, description = "The next version, running", body = TestResponse),
+        (status = 400, description = "A field breaks a rule, as for a new test; nothing is changed", body = ErrorBody),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 404, description = "Absent or not yours", body = ErrorBody),
+        (status = 422, description = "The test is closed (promoted, or already replaced)", body = ErrorBody),
+    )
+)]
+#[post("/{id}/tests/{testId}/versions")]
+pub async fn new_version(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+    path: web::Path<(String, String)>,
+    body: web::Json<TestIn>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, test_id) = path.into_inner();
+    let created = state
+        .experiments
+        .new_version(&user.0.id, &id, &test_id, body.into_inner())
+        .await?;
+    Ok(HttpResponse::Created().json(TestResponse {
+        success: true,
+        data: created,
     }))
 }

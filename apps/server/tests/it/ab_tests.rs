@@ -927,3 +927,195 @@ async fn a_batch_of_impressions_is_counted_per_variant_and_day() {
         ]
     );
 }
+
+/// Editing the variants of an open test starts its next version in one
+/// step: the edited test closes with no decision and keeps its own counts,
+/// the new version counts from zero under a new id (the widget assigns
+/// every visitor again, and the old version's variant ids count for
+/// nothing), a refused edit changes nothing, and a closed test cannot be
+/// edited.
+#[tokio::test]
+async fn editing_variants_starts_a_new_version_and_never_mixes_results() {
+    let app = spawn_app().await;
+    let (token, id) = owner_with_campaign(&app, "ab-versions@example.in").await;
+    let (other_token, _) = owner_with_campaign(&app, "ab-versions-other@example.in").await;
+    let t = Some(token.as_str());
+    let (v1, arms1) = start_test(&app, &token, &id, two_arms()).await;
+    for n in 0..3 {
+        impression(&app, &id, &format!("v_ver_a_{n}"), json!(arms1[0])).await;
+    }
+    for n in 0..2 {
+        impression(&app, &id, &format!("v_ver_b_{n}"), json!(arms1[1])).await;
+    }
+    start_chat(&app, &id, "v_ver_b_0", json!(arms1[1])).await;
+    let versions = format!("/api/campaigns/{id}/tests/{v1}/versions");
+    let edited = json!({
+        "name": "Headline, calmer",
+        "metric": "revenuePerVisitor",
+        "maxDays": 21,
+        "variants": [
+            {"name": "Control", "weight": 40, "overrides": {}},
+            {"name": "Calm", "weight": 30, "overrides": {"popup": {"title": "Before you go: 10% off"}}},
+            {"name": "Green", "weight": 30, "overrides": {"popup": {"design": {"primaryColor": "#1a7f37"}}}}
+        ]
+    });
+
+    // Refused edits change nothing: weights that do not add up, a setting a
+    // test cannot change, another owner's test, a test that does not exist.
+    let mut bad = edited.clone();
+    bad["variants"][0]["weight"] = json!(50);
+    let r = app.send("POST", &versions, t, bad).await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    let mut bad = edited.clone();
+    bad["variants"][1]["overrides"] = json!({"websiteUrl": "https://elsewhere.example.in"});
+    let r = app.send("POST", &versions, t, bad).await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    let r = app
+        .send("POST", &versions, Some(&other_token), edited.clone())
+        .await;
+    assert_eq!(r.status, 404, "{}", r.body);
+    let r = app
+        .send(
+            "POST",
+            &format!("/api/campaigns/{id}/tests/no-such-test/versions"),
+            t,
+            edited.clone(),
+        )
+        .await;
+    assert_eq!(r.status, 404, "{}", r.body);
+    let list = app.get(&format!("/api/campaigns/{id}/tests"), t).await;
+    assert_eq!(list.body["data"].as_array().unwrap().len(), 1);
+    let old = results(&app, &token, &id, &v1).await;
+    assert_eq!(old["status"], "running");
+    assert!(old["replacedBy"].is_null());
+
+    // The edit: version 2 runs from zero with the edited arms.
+    let r = app.send("POST", &versions, t, edited.clone()).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let v2 = r.body["data"]["id"].as_str().unwrap().to_string();
+    assert_ne!(v2, v1);
+    let new = &r.body["data"];
+    assert_eq!(new["version"], 2);
+    assert_eq!(new["status"], "running");
+    assert_eq!(new["name"], "Headline, calmer");
+    assert_eq!(new["metric"], "revenuePerVisitor");
+    assert_eq!(new["maxDays"], 21);
+    assert!(new["decision"].is_null());
+    let names: Vec<&str> = new["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Control", "Calm", "Green"]);
+    let arms2: Vec<String> = new["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["id"].as_str().unwrap().to_string())
+        .collect();
+    assert!(arms2.iter().all(|a| !arms1.contains(a)));
+    for arm in new["variants"].as_array().unwrap() {
+        assert_eq!(counts(arm), (0, 0, 0, 0, 0.0), "{arm}");
+    }
+
+    // Version 1 is closed with no decision, names its successor and keeps
+    // its own counts.
+    let old = results(&app, &token, &id, &v1).await;
+    assert_eq!(old["status"], "closed");
+    assert_eq!(old["state"], "closed");
+    assert_eq!(old["replacedBy"], v2.as_str());
+    assert!(old["decision"].is_null(), "{}", old["decision"]);
+    assert!(old["closedAt"].is_string());
+    assert_eq!(counts(&old["variants"][0]).0, 3);
+    assert_eq!(counts(&old["variants"][1]).0, 2);
+    assert_eq!(counts(&old["variants"][1]).1, 1);
+
+    // The widget carries version 2 and its arms; the campaign is unchanged.
+    let config = app
+        .get(&format!("/api/widget/campaigns/{id}/config"), None)
+        .await;
+    let test = &config.body["campaign"]["test"];
+    assert_eq!(test["id"], v2.as_str());
+    assert_eq!(test["variants"][1]["id"], arms2[1].as_str());
+    assert_eq!(test["variants"][1]["weight"], 30);
+    assert_eq!(
+        test["variants"][1]["overrides"],
+        json!({"popup": {"title": "Before you go: 10% off"}})
+    );
+    assert_eq!(
+        config.body["campaign"]["popup"]["title"],
+        "Wait! Before you go..."
+    );
+
+    // A visitor still reporting a version-1 variant counts for neither
+    // version; version 2's arms count on version 2 only.
+    impression(&app, &id, "v_ver_late", json!(arms1[1])).await;
+    impression(&app, &id, "v_ver_new", json!(arms2[2])).await;
+    let old = results(&app, &token, &id, &v1).await;
+    assert_eq!(counts(&old["variants"][1]).0, 2);
+    let new = results(&app, &token, &id, &v2).await;
+    assert_eq!(counts(&new["variants"][1]).0, 0);
+    assert_eq!(counts(&new["variants"][2]).0, 1);
+
+    // The closed version can be neither edited again nor promoted.
+    let again = app.send("POST", &versions, t, edited.clone()).await;
+    assert_eq!(again.status, 422, "{}", again.body);
+    assert_eq!(again.body["code"], "test_closed");
+    let promote = app
+        .send(
+            "POST",
+            &format!("/api/campaigns/{id}/tests/{v1}/promote"),
+            t,
+            json!({"variantId": arms1[1]}),
+        )
+        .await;
+    assert_eq!(promote.body["code"], "test_closed");
+
+    // A paused test is edited the same way; its next version runs.
+    let paused = app
+        .send(
+            "POST",
+            &format!("/api/campaigns/{id}/tests/{v2}/pause"),
+            t,
+            json!({}),
+        )
+        .await;
+    assert_eq!(paused.body["data"]["status"], "paused");
+    let r = app
+        .send(
+            "POST",
+            &format!("/api/campaigns/{id}/tests/{v2}/versions"),
+            t,
+            two_arms(),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let v3 = r.body["data"]["id"].as_str().unwrap().to_string();
+    assert_eq!(r.body["data"]["version"], 3);
+    assert_eq!(r.body["data"]["status"], "running");
+    let list = app.get(&format!("/api/campaigns/{id}/tests"), t).await;
+    let listed: Vec<(String, i64, String)> = list.body["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            (
+                x["id"].as_str().unwrap().to_string(),
+                x["version"].as_i64().unwrap(),
+                x["status"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            (v3.clone(), 3, "running".to_string()),
+            (v2.clone(), 2, "closed".to_string()),
+            (v1.clone(), 1, "closed".to_string()),
+        ]
+    );
+    let second = results(&app, &token, &id, &v2).await;
+    assert_eq!(second["replacedBy"], v3.as_str());
+    assert_eq!(counts(&second["variants"][2]).0, 1);
+}

@@ -30,6 +30,9 @@ pub struct Model {
     pub auto_promote: bool,
     /// When the owner was told of the call (email and browser notice).
     pub notified_at: Option<DateTimeUtc>,
+    /// The id of the next version, when the owner edited this test's
+    /// variants: this one was closed then and keeps its own results.
+    pub replaced_by: Option<String>,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
 }

@@ -1174,6 +1174,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/campaigns/{id}/tests/{testId}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Edit the variants of a running or paused test: its next version starts
+         *     with the edited arms (the body is a new test's: name, metric, the control
+         *     and 1 to 3 variants, weights adding up to 100, and how it ends) and
+         *     counts from zero under a new id, so every visitor is assigned again. The
+         *     edited test is closed in the same step with no decision, keeps its own
+         *     results and names its successor (`replacedBy`): results of different
+         *     variants are never mixed.
+         */
+        post: operations["tests_new_version"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/campaigns/{id}/toggle": {
         parameters: {
             query?: never;
@@ -4755,6 +4780,12 @@ export interface components {
              *     promoted a variant themselves.
              */
             notifiedAt?: string | null;
+            /**
+             * @description The id of the version that took this test's place when the owner
+             *     edited its variants (this one is then closed, with no decision, and
+             *     keeps its own results); none otherwise.
+             */
+            replacedBy?: string | null;
             /** Format: date-time */
             startedAt: string;
             /**
@@ -9298,6 +9329,80 @@ export interface operations {
                 };
             };
             /** @description The test is closed, or the variant is the control */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    tests_new_version: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Campaign id */
+                id: string;
+                /** @description The open test whose variants are edited */
+                testId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestIn"];
+            };
+        };
+        responses: {
+            /** @description The next version, running */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestResponse"];
+                };
+            };
+            /** @description A field breaks a rule, as for a new test; nothing is changed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Absent or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The test is closed (promoted, or already replaced) */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -35,6 +35,17 @@ export function useCreateAbTest() {
   });
 }
 
+/**
+ * Starts the next version of an open test with edited variants: the current version closes (its
+ * results stay readable) and the new one counts from zero, every visitor assigned again.
+ */
+export function useNewAbTestVersion() {
+  const refresh = useRefresh();
+  return $api.useMutation("post", "/api/campaigns/{id}/tests/{testId}/versions", {
+    onSuccess: (_, { params }) => refresh(params.path.id, false),
+  });
+}
+
 /** Changes how an open test ends: its maximum duration and whether the winner is promoted by itself. */
 export function useChangeAbTest() {
   const refresh = useRefresh();

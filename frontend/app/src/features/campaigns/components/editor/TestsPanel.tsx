@@ -13,7 +13,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { messageOf } from "../../../../lib/api-client";
 import { stateWords } from "../../api/ab-tests";
-import { useAbTests } from "../../api/ab-test-queries";
+import { useAbTests, type AbTest } from "../../api/ab-test-queries";
 import type { Campaign } from "../../api/campaigns";
 import type { CampaignEditor } from "../../hooks/useCampaignEditor";
 import { TestCreator } from "../tests/TestCreator";
@@ -34,6 +34,8 @@ export function TestsPanel({ campaignId, editor }: { campaignId: string; editor:
   }, [shown]);
   const queryClient = useQueryClient();
   const [creating, setCreating] = useState(false);
+  // The open test whose variants are being edited into its next version.
+  const [editing, setEditing] = useState<AbTest | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   const list = tests.data?.data ?? [];
   const live = list.find((t) => t.status !== "closed");
@@ -49,15 +51,21 @@ export function TestsPanel({ campaignId, editor }: { campaignId: string; editor:
     if (fresh) editor.replace(fresh.campaign);
   };
 
-  if (creating)
+  if (creating || editing)
     return (
       <TestCreator
+        key={editing?.id ?? "new"}
         campaignId={campaignId}
         base={editor.saved.settings}
         dirty={editor.dirty}
-        onCancel={() => setCreating(false)}
+        from={editing ?? undefined}
+        onCancel={() => {
+          setCreating(false);
+          setEditing(null);
+        }}
         onCreated={(id) => {
           setCreating(false);
+          setEditing(null);
           setOpen(id);
         }}
       />
@@ -104,6 +112,9 @@ export function TestsPanel({ campaignId, editor }: { campaignId: string; editor:
                 <Accordion.Control>
                   <Group gap="sm" wrap="wrap">
                     <Text fw={600}>{t.name}</Text>
+                    <Text fz="sm" c="dimmed">
+                      Version {t.version}
+                    </Text>
                     <Badge variant="light" color={words.color}>
                       {words.label}
                     </Badge>
@@ -114,7 +125,9 @@ export function TestsPanel({ campaignId, editor }: { campaignId: string; editor:
                     test={t}
                     base={editor.saved.settings}
                     dirty={editor.dirty}
+                    versionOf={(id) => list.find((x) => x.id === id)?.version}
                     onPromoted={reload}
+                    onEditVariants={() => setEditing(t)}
                   />
                 </Accordion.Panel>
               </Accordion.Item>

@@ -3,6 +3,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { fetchMock, json } from "../../../../test/fetch-mock";
+import type { AbTest } from "../../api/ab-test-queries";
 import type { CampaignSettings } from "../../api/campaigns";
 import { TestCreator } from "./TestCreator";
 
@@ -47,7 +48,7 @@ const BASE = {
   revenue: { maxOrderValue: 500000 },
 } as unknown as CampaignSettings;
 
-function renderCreator() {
+function renderCreator(from?: AbTest) {
   const onCreated = vi.fn();
   render(
     <MantineProvider>
@@ -56,6 +57,7 @@ function renderCreator() {
           campaignId="c1"
           base={BASE}
           dirty={false}
+          from={from}
           onCancel={() => {}}
           onCreated={onCreated}
         />
@@ -136,5 +138,57 @@ describe("TestCreator", { timeout: 60_000 }, () => {
     await waitFor(() => expect(onCreated).toHaveBeenCalledWith("t2"));
     const sent = (await fetchMock.mock.calls[0]![0].json()) as Record<string, unknown>;
     expect(sent).toMatchObject({ name: "Ending", maxDays: 45, autoPromote: true });
+  });
+
+  it("edits a running test's variants into its next version, starting from them", async () => {
+    const running = {
+      id: "t7",
+      campaignId: "c1",
+      name: "Headline",
+      metric: "revenuePerVisitor",
+      status: "running",
+      version: 2,
+      maxDays: 45,
+      autoPromote: true,
+      variants: [
+        { id: "a", name: "Control", weight: 60, overrides: {}, paused: false },
+        {
+          id: "b",
+          name: "Urgent",
+          weight: 40,
+          overrides: { popup: { design: { headerTitle: "Only today" } } },
+          paused: true,
+        },
+      ],
+    } as unknown as AbTest;
+    const onCreated = renderCreator(running);
+    expect(screen.getByText("Edit variants: version 3 of “Headline”")).toBeInTheDocument();
+    expect(screen.getByLabelText(/^Test name/)).toHaveValue("Headline");
+    expect(screen.getByLabelText("Control share (%)")).toHaveValue("60");
+    expect(screen.getByLabelText("Urgent share (%)")).toHaveValue("40");
+    expect(screen.getByLabelText("Main Title")).toHaveValue("Only today");
+    expect(screen.getByLabelText("Maximum duration (days)")).toHaveValue("45");
+    expect(screen.getByLabelText(/Promote the winner automatically/)).toBeChecked();
+    fireEvent.change(screen.getByLabelText("Main Title"), { target: { value: "Only today!" } });
+    fetchMock.mockResolvedValueOnce(json(201, { success: true, data: { id: "t8" } }));
+    fetchMock.mockResolvedValue(json(200, { success: true, data: [] }));
+    fireEvent.click(screen.getByRole("button", { name: "Start version 3" }));
+    await waitFor(() => expect(onCreated).toHaveBeenCalledWith("t8"));
+    const request = fetchMock.mock.calls[0]![0] as Request;
+    expect(new URL(request.url).pathname).toBe("/api/campaigns/c1/tests/t7/versions");
+    expect(await request.json()).toEqual({
+      name: "Headline",
+      metric: "revenuePerVisitor",
+      maxDays: 45,
+      autoPromote: true,
+      variants: [
+        { name: "Control", weight: 60, overrides: {} },
+        {
+          name: "Urgent",
+          weight: 40,
+          overrides: { popup: { design: { headerTitle: "Only today!" } } },
+        },
+      ],
+    });
   });
 });

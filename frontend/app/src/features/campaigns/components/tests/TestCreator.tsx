@@ -25,12 +25,13 @@ import {
   METRICS,
   evenSplit,
   maxDaysError,
+  applyOverrides,
   overridesOf,
   testDraftErrors,
   type ArmDraft,
   type TestMetric,
 } from "../../api/ab-tests";
-import { useCreateAbTest } from "../../api/ab-test-queries";
+import { useCreateAbTest, useNewAbTestVersion, type AbTest } from "../../api/ab-test-queries";
 import type { CampaignSettings } from "../../api/campaigns";
 import { fromDesigner, toDesigner } from "../../api/designer";
 import { intInput } from "../../api/wizard";
@@ -54,16 +55,29 @@ function copyOf(settings: CampaignSettings): CampaignSettings {
   return structuredClone(settings);
 }
 
+/** The arms an open test's next version starts from: its own, each variant laid over `base`. */
+function armsOf(test: AbTest, base: CampaignSettings): ArmDraft[] {
+  return test.variants.map((v, i) => ({
+    name: v.name,
+    weight: v.weight,
+    settings: i === 0 ? base : applyOverrides(base, v.overrides),
+  }));
+}
+
 /**
  * Writing a new test from the campaign as saved: its name and metric, the control (the campaign
  * as it is) and 1 to 3 variants, each changed with the Popup Design tab's designer and its live
  * preview (and the greeting, the exit-intent timing and the forms), and the traffic split in
  * whole percent. Checked here first; what the server refuses is shown as it says it.
+ *
+ * With `from` (an open test) it edits that test's variants instead, starting from them: saving
+ * starts the test's next version, so results of different variants are never mixed.
  */
 export function TestCreator({
   campaignId,
   base,
   dirty,
+  from,
   onCancel,
   onCreated,
 }: {
@@ -72,18 +86,27 @@ export function TestCreator({
   base: CampaignSettings;
   /** The editor has unsaved changes (the test starts from the saved campaign). */
   dirty: boolean;
+  /** The open test whose variants are edited into its next version. */
+  from?: AbTest;
   onCancel: () => void;
   onCreated: (testId: string) => void;
 }) {
   const create = useCreateAbTest();
-  const [name, setName] = useState("");
-  const [metric, setMetric] = useState<TestMetric>("conversionRate");
-  const [arms, setArms] = useState<ArmDraft[]>(() => [
-    { name: armName(0), weight: 50, settings: base },
-    { name: armName(1), weight: 50, settings: copyOf(base) },
-  ]);
-  const [maxDays, setMaxDays] = useState<number>(MAX_DAYS.default);
-  const [autoPromote, setAutoPromote] = useState(false);
+  const nextVersion = useNewAbTestVersion();
+  const [name, setName] = useState(from?.name ?? "");
+  const [metric, setMetric] = useState<TestMetric>(
+    (from?.metric as TestMetric | undefined) ?? "conversionRate",
+  );
+  const [arms, setArms] = useState<ArmDraft[]>(() =>
+    from
+      ? armsOf(from, base)
+      : [
+          { name: armName(0), weight: 50, settings: base },
+          { name: armName(1), weight: 50, settings: copyOf(base) },
+        ],
+  );
+  const [maxDays, setMaxDays] = useState<number>(from?.maxDays ?? MAX_DAYS.default);
+  const [autoPromote, setAutoPromote] = useState(from?.autoPromote ?? false);
   const [editing, setEditing] = useState<string | null>("1");
   const [tried, setTried] = useState(false);
   // What the server said, and the test as it was then: a later change makes it stale.
@@ -130,36 +153,51 @@ export function TestCreator({
     setRefusal(null);
     if (Object.keys(errors).length > 0) return;
     try {
-      const result = await create.mutateAsync({
-        params: { path: { id: campaignId } },
-        body: {
-          name: name.trim(),
-          metric,
-          // The server's defaults (30 days, not by itself) are left out.
-          ...(maxDays !== MAX_DAYS.default ? { maxDays } : {}),
-          ...(autoPromote ? { autoPromote } : {}),
-          variants: arms.map((a, i) => ({
-            name: a.name.trim(),
-            weight: a.weight,
-            // The document types a free-form object as an empty one.
-            overrides: (i === 0 ? {} : overridesOf(base, a.settings)) as Record<string, never>,
-          })),
-        },
-      });
+      const body = {
+        name: name.trim(),
+        metric,
+        // The server's defaults (30 days, not by itself) are left out.
+        ...(maxDays !== MAX_DAYS.default ? { maxDays } : {}),
+        ...(autoPromote ? { autoPromote } : {}),
+        variants: arms.map((a, i) => ({
+          name: a.name.trim(),
+          weight: a.weight,
+          // The document types a free-form object as an empty one.
+          overrides: (i === 0 ? {} : overridesOf(base, a.settings)) as Record<string, never>,
+        })),
+      };
+      const result = from
+        ? await nextVersion.mutateAsync({
+            params: { path: { id: campaignId, testId: from.id } },
+            body,
+          })
+        : await create.mutateAsync({ params: { path: { id: campaignId } }, body });
       onCreated(result.data.id);
     } catch (err) {
-      setRefusal({ text: messageOf(err, "Failed to start the test"), at: draft });
+      setRefusal({
+        text: messageOf(err, from ? "Failed to start the new version" : "Failed to start the test"),
+        at: draft,
+      });
     }
   }
 
   return (
     <Stack>
       <Group justify="space-between">
-        <Title order={3}>New A/B test</Title>
+        <Title order={3}>
+          {from ? `Edit variants: version ${from.version + 1} of “${from.name}”` : "New A/B test"}
+        </Title>
         <Button variant="default" onClick={onCancel}>
           Cancel
         </Button>
       </Group>
+      {from && (
+        <Alert color="blue" title="Editing starts a new version" data-testid="new-version-note">
+          Version {from.version} closes and keeps its results. Version {from.version + 1} starts
+          counting from zero with the variants below, and every visitor is assigned again, so
+          results of different variants are never mixed.
+        </Alert>
+      )}
       {dirty && (
         <Alert color="yellow" title="Unsaved changes">
           The control is the campaign as saved: save your changes first if the test should start
@@ -317,7 +355,11 @@ export function TestCreator({
       </Card>
 
       {serverError && (
-        <Alert color="red" title="The test was not started" role="alert">
+        <Alert
+          color="red"
+          title={from ? "The new version was not started" : "The test was not started"}
+          role="alert"
+        >
           {serverError}
         </Alert>
       )}
@@ -330,8 +372,8 @@ export function TestCreator({
         <Button variant="default" onClick={onCancel}>
           Cancel
         </Button>
-        <Button loading={create.isPending} onClick={() => void submit()}>
-          Start test
+        <Button loading={create.isPending || nextVersion.isPending} onClick={() => void submit()}>
+          {from ? `Start version ${from.version + 1}` : "Start test"}
         </Button>
       </Group>
     </Stack>

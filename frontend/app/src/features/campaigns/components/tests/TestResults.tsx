@@ -45,14 +45,20 @@ export function TestResults({
   test,
   base,
   dirty,
+  versionOf,
   onPromoted,
+  onEditVariants,
 }: {
   test: AbTest;
   /** The campaign's saved settings, which each variant's overrides are laid over. */
   base: CampaignSettings;
   /** The editor has unsaved changes (promoting replaces them). */
   dirty: boolean;
+  /** The version number of another test of the campaign (the one that replaced this one). */
+  versionOf: (testId: string) => number | undefined;
   onPromoted: () => void;
+  /** Opens the designer on this open test's variants; saving starts its next version. */
+  onEditVariants: () => void;
 }) {
   const pause = usePauseAbTest();
   const pauseVariant = usePauseAbVariant();
@@ -112,6 +118,13 @@ export function TestResults({
         </Text>
       </Group>
       <Text fz="sm">{words.text}</Text>
+      {test.replacedBy && (
+        <Alert color="gray" title="Replaced by a new version" data-testid="test-replaced">
+          Its variants were edited on {formatDate(test.closedAt ?? test.startedAt)}: version{" "}
+          {versionOf(test.replacedBy) ?? test.version + 1} took its place and counts from zero. The
+          results below are this version&apos;s own.
+        </Alert>
+      )}
       {test.decision && (
         <Alert
           color={test.decision.winner ? "green" : "orange"}
@@ -240,7 +253,16 @@ export function TestResults({
           <Button variant="default" loading={pause.isPending} onClick={() => void togglePause()}>
             {test.status === "paused" ? "Resume test" : "Pause test"}
           </Button>
+          <Button variant="default" onClick={onEditVariants}>
+            Edit variants
+          </Button>
         </Group>
+      )}
+      {!closed && (
+        <Text fz="xs" c="dimmed">
+          Editing the variants starts version {test.version + 1}: this version closes and keeps its
+          results.
+        </Text>
       )}
 
       {!closed && <EndingEditor test={test} />}
