@@ -104,5 +104,15 @@ async fn main() {
         pct(&all, 0.99),
         pct(&all, 1.0)
     );
+    if let Some(stats) = bench.state.conversations.start_stats() {
+        let (stored, batches) = (
+            stats.stored.load(Ordering::Relaxed),
+            stats.batches.load(Ordering::Relaxed),
+        );
+        println!(
+            "written in {batches} transactions: {:.1} starts per transaction",
+            stored as f64 / batches.max(1) as f64
+        );
+    }
     bench.finish().await;
 }

@@ -92,7 +92,9 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
             idle: Duration::from_secs(config.conversation_idle_minutes * 60),
             campaign_cache: Duration::from_secs(config.widget_config_cache_secs),
         },
-    );
+    )
+    // Visitors opening the chat at once are written in one transaction.
+    .with_batched_starts();
     tracing::info!(
         assistant = conversations.assistant_name(),
         "visitor assistant ready"

@@ -77,3 +77,102 @@ pub async fn used<C: ConnectionTrait>(
         None => Ok(0),
     }
 }
+
+/// Takes up to `n` of the owner's AI conversations for the month of `now`,
+/// in the caller's write transaction ([`ca_core::db::begin_write`]), and
+/// returns how many it took: all `n` while the plan's allowance (`limit` a
+/// month; negative for unlimited, 0 for none) has that many left, else what
+/// is left, never more. Two servers taking at once cannot both take the last
+/// one: on PostgreSQL the owner's counter row is locked while it is read and
+/// moved, and on SQLite the write lock the transaction holds already lets
+/// one writer at a time through.
+pub async fn claim_many<C: ConnectionTrait>(
+    conn: &C,
+    owner_id: &str,
+    limit: i64,
+    n: u64,
+    now: DateTime<Utc>,
+) -> Result<u64, DbErr> {
+    if limit == 0 || n == 0 {
+        return Ok(0);
+    }
+    let wanted = i64::try_from(n).unwrap_or(i64::MAX);
+    let backend = conn.get_database_backend();
+    let period = period_of(now);
+    if limit < 0 {
+        let sql = match backend {
+            DatabaseBackend::Postgres => {
+                "INSERT INTO ai_conversation_usage (owner_id, period, used) VALUES ($1, $2, $3) \
+                 ON CONFLICT (owner_id, period) DO UPDATE SET used = ai_conversation_usage.used + $4"
+            }
+            _ => {
+                "INSERT INTO ai_conversation_usage (owner_id, period, used) VALUES (?, ?, ?) \
+                 ON CONFLICT (owner_id, period) DO UPDATE SET used = ai_conversation_usage.used + ?"
+            }
+        };
+        conn.execute_raw(Statement::from_sql_and_values(
+            backend,
+            sql,
+            [owner_id.into(), period.into(), wanted.into(), wanted.into()],
+        ))
+        .await?;
+        return Ok(n);
+    }
+    let granted = |before: i64| u64::try_from((limit - before).clamp(0, wanted)).unwrap_or(0);
+    if backend == DatabaseBackend::Postgres {
+        // The counter as it was before this claim, read under the row's lock
+        // (a claim waiting for another sees the other's count), and moved up
+        // to at most the limit (a count already past it, after a smaller
+        // plan, stays as it is).
+        let take = Statement::from_sql_and_values(
+            backend,
+            "UPDATE ai_conversation_usage u \
+             SET used = GREATEST(prev.used, LEAST($3, prev.used + $4)) \
+             FROM (SELECT owner_id, period, used FROM ai_conversation_usage \
+                   WHERE owner_id = $1 AND period = $2 FOR UPDATE) prev \
+             WHERE u.owner_id = prev.owner_id AND u.period = prev.period \
+             RETURNING prev.used AS used",
+            [
+                owner_id.into(),
+                period.clone().into(),
+                limit.into(),
+                wanted.into(),
+            ],
+        );
+        if let Some(row) = conn.query_one_raw(take.clone()).await? {
+            return Ok(granted(row.try_get::<i64>("", "used")?));
+        }
+        // The owner's first AI conversation of the month: the counter row
+        // is created (or found, when another server created it meanwhile),
+        // then moved as above.
+        conn.execute_raw(Statement::from_sql_and_values(
+            backend,
+            "INSERT INTO ai_conversation_usage (owner_id, period, used) VALUES ($1, $2, 0) \
+             ON CONFLICT (owner_id, period) DO NOTHING",
+            [owner_id.into(), period.into()],
+        ))
+        .await?;
+        let row = conn
+            .query_one_raw(take)
+            .await?
+            .ok_or_else(|| DbErr::RecordNotFound("ai_conversation_usage".into()))?;
+        return Ok(granted(row.try_get::<i64>("", "used")?));
+    }
+    let before = used(conn, owner_id, now).await?;
+    let take = granted(before);
+    if take > 0 {
+        conn.execute_raw(Statement::from_sql_and_values(
+            backend,
+            "INSERT INTO ai_conversation_usage (owner_id, period, used) VALUES (?, ?, ?) \
+             ON CONFLICT (owner_id, period) DO UPDATE SET used = ai_conversation_usage.used + ?",
+            [
+                owner_id.into(),
+                period.into(),
+                (take as i64).into(),
+                (take as i64).into(),
+            ],
+        ))
+        .await?;
+    }
+    Ok(take)
+}

@@ -13,6 +13,7 @@ pub mod forms;
 pub mod hooks;
 pub mod service;
 mod start_facts;
+pub mod start_writer;
 pub mod stats;
 #[cfg(feature = "testing")]
 pub mod testing;

@@ -55,6 +55,9 @@ pub struct ConversationService {
     pub(crate) start_facts: crate::start_facts::StartFactsCache,
     /// Which visitors' A/B test variants count, kept as long as the start facts.
     pub(crate) arms: ca_experiments::ArmCache,
+    /// The writer that stores chat starts in batches; without it each start
+    /// is written in a transaction of its own.
+    pub(crate) starts: Option<crate::start_writer::StartWriter>,
 }
 
 impl ConversationService {
@@ -71,7 +74,23 @@ impl ConversationService {
             arms: ca_experiments::ArmCache::new(limits.campaign_cache),
             limits,
             start_facts: Default::default(),
+            starts: None,
         }
+    }
+
+    /// Writes chat starts through a writer task (started here, on the current
+    /// runtime) that stores every start waiting in one transaction: the
+    /// server's way under load. The task stops once the service and all its
+    /// clones are dropped, after answering the starts still queued.
+    #[must_use]
+    pub fn with_batched_starts(mut self) -> Self {
+        self.starts = Some(crate::start_writer::StartWriter::start(self.db.clone()));
+        self
+    }
+
+    /// The chat-start writer's totals, when starts are batched.
+    pub fn start_stats(&self) -> Option<&crate::start_writer::StartStats> {
+        self.starts.as_ref().map(|w| w.stats())
     }
 
     pub fn limits(&self) -> &Limits {

@@ -30,9 +30,7 @@ use crate::forms::{self, FormState};
 use crate::service::ConversationService;
 use crate::start_facts::{START_FACTS_KEPT, StartFacts, StartFactsEntry};
 
-/// What the visitor sees instead of the assistant when the owner's plan has no
-/// AI conversations left this month.
-pub const AI_LIMIT_NOTICE: &str = "Thanks for stopping by! Our assistant is busy right now. Leave your email and our team will get back to you personally.";
+pub use crate::start_writer::AI_LIMIT_NOTICE;
 
 /// A visitor message accepted and stored, waiting for the assistant's reply.
 pub struct Turn {
@@ -182,68 +180,38 @@ impl ConversationService {
             .get(&self.db, &facts.campaign_id, input.variant_id.as_deref())
             .await?;
         // The allowance, the conversation, its greeting and the variant's
-        // count are written together: one write transaction per start.
-        let txn = ca_core::db::begin_write(&self.db).await?;
-        let ai_enabled =
-            crate::allowance::claim(&txn, &facts.owner_id, facts.ai_conversations, now).await?;
-        let greeting = if ai_enabled {
-            arm.as_ref()
-                .and_then(|a| a.greeting())
-                .unwrap_or_else(|| facts.greeting.clone())
-        } else {
-            AI_LIMIT_NOTICE.to_string()
-        };
-        let id = ca_core::ids::new_id().to_string();
+        // count are written together, in one write transaction with the
+        // other starts waiting (see `start_writer`).
+        let greeting = arm
+            .as_ref()
+            .and_then(|a| a.greeting())
+            .unwrap_or_else(|| facts.greeting.clone());
         let conversation_id = public_id();
-        conversation::ActiveModel {
-            id: Set(id.clone()),
-            conversation_id: Set(conversation_id.clone()),
-            campaign_id: Set(facts.campaign_id.clone()),
-            owner_id: Set(facts.owner_id.clone()),
-            visitor_id: Set(input.visitor_id.clone()),
-            session_id: Set(input.session_id.clone()),
-            status: Set("active".into()),
-            outcome: Set("none".into()),
-            ai_enabled: Set(ai_enabled),
-            total_messages: Set(1),
-            visitor_messages: Set(0),
-            forms_offered: Set("[]".into()),
-            last_form_at: Set(None),
-            collected_data: Set("{}".into()),
-            collected_text: Set(String::new()),
-            user_context: Set(serde_json::to_string(&context)?),
-            last_message: Set(preview(&greeting)),
-            created_at: Set(now),
-            last_activity_at: Set(now),
-            completed_at: Set(None),
-            variant_id: Set(arm.as_ref().map(|a| a.variant_id.clone())),
-        }
-        .insert(&txn)
-        .await?;
-        message::ActiveModel {
-            conversation_id: Set(id),
-            role: Set("assistant".into()),
-            content: Set(greeting.clone()),
-            source: Set(Some("greeting".into())),
-            created_at: Set(now),
-            ..Default::default()
-        }
-        .insert(&txn)
-        .await?;
-        if let Some(arm) = &arm {
-            ca_experiments::service::record(
-                &txn,
-                &arm.test_id,
-                &arm.variant_id,
-                now.date_naive(),
-                ca_experiments::service::Tally {
-                    conversations: 1,
-                    ..Default::default()
-                },
-            )
-            .await?;
-        }
-        txn.commit().await?;
+        let new = crate::start_writer::NewStart {
+            id: ca_core::ids::new_id().to_string(),
+            conversation_id: conversation_id.clone(),
+            campaign_id: facts.campaign_id.clone(),
+            owner_id: facts.owner_id.clone(),
+            ai_conversations: facts.ai_conversations,
+            visitor_id: input.visitor_id.clone(),
+            session_id: input.session_id.clone(),
+            user_context: serde_json::to_string(&context)?,
+            greeting,
+            arm: arm
+                .as_ref()
+                .map(|a| (a.test_id.clone(), a.variant_id.clone())),
+            now,
+        };
+        let (ai_enabled, greeting) = match &self.starts {
+            Some(writer) => {
+                let greeting = new.greeting.clone();
+                (writer.write(new).await?, greeting)
+            }
+            None => {
+                let ai = crate::start_writer::write(&self.db, std::slice::from_ref(&new)).await?;
+                (ai.first().copied().unwrap_or(false), new.greeting)
+            }
+        };
         tracing::debug!(campaign = %facts.campaign_id, conversation = %conversation_id, ai_enabled, "conversation started");
         let form = match &arm {
             _ if ai_enabled => None,

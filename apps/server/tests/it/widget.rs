@@ -677,6 +677,103 @@ async fn a_burst_of_chat_starts_cannot_take_more_ai_conversations_than_the_plan_
 }
 
 #[tokio::test]
+async fn chat_starts_written_together_take_each_owners_allowance_exactly() {
+    let app = spawn_app_with(|c| c.widget_ip_per_minute = 10_000).await;
+    let (token_a, campaign_a) = owner_with_campaign(&app, "batch-a@example.in", "").await;
+    let (token_b, campaign_b) = owner_with_campaign(&app, "batch-b@example.in", "").await;
+    let mut owners = Vec::new();
+    for token in [&token_a, &token_b] {
+        owners.push(
+            app.get("/api/auth/me", Some(token)).await.body["user"]["id"]
+                .as_str()
+                .expect("owner id")
+                .to_string(),
+        );
+    }
+    let (owner_a, owner_b) = (owners[0].clone(), owners[1].clone());
+    // The trial allows 100 AI conversations a month: the first owner has
+    // 50 left, the second 30.
+    let now = Utc::now();
+    for (owner, taken) in [(&owner_a, 50), (&owner_b, 70)] {
+        let txn = ca_core::db::begin_write(&app.db.conn).await.expect("begin");
+        assert_eq!(
+            ca_conversations::allowance::claim_many(&txn, owner, 100, taken, now)
+                .await
+                .expect("claim"),
+            taken
+        );
+        txn.commit().await.expect("commit");
+    }
+    // 300 visitors open the chat at once, two in three on the first owner's
+    // campaign: their starts are written in batches holding both owners.
+    let replies = futures_util::future::join_all((0..300).map(|i| {
+        let campaign = if i % 3 == 2 { &campaign_b } else { &campaign_a };
+        app.post(
+            "/api/widget/conversations",
+            json!({
+                "campaignId": campaign,
+                "visitorId": format!("v_batch_{i:08}"),
+                "userContext": {"deviceType": "mobile"}
+            }),
+        )
+    }))
+    .await;
+    let (mut ai_a, mut ai_b, mut notices) = (0, 0, 0);
+    for (i, r) in replies.iter().enumerate() {
+        assert_eq!(r.status, 201, "{}", r.body);
+        if r.body["aiAvailable"] == true {
+            assert!(!r.body["greeting"].as_str().expect("greeting").is_empty());
+            assert!(r.body["notice"].is_null(), "{}", r.body);
+            if i % 3 == 2 {
+                ai_b += 1;
+            } else {
+                ai_a += 1;
+            }
+        } else {
+            assert_eq!(r.body["greeting"], "");
+            assert_eq!(r.body["notice"], ca_conversations::visitor::AI_LIMIT_NOTICE);
+            assert_eq!(r.body["form"]["id"], "newsletter");
+            notices += 1;
+        }
+    }
+    assert_eq!((ai_a, ai_b, notices), (50, 30, 220));
+    for (owner, all, with_ai) in [(&owner_a, 200, 50), (&owner_b, 100, 30)] {
+        let stored = conversation::Entity::find()
+            .filter(conversation::Column::OwnerId.eq(owner))
+            .count(&app.db.conn)
+            .await
+            .expect("count");
+        assert_eq!(stored, all);
+        let stored_ai = conversation::Entity::find()
+            .filter(conversation::Column::OwnerId.eq(owner))
+            .filter(conversation::Column::AiEnabled.eq(true))
+            .count(&app.db.conn)
+            .await
+            .expect("count");
+        assert_eq!(stored_ai, with_ai);
+        assert_eq!(
+            ca_conversations::allowance::used(&app.db.conn, owner, now)
+                .await
+                .expect("used"),
+            100
+        );
+    }
+    // Every conversation has its greeting: the assistant's, or the notice.
+    let greetings = message::Entity::find()
+        .filter(message::Column::Source.eq("greeting"))
+        .count(&app.db.conn)
+        .await
+        .expect("count");
+    assert_eq!(greetings, 300);
+    let notices_stored = message::Entity::find()
+        .filter(message::Column::Content.eq(ca_conversations::visitor::AI_LIMIT_NOTICE))
+        .count(&app.db.conn)
+        .await
+        .expect("count");
+    assert_eq!(notices_stored, 220);
+}
+
+#[tokio::test]
 async fn message_length_and_count_are_limited() {
     let app = spawn_app_with(|c| c.widget_messages_per_conversation = 2).await;
     let (_, campaign) = owner_with_campaign(&app, "length@example.in", "").await;
