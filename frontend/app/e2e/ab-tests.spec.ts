@@ -75,6 +75,28 @@ function panel(page: Page) {
   return page.getByRole("tabpanel", { name: "Tests" });
 }
 
+/**
+ * A new owner with a campaign made in the wizard, its editor open, and `body` started as a test
+ * through the API: the campaign's id, the owner's token and the test as the API answered it.
+ */
+async function campaignWithTest(page: Page, who: string, campaign: string, body: unknown) {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await registerThroughForm(page, uniqueEmail(who));
+  await createThroughWizard(page, campaign);
+  await page.waitForURL("**/campaigns");
+  await page.getByRole("link", { name: "Edit campaign" }).click();
+  await page.waitForURL(/\/edit$/);
+  const id = page.url().split("/").at(-2) ?? "";
+  const token = await page.evaluate(() => localStorage.getItem("token") ?? "");
+  const res = await page.request.post(`/api/campaigns/${id}/tests`, {
+    headers: { authorization: `Bearer ${token}` },
+    data: body,
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  const started = (await res.json()).data as { id: string; variants: { id: string }[] };
+  return { id, token, started };
+}
+
 test("an A/B test: write a variant with the designer, run traffic through the widget API, read the results and promote the winner", async ({
   page,
 }) => {
@@ -275,27 +297,14 @@ test("a ten-day revenue test: the table, the call and the cumulative revenue-per
   page,
 }) => {
   test.setTimeout(120_000);
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await registerThroughForm(page, uniqueEmail("abchart"));
-  await createThroughWizard(page, "Wedding lehengas");
-  await page.waitForURL("**/campaigns");
-  await page.getByRole("link", { name: "Edit campaign" }).click();
-  await page.waitForURL(/\/edit$/);
-  const id = page.url().split("/").at(-2) ?? "";
-  const token = await page.evaluate(() => localStorage.getItem("token") ?? "");
-  const res = await page.request.post(`/api/campaigns/${id}/tests`, {
-    headers: { authorization: `Bearer ${token}` },
-    data: {
-      name: "Gold header",
-      metric: "revenuePerVisitor",
-      variants: [
-        { name: "Control", weight: 50, overrides: {} },
-        { name: "Gold", weight: 50, overrides: { popup: { design: { primaryColor: "#b8860b" } } } },
-      ],
-    },
+  const { started } = await campaignWithTest(page, "abchart", "Wedding lehengas", {
+    name: "Gold header",
+    metric: "revenuePerVisitor",
+    variants: [
+      { name: "Control", weight: 50, overrides: {} },
+      { name: "Gold", weight: 50, overrides: { popup: { design: { primaryColor: "#b8860b" } } } },
+    ],
   });
-  expect(res.status(), await res.text()).toBe(201);
-  const started = (await res.json()).data as { id: string; variants: { id: string }[] };
   const [control, gold] = started.variants;
   if (!control || !gold) throw new Error("the test has no variant");
 
@@ -355,31 +364,22 @@ test("editing a running test's variants starts its next version: the old version
   page,
 }) => {
   test.setTimeout(150_000);
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await registerThroughForm(page, uniqueEmail("abversion"));
-  await createThroughWizard(page, "Festive kurtas");
-  await page.waitForURL("**/campaigns");
-  await page.getByRole("link", { name: "Edit campaign" }).click();
-  await page.waitForURL(/\/edit$/);
-  const id = page.url().split("/").at(-2) ?? "";
-  const token = await page.evaluate(() => localStorage.getItem("token") ?? "");
-  const res = await page.request.post(`/api/campaigns/${id}/tests`, {
-    headers: { authorization: `Bearer ${token}` },
-    data: {
-      name: "Kurta headline",
-      metric: "conversionRate",
-      variants: [
-        { name: "Control", weight: 50, overrides: {} },
-        {
-          name: "Variant B",
-          weight: 50,
-          overrides: { popup: { design: { headerTitle: NEW_TITLE } } },
-        },
-      ],
-    },
+  const {
+    id,
+    token,
+    started: first,
+  } = await campaignWithTest(page, "abversion", "Festive kurtas", {
+    name: "Kurta headline",
+    metric: "conversionRate",
+    variants: [
+      { name: "Control", weight: 50, overrides: {} },
+      {
+        name: "Variant B",
+        weight: 50,
+        overrides: { popup: { design: { headerTitle: NEW_TITLE } } },
+      },
+    ],
   });
-  expect(res.status(), await res.text()).toBe(201);
-  const first = (await res.json()).data as { id: string; variants: { id: string }[] };
   const [control, variant] = first.variants;
   if (!control || !variant) throw new Error("the test has no variant");
   const run = `${Date.now()}`;
