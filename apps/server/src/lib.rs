@@ -93,8 +93,9 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
             campaign_cache: Duration::from_secs(config.widget_config_cache_secs),
         },
     )
-    // Visitors opening the chat at once are written in one transaction.
-    .with_batched_starts();
+    // Visitors opening the chat at once are written in one transaction, on
+    // SQLite over a connection of the writer's own.
+    .with_batched_starts(ca_core::db::connect_writer(&config.database_url).await?);
     tracing::info!(
         assistant = conversations.assistant_name(),
         "visitor assistant ready"
@@ -278,7 +279,7 @@ async fn event_writer(
     let url = &config.database_url;
     let (writer_db, folder) = match (
         ca_core::db::sqlite_file(url),
-        ca_core::db::connect_event_writer(url).await?,
+        ca_core::db::connect_writer(url).await?,
     ) {
         (Some(file), Some(own)) => (own, ca_tracking::journal::folder_for(&file)),
         _ if ca_core::db::is_postgres(db) && config.event_journal => {

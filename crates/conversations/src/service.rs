@@ -81,10 +81,13 @@ impl ConversationService {
     /// Writes chat starts through a writer task (started here, on the current
     /// runtime) that stores every start waiting in one transaction: the
     /// server's way under load. The task stops once the service and all its
-    /// clones are dropped, after answering the starts still queued.
+    /// clones are dropped, after answering the starts still queued. It writes
+    /// over `own` when given (on SQLite, a connection of its own, see
+    /// `ca_core::db::connect_writer`), over the service's pool otherwise.
     #[must_use]
-    pub fn with_batched_starts(mut self) -> Self {
-        self.starts = Some(crate::start_writer::StartWriter::start(self.db.clone()));
+    pub fn with_batched_starts(mut self, own: Option<DatabaseConnection>) -> Self {
+        let db = own.unwrap_or_else(|| self.db.clone());
+        self.starts = Some(crate::start_writer::StartWriter::start(db));
         self
     }
 

@@ -16,12 +16,14 @@ pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
     open(url, if url.starts_with("sqlite:") { 8 } else { 20 }).await
 }
 
-/// On SQLite with a database file, a connection of its own for the one task
-/// that stores widget events: it never waits for a pooled connection, and
-/// its page cache stays warm because nothing else writes as often. `None` on
-/// PostgreSQL (the shared pool serves it) or an in-memory database (a second
-/// connection would open another database).
-pub async fn connect_event_writer(url: &str) -> anyhow::Result<Option<DatabaseConnection>> {
+/// On SQLite with a database file, a connection of its own for one writer
+/// task (the widget events' store, the chat starts' writer): it never waits
+/// for a pooled connection, and its page cache stays warm, because SQLite
+/// drops a connection's cached pages whenever another connection has written
+/// and a pooled connection rarely wrote last. `None` on PostgreSQL (the
+/// shared pool serves it) or an in-memory database (a second connection
+/// would open another database).
+pub async fn connect_writer(url: &str) -> anyhow::Result<Option<DatabaseConnection>> {
     if sqlite_file(url).is_none() {
         return Ok(None);
     }
