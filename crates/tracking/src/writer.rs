@@ -317,7 +317,7 @@ fn append_loop(
     config: WriterConfig,
     stats: Arc<WriterStats>,
 ) {
-    let mut events: Vec<Event> = Vec::with_capacity(config.max_batch);
+    let mut events: Vec<Event> = Vec::new();
     let mut acks: Vec<oneshot::Sender<bool>> = Vec::with_capacity(config.max_batch);
     let mut flushes: Vec<oneshot::Sender<()>> = Vec::new();
     loop {
@@ -346,8 +346,11 @@ fn append_loop(
                     for ack in acks.drain(..) {
                         let _ = ack.send(true);
                     }
-                    let batch =
-                        std::mem::replace(&mut events, Vec::with_capacity(config.max_batch));
+                    // Handed over at about their own size (the buffer grows
+                    // with what each append takes, never set aside for a
+                    // whole batch), so a backlog of small appends waiting to
+                    // be stored holds memory for its events only.
+                    let batch = std::mem::take(&mut events);
                     let _ = to_store.send(ToStore::Events(batch, through));
                 }
                 Err(err) => {
@@ -395,11 +398,7 @@ async fn store_journalled(
         while let Some(msg) = next {
             match msg {
                 ToStore::Events(events, last) => {
-                    if batch.is_empty() {
-                        batch = events;
-                    } else {
-                        batch.extend(events);
-                    }
+                    batch.extend(events);
                     through = last;
                 }
                 ToStore::Segment(path, last) => full.push((path, last)),
@@ -422,6 +421,10 @@ async fn store_journalled(
             stats.journalled.fetch_sub(n, Ordering::Relaxed);
             stored_through = through;
             batch.clear();
+            // Hand the batch's memory back when a backlog made it large.
+            if batch.capacity() > config.max_batch {
+                batch.shrink_to(config.max_batch);
+            }
         }
         full.retain(|(path, last)| {
             if *last > stored_through {
