@@ -5,6 +5,11 @@ import { createThroughWizard, registerThroughForm, runSql, shot, uniqueEmail } f
 /** The owner's site, as the wizard saved it: the widget's calls come from there. */
 const SITE = "https://kesar-handlooms.example.in";
 const NEW_TITLE = "Last chance: 15% off handloom sarees";
+/** A control and a variant with a new headline, split evenly. */
+const HEADLINE_VARIANTS = [
+  { name: "Control", weight: 50, overrides: {} },
+  { name: "Variant B", weight: 50, overrides: { popup: { design: { headerTitle: NEW_TITLE } } } },
+];
 
 interface Arm {
   id: string;
@@ -166,14 +171,7 @@ test("an A/B test: write a variant with the designer, run traffic through the wi
   expect(body).toEqual({
     name: "Diwali headline",
     metric: "conversionRate",
-    variants: [
-      { name: "Control", weight: 50, overrides: {} },
-      {
-        name: "Variant B",
-        weight: 50,
-        overrides: { popup: { design: { headerTitle: NEW_TITLE } } },
-      },
-    ],
+    variants: HEADLINE_VARIANTS,
   });
   const results = tests.getByTestId("test-results");
   await expect(results).toBeVisible();
@@ -371,14 +369,7 @@ test("editing a running test's variants starts its next version: the old version
   } = await campaignWithTest(page, "abversion", "Festive kurtas", {
     name: "Kurta headline",
     metric: "conversionRate",
-    variants: [
-      { name: "Control", weight: 50, overrides: {} },
-      {
-        name: "Variant B",
-        weight: 50,
-        overrides: { popup: { design: { headerTitle: NEW_TITLE } } },
-      },
-    ],
+    variants: HEADLINE_VARIANTS,
   });
   const [control, variant] = first.variants;
   if (!control || !variant) throw new Error("the test has no variant");
