@@ -107,7 +107,7 @@ fn preview(text: &str) -> String {
 impl ConversationService {
     async fn throttle_ip(&self, ip: &str) -> Result<(), ConversationError> {
         self.limiter
-            .hit(
+            .hit_shared(
                 &format!("widget:ip:{ip}"),
                 Limit::new(self.limits.ip_per_minute, 60),
             )
@@ -117,7 +117,7 @@ impl ConversationService {
 
     async fn throttle_campaign(&self, campaign_id: &str) -> Result<(), ConversationError> {
         self.limiter
-            .hit(
+            .hit_shared(
                 &format!("widget:campaign:{campaign_id}"),
                 Limit::new(self.limits.campaign_per_minute, 60),
             )

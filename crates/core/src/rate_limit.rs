@@ -1,9 +1,16 @@
 //! Fixed-window rate limits, counted in process or, when `CA_REDIS_URL` is set,
 //! in Redis so that every server instance shares the counters.
+//!
+//! Limits that guard sign-ins and payments are counted in Redis on every
+//! attempt ([`RateLimiter::hit`]). The widget's limits are met on every page
+//! view, so they are counted in the process at once and added to Redis in one
+//! round trip for all keys every [`SYNC_EVERY`] ([`RateLimiter::hit_shared`]):
+//! a widget request waits for no round trip, and every instance still sees
+//! the others' counts within that time.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use redis::AsyncCommands;
 use redis::aio::ConnectionManager;
@@ -29,7 +36,36 @@ pub enum RateLimiter {
     /// Counters in this process only.
     Memory(Mutex<Windows>),
     /// Counters in Redis, shared by every instance.
-    Redis(ConnectionManager),
+    Redis(Arc<Shared>),
+}
+
+/// How often the widget's counts are added to Redis and the other
+/// instances' counts read back.
+pub const SYNC_EVERY: Duration = Duration::from_millis(50);
+
+/// Members already admitted by [`RateLimiter::admit_member`] remembered in
+/// process before the oldest are forgotten (they are asked of Redis again).
+const REMEMBERED_MEMBERS: usize = 200_000;
+
+/// The Redis connection and this instance's view of the widget's counters.
+pub struct Shared {
+    conn: ConnectionManager,
+    counts: Mutex<HashMap<String, SharedCount>>,
+    /// Members admitted per key, and when their window ends: admitted once,
+    /// a member stays admitted for the window, so asking again is not needed.
+    admitted: Mutex<HashMap<(String, String), Instant>>,
+}
+
+/// One widget counter as this instance knows it: the window it counts in
+/// (windows are aligned to the clock, so every instance agrees on them),
+/// the total Redis last gave, and the hits not yet added there.
+struct SharedCount {
+    slot: u64,
+    window: u64,
+    total: u32,
+    sending: u32,
+    pending: u32,
+    touched: bool,
 }
 
 /// The in-process counters: per key, when its window started, how long it
@@ -79,11 +115,26 @@ impl RateLimiter {
         Self::Memory(Mutex::new(Windows::default()))
     }
 
-    /// Counters in Redis at `url`.
+    /// Counters in Redis at `url`; the widget's counters are synced by a
+    /// task that ends when the limiter is dropped.
     pub async fn redis(url: &str) -> anyhow::Result<Self> {
+        Self::connect(url, true).await
+    }
+
+    /// Counters in Redis at `url`, synced in the background or only when
+    /// [`Self::sync_shared`] is called.
+    async fn connect(url: &str, background: bool) -> anyhow::Result<Self> {
         let client = redis::Client::open(url)?;
-        let manager = ConnectionManager::new(client).await?;
-        Ok(Self::Redis(manager))
+        let conn = ConnectionManager::new(client).await?;
+        let shared = Arc::new(Shared {
+            conn,
+            counts: Mutex::new(HashMap::new()),
+            admitted: Mutex::new(HashMap::new()),
+        });
+        if background {
+            tokio::spawn(sync_loop(Arc::downgrade(&shared)));
+        }
+        Ok(Self::Redis(shared))
     }
 
     /// From configuration: Redis when a URL is given, else in process.
@@ -111,6 +162,61 @@ impl RateLimiter {
             Err(remaining)
         } else {
             Ok(())
+        }
+    }
+
+    /// Counts one widget request for `key`; `Err(retry_after)` when it would
+    /// go over `limit` (a refused request is not counted). With Redis the
+    /// count is decided from this instance's view, which takes in the other
+    /// instances' counts every [`SYNC_EVERY`]: together, n instances may
+    /// admit up to what the other n - 1 admit in that time past the limit.
+    /// An unreachable Redis counts in process only (fails open).
+    pub async fn hit_shared(&self, key: &str, limit: Limit) -> Result<(), Duration> {
+        let Self::Redis(shared) = self else {
+            return self.hit(key, limit).await;
+        };
+        let window = limit.window.as_secs().max(1);
+        let now = unix_now();
+        let slot = now / window;
+        let remaining = Duration::from_secs((slot + 1) * window - now);
+        let Ok(mut counts) = shared.counts.lock() else {
+            return Ok(());
+        };
+        let count = counts.entry(key.to_string()).or_insert(SharedCount {
+            slot,
+            window,
+            total: 0,
+            sending: 0,
+            pending: 0,
+            touched: false,
+        });
+        if count.slot != slot || count.window != window {
+            *count = SharedCount {
+                slot,
+                window,
+                total: 0,
+                sending: 0,
+                pending: 0,
+                touched: false,
+            };
+        }
+        count.touched = true;
+        let seen = count
+            .total
+            .saturating_add(count.sending)
+            .saturating_add(count.pending);
+        if seen >= limit.max {
+            return Err(remaining);
+        }
+        count.pending += 1;
+        Ok(())
+    }
+
+    /// Adds this instance's widget counts to Redis now and reads back the
+    /// totals (the sync task does this every [`SYNC_EVERY`]).
+    pub async fn sync_shared(&self) {
+        if let Self::Redis(shared) = self {
+            shared.sync().await;
         }
     }
 
@@ -147,8 +253,16 @@ impl RateLimiter {
                 }
                 false
             }
-            Self::Redis(manager) => {
-                let mut conn = manager.clone();
+            Self::Redis(shared) => {
+                let remembered = (key.to_string(), member.to_string());
+                if let Ok(admitted) = shared.admitted.lock()
+                    && admitted
+                        .get(&remembered)
+                        .is_some_and(|until| *until > Instant::now())
+                {
+                    return true;
+                }
+                let mut conn = shared.conn.clone();
                 let script = redis::Script::new(
                     r"if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 1 end
                       if redis.call('SCARD', KEYS[1]) < tonumber(ARGV[2]) then
@@ -168,7 +282,20 @@ impl RateLimiter {
                     .invoke_async(&mut conn)
                     .await;
                 match result {
-                    Ok(admitted) => admitted == 1,
+                    Ok(1) => {
+                        if let Ok(mut admitted) = shared.admitted.lock() {
+                            if admitted.len() >= REMEMBERED_MEMBERS {
+                                let now = Instant::now();
+                                admitted.retain(|_, until| *until > now);
+                                if admitted.len() >= REMEMBERED_MEMBERS / 2 {
+                                    admitted.clear();
+                                }
+                            }
+                            admitted.insert(remembered, Instant::now() + limit.window);
+                        }
+                        true
+                    }
+                    Ok(_) => false,
                     Err(err) => {
                         tracing::warn!(%err, "distinct-member check failed; admitting");
                         true
@@ -186,8 +313,8 @@ impl RateLimiter {
                     map.map.remove(key);
                 }
             }
-            Self::Redis(manager) => {
-                let mut conn = manager.clone();
+            Self::Redis(shared) => {
+                let mut conn = shared.conn.clone();
                 let result: redis::RedisResult<()> = conn.del(redis_key(key)).await;
                 if let Err(err) = result {
                     tracing::warn!(%err, "rate limit reset failed");
@@ -209,8 +336,8 @@ impl RateLimiter {
                     _ => (0, limit.window),
                 }
             }
-            Self::Redis(manager) => {
-                let mut conn = manager.clone();
+            Self::Redis(shared) => {
+                let mut conn = shared.conn.clone();
                 let key = redis_key(key);
                 let result: redis::RedisResult<(Option<u32>, i64)> = redis::pipe()
                     .get(&key)
@@ -246,8 +373,8 @@ impl RateLimiter {
                 entry.2 += 1;
                 (entry.2, limit.window.saturating_sub(entry.0.elapsed()))
             }
-            Self::Redis(manager) => {
-                let mut conn = manager.clone();
+            Self::Redis(shared) => {
+                let mut conn = shared.conn.clone();
                 let key = redis_key(key);
                 let window = limit.window.as_secs().max(1);
                 // SET NX starts the window once; INCR counts within it.
@@ -272,6 +399,92 @@ impl RateLimiter {
             }
         }
     }
+}
+
+impl Shared {
+    /// One round trip: adds the hits counted since the last sync to each
+    /// touched counter's key for its window and reads back the totals, which
+    /// include the other instances' hits. Windows that have ended and were
+    /// not touched since are forgotten.
+    async fn sync(&self) {
+        let now = unix_now();
+        let mut sent: Vec<(String, u64, u32)> = Vec::new();
+        let mut pipe = redis::pipe();
+        {
+            let Ok(mut counts) = self.counts.lock() else {
+                return;
+            };
+            counts.retain(|_, c| c.touched || c.slot == now / c.window);
+            for (key, c) in counts.iter_mut() {
+                if !c.touched || c.sending > 0 {
+                    continue;
+                }
+                let redis_key = format!("ca:rlw:{key}:{}", c.slot);
+                pipe.incr(&redis_key, c.pending)
+                    .expire(&redis_key, (2 * c.window) as i64)
+                    .ignore();
+                sent.push((key.clone(), c.slot, c.pending));
+                c.sending = c.pending;
+                c.pending = 0;
+                c.touched = false;
+            }
+        }
+        if sent.is_empty() {
+            return;
+        }
+        let mut conn = self.conn.clone();
+        let result: redis::RedisResult<Vec<u32>> = pipe.query_async(&mut conn).await;
+        let Ok(mut counts) = self.counts.lock() else {
+            return;
+        };
+        match result {
+            Ok(totals) if totals.len() == sent.len() => {
+                for ((key, slot, _), total) in sent.iter().zip(totals) {
+                    if let Some(c) = counts.get_mut(key)
+                        && c.slot == *slot
+                    {
+                        c.total = total;
+                        c.sending = 0;
+                    }
+                }
+            }
+            other => {
+                if let Err(err) = other {
+                    tracing::warn!(%err, "rate limit sync failed; counting in process");
+                }
+                // Keep the hits in this instance's view and offer them again.
+                for (key, slot, n) in &sent {
+                    if let Some(c) = counts.get_mut(key)
+                        && c.slot == *slot
+                    {
+                        c.pending += n;
+                        c.sending = 0;
+                        c.touched = true;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Syncs the widget's counters every [`SYNC_EVERY`] while the limiter lives.
+async fn sync_loop(shared: Weak<Shared>) {
+    let mut tick = tokio::time::interval(SYNC_EVERY);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        let Some(shared) = shared.upgrade() else {
+            return;
+        };
+        shared.sync().await;
+    }
+}
+
+fn unix_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
 }
 
 fn redis_key(key: &str) -> String {
@@ -393,5 +606,122 @@ mod tests {
         let key = format!("test:{}", crate::ids::new_id());
         exercise(&limiter, &key).await;
         limiter.reset(&key).await;
+    }
+
+    fn redis_url() -> String {
+        std::env::var("CA_TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".to_string())
+    }
+
+    /// Two instances share the widget's counts through Redis: each decides
+    /// from its own view, which takes in the other's hits at each sync, and
+    /// once the total is reached both refuse (refusals are not counted).
+    #[tokio::test]
+    async fn redis_shared_counts_reach_every_instance() {
+        // Synced only where the test says, so each instance's view is known.
+        let a = RateLimiter::connect(&redis_url(), false)
+            .await
+            .expect("redis reachable");
+        let b = RateLimiter::connect(&redis_url(), false)
+            .await
+            .expect("redis reachable");
+        // A window of about eleven days, so the test never straddles two.
+        let limit = Limit::new(10, 1_000_000);
+        let key = format!("test:shared:{}", crate::ids::new_id());
+        for _ in 0..6 {
+            assert!(a.hit_shared(&key, limit).await.is_ok());
+        }
+        a.sync_shared().await;
+        assert!(b.hit_shared(&key, limit).await.is_ok());
+        b.sync_shared().await;
+        // B now knows of A's six and its own one: three more, then no.
+        for _ in 0..3 {
+            assert!(b.hit_shared(&key, limit).await.is_ok());
+        }
+        let retry = b.hit_shared(&key, limit).await.expect_err("limit reached");
+        assert!(retry <= limit.window && retry > Duration::ZERO);
+        b.sync_shared().await;
+        // Until its next sync A still sees its own six: it admits one more
+        // (the overshoot one sync interval allows), then learns of B's four
+        // and refuses too.
+        assert!(a.hit_shared(&key, limit).await.is_ok());
+        a.sync_shared().await;
+        assert!(a.hit_shared(&key, limit).await.is_err());
+        assert!(b.hit_shared(&key, limit).await.is_err());
+        // Redis holds the eleven admitted, not the refusals.
+        let slot = unix_now() / limit.window.as_secs();
+        let client = redis::Client::open(redis_url()).expect("url");
+        let mut conn = client
+            .get_multiplexed_async_connection()
+            .await
+            .expect("connect");
+        a.sync_shared().await;
+        b.sync_shared().await;
+        let stored: u32 = conn
+            .get(format!("ca:rlw:{key}:{slot}"))
+            .await
+            .expect("count");
+        assert_eq!(stored, 11);
+    }
+
+    /// The sync task adds this instance's counts to Redis by itself, within
+    /// a few sync intervals, without anyone asking.
+    #[tokio::test]
+    async fn redis_shared_counts_are_synced_in_the_background() {
+        let a = RateLimiter::redis(&redis_url())
+            .await
+            .expect("redis reachable");
+        let limit = Limit::new(100, 1_000_000);
+        let key = format!("test:background:{}", crate::ids::new_id());
+        for _ in 0..3 {
+            assert!(a.hit_shared(&key, limit).await.is_ok());
+        }
+        let slot = unix_now() / limit.window.as_secs();
+        let client = redis::Client::open(redis_url()).expect("url");
+        let mut conn = client
+            .get_multiplexed_async_connection()
+            .await
+            .expect("connect");
+        let mut stored: Option<u32> = None;
+        for _ in 0..40 {
+            tokio::time::sleep(SYNC_EVERY).await;
+            stored = conn
+                .get(format!("ca:rlw:{key}:{slot}"))
+                .await
+                .expect("count");
+            if stored == Some(3) {
+                break;
+            }
+        }
+        assert_eq!(stored, Some(3));
+    }
+
+    /// Without Redis the widget's limits are the in-process ones.
+    #[tokio::test]
+    async fn memory_shared_counts_are_the_in_process_ones() {
+        let limiter = RateLimiter::memory();
+        let limit = Limit::new(2, 60);
+        assert!(limiter.hit_shared("k", limit).await.is_ok());
+        assert!(limiter.hit_shared("k", limit).await.is_ok());
+        assert!(limiter.hit_shared("k", limit).await.is_err());
+    }
+
+    /// A member remembered by one instance is still one of the key's
+    /// members for another: the distinct count stays shared.
+    #[tokio::test]
+    async fn redis_admitted_members_are_shared_between_instances() {
+        let a = RateLimiter::redis(&redis_url())
+            .await
+            .expect("redis reachable");
+        let b = RateLimiter::redis(&redis_url())
+            .await
+            .expect("redis reachable");
+        let limit = Limit::new(2, 60);
+        let key = format!("members:shared:{}", crate::ids::new_id());
+        assert!(a.admit_member(&key, "a", limit).await);
+        assert!(a.admit_member(&key, "b", limit).await);
+        assert!(a.admit_member(&key, "a", limit).await);
+        assert!(!b.admit_member(&key, "c", limit).await);
+        assert!(b.admit_member(&key, "b", limit).await);
+        assert!(!a.admit_member(&key, "c", limit).await);
     }
 }

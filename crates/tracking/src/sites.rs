@@ -18,14 +18,14 @@ use crate::service::{Site, TrackingService};
 impl TrackingService {
     pub(crate) async fn throttle(&self, ip: &str, campaign_id: &str) -> Result<(), TrackingError> {
         self.limiter
-            .hit(
+            .hit_shared(
                 &format!("events:ip:{ip}"),
                 Limit::new(self.config.events_ip_per_minute, 60),
             )
             .await
             .map_err(TrackingError::RateLimited)?;
         self.limiter
-            .hit(
+            .hit_shared(
                 &format!("events:campaign:{campaign_id}"),
                 Limit::new(self.config.events_campaign_per_minute, 60),
             )
