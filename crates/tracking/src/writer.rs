@@ -100,6 +100,12 @@ pub struct WriterConfig {
     /// it, new events wait in the queue (and a full queue answers busy)
     /// until the database catches up.
     pub journal_backlog: u64,
+    /// With a journal, how long the store thread waits for more events when
+    /// it holds fewer than a tenth of `max_batch` (the events were answered
+    /// already, so only the dashboards see them that much later): a
+    /// database shared by several instances gets a few large commits
+    /// instead of many small ones.
+    pub store_linger: Duration,
 }
 
 impl Default for WriterConfig {
@@ -110,6 +116,7 @@ impl Default for WriterConfig {
             hand_over: Duration::from_secs(1),
             keep_trying: Duration::from_secs(30),
             journal_backlog: 200_000,
+            store_linger: Duration::from_millis(20),
         }
     }
 }
@@ -394,6 +401,7 @@ async fn store_journalled(
     let mut full: Vec<(PathBuf, u64)> = Vec::new();
     let mut waiters: Vec<oneshot::Sender<()>> = Vec::new();
     while let Some(first) = rx.recv().await {
+        let linger_until = tokio::time::Instant::now() + config.store_linger;
         let mut next = Some(first);
         while let Some(msg) = next {
             match msg {
@@ -404,8 +412,18 @@ async fn store_journalled(
                 ToStore::Segment(path, last) => full.push((path, last)),
                 ToStore::Flush(done) => waiters.push(done),
             }
-            next = if batch.len() < config.max_batch {
-                rx.try_recv().ok()
+            next = if batch.len() >= config.max_batch {
+                None
+            } else if let Ok(msg) = rx.try_recv() {
+                Some(msg)
+            } else if !batch.is_empty() && batch.len() < config.max_batch / 10 && waiters.is_empty()
+            {
+                // A small batch waits a moment for company (nothing waits
+                // on it: its events were answered once journalled).
+                tokio::time::timeout_at(linger_until, rx.recv())
+                    .await
+                    .ok()
+                    .flatten()
             } else {
                 None
             };
