@@ -48,6 +48,7 @@ mod m20261126_000043_experiments;
 mod m20261127_000044_conversation_variants;
 mod m20261127_000045_test_decisions;
 mod m20261127_000046_test_versions;
+mod m20261127_000047_search_indexed_later;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -103,6 +104,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261127_000044_conversation_variants::Migration),
             Box::new(m20261127_000045_test_decisions::Migration),
             Box::new(m20261127_000046_test_versions::Migration),
+            Box::new(m20261127_000047_search_indexed_later::Migration),
         ]
     }
 }

@@ -11,6 +11,7 @@ pub mod entities;
 pub mod error;
 pub mod forms;
 pub mod hooks;
+pub mod search_index;
 pub mod service;
 mod start_facts;
 pub mod start_writer;

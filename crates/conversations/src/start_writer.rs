@@ -8,6 +8,9 @@
 //! each visitor. Under light load a batch is one start, written as soon as
 //! it arrives.
 //!
+//! Between batches the writer also brings the search index up to date (see
+//! [`crate::search_index`]).
+//!
 //! A visitor sees exactly what a start written on its own would give: the
 //! first starts of an owner, in the order they arrived, get the assistant
 //! while the month's allowance lasts, the rest the notice.
@@ -17,10 +20,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use chrono::{DateTime, NaiveDate, Utc};
-use sea_orm::{DatabaseConnection, DbErr, EntityTrait, Set};
+use sea_orm::{DatabaseConnection, DbBackend, DbErr, EntityTrait, Set};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::entities::{conversation, message};
+use crate::search_index;
 
 /// What the visitor sees instead of the assistant when the owner's plan has no
 /// AI conversations left this month.
@@ -123,7 +127,51 @@ async fn run(
 ) {
     let mut starts: Vec<NewStart> = Vec::with_capacity(MAX_BATCH);
     let mut answers: Vec<Answer> = Vec::with_capacity(MAX_BATCH);
-    while let Some((first, done)) = rx.recv().await {
+    // Between batches the writer also keeps the search index caught up: on
+    // SQLite over its own connection (so the two never wait for each
+    // other's lock), on PostgreSQL in a task beside it.
+    let sqlite = db.get_database_backend() == DbBackend::Sqlite;
+    let mut tick = tokio::time::interval(if sqlite {
+        search_index::INDEX_EVERY
+    } else {
+        search_index::CLEAN_EVERY
+    });
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut cleaning: Option<tokio::task::JoinHandle<bool>> = None;
+    let mut clean = true;
+    loop {
+        let (first, done) = tokio::select! {
+            biased;
+            _ = tick.tick() => {
+                if sqlite {
+                    if let Err(err) = search_index::catch_up(&db, search_index::INDEX_BATCH).await {
+                        tracing::warn!(%err, "indexing conversations for search failed; trying again shortly");
+                    }
+                } else if clean {
+                    if let Some(done) = cleaning.take_if(|h| h.is_finished()) {
+                        clean = done.await.unwrap_or(false);
+                    }
+                    if clean && cleaning.is_none() {
+                        let db = db.clone();
+                        cleaning = Some(tokio::spawn(async move {
+                            match search_index::catch_up(&db, 0).await {
+                                Ok(_) => true,
+                                Err(err) => {
+                                    // The index's own maintenance cleans it instead.
+                                    tracing::warn!(%err, "cleaning the conversation search index failed; leaving it to PostgreSQL");
+                                    false
+                                }
+                            }
+                        }));
+                    }
+                }
+                continue;
+            }
+            next = rx.recv() => match next {
+                Some(next) => next,
+                None => break,
+            },
+        };
         starts.push(first);
         answers.push(done);
         while starts.len() < MAX_BATCH {

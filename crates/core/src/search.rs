@@ -53,6 +53,10 @@ pub struct Trigram {
     pub fts_index: &'static str,
     pub fts_keys: &'static str,
     pub fts_key: &'static str,
+    /// Whether rows reach the SQLite index a moment after they are written
+    /// (`fts_keys.pending` is 1 until then): waiting rows are tested on
+    /// their columns (`scan`) so that they are found all the same.
+    pub fts_pending: bool,
 }
 
 impl Trigram {
@@ -92,23 +96,64 @@ impl Trigram {
             // case-folded. The unary `+` keeps SQLite from walking the
             // owner's index (all their rows) instead of starting from the
             // matches.
-            _ => Condition::all()
-                .add(Expr::cust_with_values(
-                    format!("+\"{}\".\"owner_id\" = ?", self.table),
-                    [owner_id],
-                ))
-                .add(Expr::cust_with_values(
-                    format!(
-                        "\"{table}\".\"id\" IN (SELECT k.{key} FROM {keys} k WHERE k.owner_id = ? \
-                         AND k.rid IN (SELECT rowid FROM {index} WHERE {index} MATCH ?))",
-                        table = self.table,
-                        key = self.fts_key,
-                        keys = self.fts_keys,
-                        index = self.fts_index,
-                    ),
-                    [owner_id.to_string(), fts_phrase(term)],
-                )),
+            _ => {
+                let indexed = Condition::all()
+                    .add(Expr::cust_with_values(
+                        format!("+\"{}\".\"owner_id\" = ?", self.table),
+                        [owner_id],
+                    ))
+                    .add(Expr::cust_with_values(
+                        format!(
+                            "\"{table}\".\"id\" IN (SELECT k.{key} FROM {keys} k WHERE k.owner_id = ? \
+                             AND k.rid IN (SELECT rowid FROM {index} WHERE {index} MATCH ?))",
+                            table = self.table,
+                            key = self.fts_key,
+                            keys = self.fts_keys,
+                            index = self.fts_index,
+                        ),
+                        [owner_id.to_string(), fts_phrase(term)],
+                    ));
+                if !self.fts_pending {
+                    return indexed;
+                }
+                Condition::any().add(indexed).add(
+                    Condition::all()
+                        .add(Expr::cust_with_values(
+                            format!(
+                                "\"{table}\".\"id\" IN (SELECT k.{key} FROM {keys} k \
+                                 WHERE k.owner_id = ? AND k.pending = 1)",
+                                table = self.table,
+                                key = self.fts_key,
+                                keys = self.fts_keys,
+                            ),
+                            [owner_id],
+                        ))
+                        .add(scan),
+                )
+            }
         }
+    }
+
+    /// Whether some of the owner's rows wait for the SQLite index.
+    async fn has_pending<C: sea_orm::ConnectionTrait>(
+        &self,
+        conn: &C,
+        owner_id: &str,
+    ) -> Result<bool, sea_orm::DbErr> {
+        if !self.fts_pending {
+            return Ok(false);
+        }
+        let row = conn
+            .query_one_raw(sea_orm::Statement::from_sql_and_values(
+                DbBackend::Sqlite,
+                format!(
+                    "SELECT EXISTS (SELECT 1 FROM {} WHERE owner_id = ? AND pending = 1) AS waiting",
+                    self.fts_keys
+                ),
+                [owner_id.into()],
+            ))
+            .await?;
+        row.map_or(Ok(false), |r| r.try_get::<bool>("", "waiting"))
     }
 
     /// The same rows as [`Self::matches`], tested one row at a time, for
@@ -140,8 +185,9 @@ impl Trigram {
 
     /// How many of the owner's rows holding `term` the search `query`
     /// selects, counted up to the cap. On SQLite, when no other filter
-    /// narrows the search (`unfiltered`), the count comes from the index
-    /// alone (see [`fts_count_capped`]): no searched row is read.
+    /// narrows the search (`unfiltered`) and none of the owner's rows waits
+    /// for the index, the count comes from the index alone (see
+    /// [`fts_count_capped`]): no searched row is read.
     pub async fn count<C: sea_orm::ConnectionTrait>(
         &self,
         conn: &C,
@@ -151,7 +197,11 @@ impl Trigram {
         query: sea_orm::sea_query::SelectStatement,
     ) -> Result<Counted, sea_orm::DbErr> {
         let backend = conn.get_database_backend();
-        if unfiltered && backend == DbBackend::Sqlite && self.indexed(backend, term) {
+        if unfiltered
+            && backend == DbBackend::Sqlite
+            && self.indexed(backend, term)
+            && !self.has_pending(conn, owner_id).await?
+        {
             fts_count_capped(conn, self.fts_index, self.fts_keys, owner_id, term).await
         } else {
             count_capped(conn, query).await

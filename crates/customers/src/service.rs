@@ -106,6 +106,7 @@ const TRIGRAM: Trigram = Trigram {
     fts_index: "customers_search",
     fts_keys: "customer_search_keys",
     fts_key: "customer_id",
+    fts_pending: false,
 };
 
 /// How many of the owner's customers (with `status`, when given) hold

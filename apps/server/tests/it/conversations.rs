@@ -862,3 +862,219 @@ async fn a_search_past_ten_thousand_matches_stops_counting_and_still_pages() {
     assert_eq!(r.body["pagination"]["total"], 20);
     assert_eq!(r.body["pagination"]["capped"], false);
 }
+
+/// On SQLite a conversation reaches the search index a moment after it is
+/// written (the chat-start writer indexes the waiting ones between its
+/// batches): until then the search tests its columns, so the list and its
+/// count are the same before and after. On PostgreSQL the index's pending
+/// list is cleaned in the background instead.
+#[tokio::test]
+async fn conversations_are_found_while_they_wait_for_the_search_index() {
+    use ca_conversations::search_index::{INDEX_BATCH, catch_up, waiting};
+    use sea_orm::{ConnectionTrait, DbBackend, Statement};
+    let app = spawn_app().await;
+    let (token, campaign) = owner_campaign(&app, "conv-wait@example.in", "Wait shop").await;
+    let (other, other_campaign) = owner_campaign(&app, "conv-wait-b@example.in", "Other").await;
+    let t = token.as_str();
+    let a = chat(&app, &campaign, &["Do you have COD?"]).await;
+    let b = chat(&app, &campaign, &["Do you have COD?"]).await;
+    let foreign = chat(&app, &other_campaign, &["Do you have COD?"]).await;
+    let expect = |found: (Vec<String>, u64)| {
+        assert_eq!(found, (vec![b.clone(), a.clone()], 2));
+    };
+    if ca_core::db::is_postgres(&app.db.conn) {
+        catch_up(&app.db.conn, INDEX_BATCH).await.expect("clean");
+        expect(searched(&app, t, "search=cash%20on").await);
+        assert_eq!(waiting(&app.db.conn).await.expect("waiting"), 0);
+        return;
+    }
+    let db = &app.db.conn;
+    let matched = |term: &'static str| async move {
+        db.query_all_raw(Statement::from_sql_and_values(
+            DbBackend::Sqlite,
+            "SELECT k.conversation_id AS id FROM conversations_search s \
+             JOIN conversation_search_keys k ON k.rid = s.rowid \
+             WHERE conversations_search MATCH ? ORDER BY k.rid",
+            [format!("\"{term}\"").into()],
+        ))
+        .await
+        .expect("match")
+        .iter()
+        .map(|r| r.try_get::<String>("", "id").expect("id"))
+        .collect::<Vec<_>>()
+    };
+    let stored_id = |widget_id: &str| {
+        let widget_id = widget_id.to_string();
+        async move {
+            db.query_one_raw(Statement::from_sql_and_values(
+                DbBackend::Sqlite,
+                "SELECT id FROM conversations WHERE conversation_id = ?",
+                [widget_id.into()],
+            ))
+            .await
+            .expect("row")
+            .expect("stored")
+            .try_get::<String>("", "id")
+            .expect("id")
+        }
+    };
+    let (a_id, b_id, foreign_id) = (
+        stored_id(&a).await,
+        stored_id(&b).await,
+        stored_id(&foreign).await,
+    );
+
+    // Every conversation waits, and a held write lock keeps the writer from
+    // indexing them while the owner searches (reads go on beside it).
+    let holder = ca_core::db::connect(&app.db.url).await.expect("holder");
+    let lock = loop {
+        for sql in [
+            "UPDATE conversation_search_keys SET pending = 1",
+            "DELETE FROM conversations_search",
+        ] {
+            db.execute_unprepared(sql).await.expect("unindex");
+        }
+        let lock = ca_core::db::begin_write(&holder).await.expect("begin");
+        lock.execute_unprepared("CREATE TABLE lock_holder (x INTEGER)")
+            .await
+            .expect("lock");
+        // The writer may have indexed some between the two: then again.
+        if waiting(db).await.expect("waiting") == 3 {
+            break lock;
+        }
+        lock.rollback().await.expect("release");
+    };
+    assert!(matched("cash on").await.is_empty());
+    expect(searched(&app, t, "search=cash%20on").await);
+    expect(searched(&app, t, "search=CASH%20ON&limit=5").await);
+    assert_eq!(
+        searched(&app, &other, "search=cash%20on").await,
+        (vec![foreign.clone()], 1)
+    );
+    lock.rollback().await.expect("release");
+
+    // Indexed: found through the index, and the same list and count.
+    while catch_up(db, INDEX_BATCH).await.expect("index") > 0 {}
+    assert_eq!(waiting(db).await.expect("waiting"), 0);
+    let mut all = vec![a_id.clone(), b_id.clone(), foreign_id.clone()];
+    all.sort();
+    let mut indexed = matched("cash on").await;
+    indexed.sort();
+    assert_eq!(indexed, all);
+    expect(searched(&app, t, "search=cash%20on").await);
+
+    // A changed conversation leaves the index until it is indexed again,
+    // with its new text only; a deleted one is gone from both.
+    let r = app
+        .post(
+            &format!("/api/widget/conversations/{a}/messages"),
+            json!({"message": "What about returns?"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        searched(&app, t, "search=returns%20are").await,
+        (vec![a.clone()], 1)
+    );
+    while catch_up(db, INDEX_BATCH).await.expect("index") > 0 {}
+    assert_eq!(matched("returns are").await, vec![a_id.clone()]);
+    assert!(!matched("cash on").await.contains(&a_id));
+    assert_eq!(
+        searched(&app, t, "search=cash%20on").await,
+        (vec![b.clone()], 1)
+    );
+    let gone = app
+        .send(
+            "DELETE",
+            &format!("/api/conversations/{b}"),
+            Some(t),
+            json!({}),
+        )
+        .await;
+    assert_eq!(gone.status, 200, "{}", gone.body);
+    assert!(!matched("cash on").await.contains(&b_id));
+    assert_eq!(searched(&app, t, "search=cash%20on").await, (vec![], 0));
+}
+
+/// Upgrading keeps every indexed conversation in the index, and undoing
+/// (back to before the change, whatever came after it) indexes the waiting
+/// ones and indexes in the writing transaction again.
+#[tokio::test]
+async fn indexing_later_upgrades_and_undoes_without_losing_a_conversation() {
+    use ca_conversations::search_index::{INDEX_BATCH, catch_up, waiting};
+    use ca_migrations::{Migrator, MigratorTrait};
+    use sea_orm::{ConnectionTrait, DbBackend, Statement};
+    let app = spawn_app().await;
+    if ca_core::db::is_postgres(&app.db.conn) {
+        return; // PostgreSQL's index is unchanged by this migration.
+    }
+    let db = &app.db.conn;
+    let all = Migrator::migrations();
+    let at = all
+        .iter()
+        .position(|m| m.name().contains("search_indexed_later"))
+        .expect("the migration");
+    let steps = u32::try_from(all.len() - at).expect("steps");
+    let indexed = || async move {
+        let mut ids: Vec<String> = db
+            .query_all_raw(Statement::from_string(
+                DbBackend::Sqlite,
+                "SELECT c.conversation_id AS id FROM conversations_search s \
+                 JOIN conversation_search_keys k ON k.rid = s.rowid \
+                 JOIN conversations c ON c.id = k.conversation_id \
+                 WHERE conversations_search MATCH '\"cash on\"'",
+            ))
+            .await
+            .expect("match")
+            .iter()
+            .map(|r| r.try_get::<String>("", "id").expect("id"))
+            .collect();
+        ids.sort();
+        ids
+    };
+    let sorted = |mut ids: Vec<String>| {
+        ids.sort();
+        ids
+    };
+    let (token, campaign) = owner_campaign(&app, "conv-undo@example.in", "Undo shop").await;
+    let a = chat(&app, &campaign, &["Do you have COD?"]).await;
+    while catch_up(db, INDEX_BATCH).await.expect("index") > 0 {}
+    // One waits for the index as the change is undone.
+    let b = chat(&app, &campaign, &["Do you have COD?"]).await;
+    db.execute_unprepared(&format!(
+        "DELETE FROM conversations_search WHERE rowid = (SELECT k.rid FROM conversation_search_keys k \
+         JOIN conversations c ON c.id = k.conversation_id WHERE c.conversation_id = '{b}')"
+    ))
+    .await
+    .expect("unindex");
+    db.execute_unprepared("UPDATE conversation_search_keys SET pending = 1")
+        .await
+        .expect("wait");
+
+    Migrator::down(db, Some(steps)).await.expect("down");
+    assert!(
+        db.execute_unprepared("SELECT pending FROM conversation_search_keys")
+            .await
+            .is_err(),
+        "pending is still there after down"
+    );
+    assert_eq!(indexed().await, sorted(vec![a.clone(), b.clone()]));
+    // Indexed as it is written again.
+    let c = chat(&app, &campaign, &["Do you have COD?"]).await;
+    assert_eq!(
+        indexed().await,
+        sorted(vec![a.clone(), b.clone(), c.clone()])
+    );
+
+    Migrator::up(db, None).await.expect("up");
+    assert_eq!(waiting(db).await.expect("waiting"), 0);
+    assert_eq!(
+        indexed().await,
+        sorted(vec![a.clone(), b.clone(), c.clone()])
+    );
+    let d = chat(&app, &campaign, &["Do you have COD?"]).await;
+    while catch_up(db, INDEX_BATCH).await.expect("index") > 0 {}
+    assert_eq!(indexed().await, sorted(vec![a, b, c, d.clone()]));
+    let (found, total) = searched(&app, &token, "search=cash%20on&limit=1").await;
+    assert_eq!((found, total), (vec![d], 4));
+}

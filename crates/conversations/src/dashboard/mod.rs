@@ -109,6 +109,7 @@ const TRIGRAM: Trigram = Trigram {
     fts_index: "conversations_search",
     fts_keys: "conversation_search_keys",
     fts_key: "conversation_id",
+    fts_pending: true,
 };
 
 /// The owner's conversations whose last message or collected values hold
