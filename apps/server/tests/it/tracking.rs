@@ -1850,6 +1850,57 @@ async fn a_journal_that_cannot_be_stored_turns_events_away_as_busy() {
     let _ = std::fs::remove_dir_all(folder);
 }
 
+/// With a journal, events that trickle in one at a time (each answered at
+/// once) are stored together: a small batch waits a moment for company, so
+/// a database shared by several instances gets a few large commits instead
+/// of one per event. A flush still stores at once.
+#[tokio::test]
+async fn journalled_events_trickling_in_are_stored_together() {
+    use ca_tracking::writer::{EventWriter, WriterConfig};
+    use std::sync::atomic::Ordering;
+    let db = ca_migrations::testing::TestDb::new().await.expect("db");
+    let folder = std::env::temp_dir().join(format!("ca-journal-{}", uuid::Uuid::now_v7()));
+    let writer = EventWriter::start_journaled(
+        db.conn.clone(),
+        &folder,
+        WriterConfig {
+            store_linger: Duration::from_millis(1500),
+            ..WriterConfig::default()
+        },
+    )
+    .await
+    .expect("start");
+    for i in 0..10 {
+        for p in push_impressions(&writer, 1, &format!("trickle{i}")) {
+            p.await.expect("join").expect("answered");
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    // All ten were answered; they wait together for the store.
+    let stats = writer.stats();
+    let mut waited = 0;
+    while stats.stored.load(Ordering::Relaxed) < 10 && waited < 200 {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        waited += 1;
+    }
+    assert_eq!(stats.stored.load(Ordering::Relaxed), 10);
+    let batches = stats.batches.load(Ordering::Relaxed);
+    assert!(batches <= 2, "ten trickling events took {batches} commits");
+    // A flush does not wait for company.
+    for p in push_impressions(&writer, 1, "flushed") {
+        p.await.expect("join").expect("answered");
+    }
+    let asked = std::time::Instant::now();
+    writer.flush().await;
+    assert_eq!(stats.stored.load(Ordering::Relaxed), 11);
+    assert!(
+        asked.elapsed() < Duration::from_millis(1500),
+        "the flush waited for the linger"
+    );
+    drop(writer);
+    let _ = std::fs::remove_dir_all(folder);
+}
+
 /// A burst of visitors leaving their email at once (a sale, a newsletter)
 /// all become leads. Each submission holds the database's write lock while
 /// it stores the lead; if it also needed a second pooled connection for a
