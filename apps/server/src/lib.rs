@@ -286,7 +286,7 @@ async fn event_writer(
             let folder = config.data_dir.join("event-journal");
             ca_tracking::journal::name_instance_journal(&folder)
                 .with_context(|| format!("naming the event journal {}", folder.display()))?;
-            (db.clone(), folder)
+            (ca_core::db::connect_one(url).await?, folder)
         }
         _ => return Ok(EventWriter::start(db.clone(), WriterConfig::default())),
     };

@@ -30,6 +30,15 @@ pub async fn connect_writer(url: &str) -> anyhow::Result<Option<DatabaseConnecti
     open(url, 1).await.map(Some)
 }
 
+/// A pool of one connection to `url` for a task that writes large batches
+/// one after another (the event store on PostgreSQL): a connection keeps the
+/// buffers of the largest message it has sent, so batches spread over the
+/// shared pool would in time leave every pooled connection holding a batch's
+/// worth of memory.
+pub async fn connect_one(url: &str) -> anyhow::Result<DatabaseConnection> {
+    open(url, 1).await
+}
+
 async fn open(url: &str, connections: u32) -> anyhow::Result<DatabaseConnection> {
     let is_sqlite = url.starts_with("sqlite:");
     if is_sqlite {
