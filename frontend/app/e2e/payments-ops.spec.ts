@@ -422,6 +422,16 @@ async function crowd(campaignId: string, from: number, count: number, tag: strin
   return from + addresses.length;
 }
 
+/**
+ * The visitors counted this month, once the server has stored what it answered: events are
+ * answered once journalled and stored a moment later, so the count is awaited, not read once.
+ */
+async function expectVisitors(request: APIRequestContext, token: string, count: number) {
+  await expect
+    .poll(async () => (await visitorsNow(request, token)).current, { timeout: 10_000 })
+    .toBe(count);
+}
+
 async function visitorsNow(request: APIRequestContext, token: string) {
   const res = await request.get(`${API}/api/billing/usage`, {
     headers: { authorization: `Bearer ${token}` },
@@ -465,7 +475,7 @@ test("the visitor quota: a warning at 80 %, the grace at the limit, red once the
 
   // 80 %: a warning with the server's figures.
   next = await crowd(campaignId, next, 20, tag);
-  expect((await visitorsNow(request, token)).current).toBe(limit * 0.8);
+  await expectVisitors(request, token, limit * 0.8);
   await page.reload();
   const banner = page.getByTestId("visitor-quota");
   await expect(banner).toHaveAttribute("data-level", "warning");
@@ -481,7 +491,7 @@ test("the visitor quota: a warning at 80 %, the grace at the limit, red once the
 
   // The limit: the grace, saying where the popup stops.
   next = await crowd(campaignId, next, limit * 0.2, tag);
-  expect((await visitorsNow(request, token)).current).toBe(limit);
+  await expectVisitors(request, token, limit);
   await page.reload();
   await expect(banner).toHaveAttribute("data-level", "grace");
   await expect(banner).toContainText("You've reached this month's visitor limit");
@@ -494,7 +504,7 @@ test("the visitor quota: a warning at 80 %, the grace at the limit, red once the
 
   // The grace used up: the popup stops, and the banner turns red.
   await crowd(campaignId, next, grace, tag);
-  expect((await visitorsNow(request, token)).current).toBe(stopAt);
+  await expectVisitors(request, token, stopAt);
   await page.reload();
   await expect(banner).toHaveAttribute("data-level", "stopped");
   await expect(page.getByRole("alert")).toContainText("Your popup has stopped for this month");
