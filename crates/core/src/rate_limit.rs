@@ -68,6 +68,20 @@ struct SharedCount {
     touched: bool,
 }
 
+impl SharedCount {
+    /// A counter for the window `slot` of `window` seconds, with nothing counted.
+    fn new(slot: u64, window: u64) -> Self {
+        Self {
+            slot,
+            window,
+            total: 0,
+            sending: 0,
+            pending: 0,
+            touched: false,
+        }
+    }
+}
+
 /// The in-process counters: per key, when its window started, how long it
 /// lasts and the count so far. Windows that have ended are dropped whenever
 /// the map has doubled since the last clean-up, so it holds about as many
@@ -182,23 +196,11 @@ impl RateLimiter {
         let Ok(mut counts) = shared.counts.lock() else {
             return Ok(());
         };
-        let count = counts.entry(key.to_string()).or_insert(SharedCount {
-            slot,
-            window,
-            total: 0,
-            sending: 0,
-            pending: 0,
-            touched: false,
-        });
+        let count = counts
+            .entry(key.to_string())
+            .or_insert_with(|| SharedCount::new(slot, window));
         if count.slot != slot || count.window != window {
-            *count = SharedCount {
-                slot,
-                window,
-                total: 0,
-                sending: 0,
-                pending: 0,
-                touched: false,
-            };
+            *count = SharedCount::new(slot, window);
         }
         count.touched = true;
         let seen = count
@@ -591,23 +593,36 @@ mod tests {
 
     #[tokio::test]
     async fn redis_admits_the_first_distinct_members() {
-        let url = std::env::var("CA_TEST_REDIS_URL")
-            .unwrap_or_else(|_| "redis://127.0.0.1:6379".to_string());
-        let limiter = RateLimiter::redis(&url).await.expect("redis reachable");
+        let limiter = RateLimiter::redis(&redis_url())
+            .await
+            .expect("redis reachable");
         admit_members(&limiter, &format!("members:{}", crate::ids::new_id())).await;
     }
 
     /// Runs against the machine's Redis (`CA_TEST_REDIS_URL`, default the local server).
     #[tokio::test]
     async fn redis_counts_and_resets() {
-        let url = std::env::var("CA_TEST_REDIS_URL")
-            .unwrap_or_else(|_| "redis://127.0.0.1:6379".to_string());
-        let limiter = RateLimiter::redis(&url).await.expect("redis reachable");
+        let limiter = RateLimiter::redis(&redis_url())
+            .await
+            .expect("redis reachable");
         let key = format!("test:{}", crate::ids::new_id());
         exercise(&limiter, &key).await;
         limiter.reset(&key).await;
     }
 
+    /// What Redis holds for the widget counter `key` in the window `slot`.
+    async fn stored(key: &str, slot: u64) -> Option<u32> {
+        let client = redis::Client::open(redis_url()).expect("url");
+        let mut conn = client
+            .get_multiplexed_async_connection()
+            .await
+            .expect("connect");
+        conn.get(format!("ca:rlw:{key}:{slot}"))
+            .await
+            .expect("count")
+    }
+
+    /// The machine's Redis (`CA_TEST_REDIS_URL`, default the local server).
     fn redis_url() -> String {
         std::env::var("CA_TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".to_string())
     }
@@ -649,18 +664,9 @@ mod tests {
         assert!(b.hit_shared(&key, limit).await.is_err());
         // Redis holds the eleven admitted, not the refusals.
         let slot = unix_now() / limit.window.as_secs();
-        let client = redis::Client::open(redis_url()).expect("url");
-        let mut conn = client
-            .get_multiplexed_async_connection()
-            .await
-            .expect("connect");
         a.sync_shared().await;
         b.sync_shared().await;
-        let stored: u32 = conn
-            .get(format!("ca:rlw:{key}:{slot}"))
-            .await
-            .expect("count");
-        assert_eq!(stored, 11);
+        assert_eq!(stored(&key, slot).await, Some(11));
     }
 
     /// The sync task adds this instance's counts to Redis by itself, within
@@ -676,23 +682,15 @@ mod tests {
             assert!(a.hit_shared(&key, limit).await.is_ok());
         }
         let slot = unix_now() / limit.window.as_secs();
-        let client = redis::Client::open(redis_url()).expect("url");
-        let mut conn = client
-            .get_multiplexed_async_connection()
-            .await
-            .expect("connect");
-        let mut stored: Option<u32> = None;
+        let mut seen = None;
         for _ in 0..40 {
             tokio::time::sleep(SYNC_EVERY).await;
-            stored = conn
-                .get(format!("ca:rlw:{key}:{slot}"))
-                .await
-                .expect("count");
-            if stored == Some(3) {
+            seen = stored(&key, slot).await;
+            if seen == Some(3) {
                 break;
             }
         }
-        assert_eq!(stored, Some(3));
+        assert_eq!(seen, Some(3));
     }
 
     /// Without Redis the widget's limits are the in-process ones.
