@@ -90,14 +90,27 @@ fn millis(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }
 
-fn public_id() -> String {
+/// The id the widget uses for a conversation: `conv_`, the time it started
+/// (9 base-36 digits of milliseconds, so ids sort in the order they were
+/// made under any collation) and 15 random letters and digits (89 bits: the
+/// id is what lets a visitor write to the conversation, so it cannot be
+/// guessed). New ids land at the end of the id's index instead of on a
+/// random page of it, which keeps each chat start's write small.
+fn public_id(now: DateTime<Utc>) -> String {
     use rand::Rng;
+    const DIGITS: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyz";
     const ALPHABET: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    let mut at = u64::try_from(now.timestamp_millis()).unwrap_or(0);
+    let mut id = [b'0'; 24];
+    for slot in id[..9].iter_mut().rev() {
+        *slot = DIGITS[(at % 36) as usize];
+        at /= 36;
+    }
     let mut rng = rand::thread_rng();
-    let tail: String = (0..24)
-        .map(|_| char::from(ALPHABET[rng.gen_range(0..ALPHABET.len())]))
-        .collect();
-    format!("conv_{tail}")
+    for slot in &mut id[9..] {
+        *slot = ALPHABET[rng.gen_range(0..ALPHABET.len())];
+    }
+    format!("conv_{}", String::from_utf8_lossy(&id))
 }
 
 fn preview(text: &str) -> String {
@@ -186,7 +199,7 @@ impl ConversationService {
             .as_ref()
             .and_then(|a| a.greeting())
             .unwrap_or_else(|| facts.greeting.clone());
-        let conversation_id = public_id();
+        let conversation_id = public_id(now);
         let new = crate::start_writer::NewStart {
             id: ca_core::ids::new_id().to_string(),
             conversation_id: conversation_id.clone(),
@@ -827,4 +840,41 @@ pub async fn mark_converted<C: sea_orm::ConnectionTrait>(
         .await?
         .rows_affected
         == 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::public_id;
+    use chrono::{TimeZone, Utc};
+
+    #[test]
+    fn public_ids_sort_in_the_order_they_were_made_and_keep_their_shape() {
+        let at = |ms: i64| Utc.timestamp_millis_opt(ms).single().expect("time");
+        let times = [
+            1_700_000_000_000,
+            1_700_000_000_001,
+            1_700_000_000_035,
+            1_700_000_000_036,
+            1_764_000_000_000,
+            4_102_444_800_000, // 2100
+        ];
+        let ids: Vec<String> = times.iter().map(|&ms| public_id(at(ms))).collect();
+        for id in &ids {
+            assert!(id.starts_with("conv_") && id.len() == 29, "{id}");
+            assert!(id[5..].bytes().all(|b| b.is_ascii_alphanumeric()), "{id}");
+        }
+        // Byte order and a collation that ignores case agree on the order.
+        let mut bytes = ids.clone();
+        bytes.sort();
+        assert_eq!(bytes, ids);
+        let mut folded = ids.clone();
+        folded.sort_by_key(|id| id.to_lowercase());
+        assert_eq!(folded, ids);
+        // The random part differs between ids of the same millisecond.
+        let twins: std::collections::HashSet<String> = (0..1000)
+            .map(|_| public_id(at(1_764_000_000_000))[14..].to_string())
+            .collect();
+        assert_eq!(twins.len(), 1000);
+        assert_eq!(&public_id(at(1_764_000_000_000))[5..14], "0midc1z40");
+    }
 }
