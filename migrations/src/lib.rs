@@ -49,6 +49,7 @@ mod m20261127_000044_conversation_variants;
 mod m20261127_000045_test_decisions;
 mod m20261127_000046_test_versions;
 mod m20261127_000047_search_indexed_later;
+mod m20261127_000048_unanswered_index_partial;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -105,6 +106,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261127_000045_test_decisions::Migration),
             Box::new(m20261127_000046_test_versions::Migration),
             Box::new(m20261127_000047_search_indexed_later::Migration),
+            Box::new(m20261127_000048_unanswered_index_partial::Migration),
         ]
     }
 }

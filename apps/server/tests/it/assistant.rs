@@ -346,6 +346,77 @@ async fn the_owner_sees_the_questions_the_assistant_could_not_answer() {
     );
 }
 
+/// The index behind the unanswered questions holds only the marked
+/// messages (a greeting or an answer adds nothing to it), on both
+/// databases; undoing the change brings the whole index back, and the list
+/// reads the same throughout.
+#[tokio::test]
+async fn the_unanswered_index_holds_only_unanswered_messages_and_undoes() {
+    use ca_migrations::{Migrator, MigratorTrait};
+    use sea_orm::{ConnectionTrait, Statement};
+    let app = spawn_app().await;
+    let db = &app.db.conn;
+    let backend = db.get_database_backend();
+    let definition = || async move {
+        let sql = if ca_core::db::is_postgres(db) {
+            "SELECT indexdef AS d FROM pg_indexes WHERE indexname = 'ix_conversation_messages_unanswered'"
+        } else {
+            "SELECT sql AS d FROM sqlite_master WHERE name = 'ix_conversation_messages_unanswered'"
+        };
+        db.query_one_raw(Statement::from_string(backend, sql))
+            .await
+            .expect("index")
+            .expect("the index exists")
+            .try_get::<String>("", "d")
+            .expect("definition")
+            .to_lowercase()
+    };
+    let (token, campaign) = owner_campaign(&app, "unanswered-index@example.in").await;
+    let path = format!("/api/campaigns/{campaign}/assistant/unanswered");
+    visitor_asks(
+        &app,
+        &campaign,
+        "visitor-0005",
+        &["Do you sell laptops?", "hello"],
+    )
+    .await;
+    let listed = || async { questions(&app.get(&path, Some(&token)).await.body) };
+    let before = listed().await;
+    assert_eq!(before, [("Do you sell laptops?".to_string(), 1)]);
+    assert!(
+        definition().await.contains("where") && definition().await.contains("is not null"),
+        "{}",
+        definition().await
+    );
+
+    let all = Migrator::migrations();
+    let at = all
+        .iter()
+        .position(|m| m.name().contains("unanswered_index_partial"))
+        .expect("the migration");
+    let steps = u32::try_from(all.len() - at).expect("steps");
+    Migrator::down(db, Some(steps)).await.expect("down");
+    assert!(
+        !definition().await.contains("where"),
+        "{}",
+        definition().await
+    );
+    assert_eq!(listed().await, before);
+    visitor_asks(&app, &campaign, "visitor-0006", &["do you sell LAPTOPS"]).await;
+
+    Migrator::up(db, None).await.expect("up");
+    assert!(
+        definition().await.contains("is not null"),
+        "{}",
+        definition().await
+    );
+    assert_eq!(
+        listed().await,
+        [("do you sell LAPTOPS".to_string(), 2)],
+        "questions marked before, during and after the change are all listed"
+    );
+}
+
 #[tokio::test]
 async fn with_a_model_the_questions_the_knowledge_base_does_not_cover_are_listed() {
     let (model, _requests) = fake_server(Script::Tokens(
