@@ -93,13 +93,31 @@ pub async fn claim_many<C: ConnectionTrait>(
     n: u64,
     now: DateTime<Utc>,
 ) -> Result<u64, DbErr> {
+    let (granted, count) = claim_many_later(conn, owner_id, limit, n, now).await?;
+    if let Some(count) = count {
+        conn.execute_raw(count).await?;
+    }
+    Ok(granted)
+}
+
+/// [`claim_many`], with the counter's move handed back when it can wait:
+/// the statement (if any) must run later in the same write transaction, so
+/// the caller can send it together with its other writes. On PostgreSQL the
+/// counter moves at once under its row lock and nothing is handed back.
+pub(crate) async fn claim_many_later<C: ConnectionTrait>(
+    conn: &C,
+    owner_id: &str,
+    limit: i64,
+    n: u64,
+    now: DateTime<Utc>,
+) -> Result<(u64, Option<Statement>), DbErr> {
     if limit == 0 || n == 0 {
-        return Ok(0);
+        return Ok((0, None));
     }
     let wanted = i64::try_from(n).unwrap_or(i64::MAX);
     let backend = conn.get_database_backend();
     let period = period_of(now);
-    if limit < 0 {
+    let add = |take: i64| {
         let sql = match backend {
             DatabaseBackend::Postgres => {
                 "INSERT INTO ai_conversation_usage (owner_id, period, used) VALUES ($1, $2, $3) \
@@ -110,13 +128,23 @@ pub async fn claim_many<C: ConnectionTrait>(
                  ON CONFLICT (owner_id, period) DO UPDATE SET used = ai_conversation_usage.used + ?"
             }
         };
-        conn.execute_raw(Statement::from_sql_and_values(
+        Statement::from_sql_and_values(
             backend,
             sql,
-            [owner_id.into(), period.into(), wanted.into(), wanted.into()],
-        ))
-        .await?;
-        return Ok(n);
+            [
+                owner_id.into(),
+                period.clone().into(),
+                take.into(),
+                take.into(),
+            ],
+        )
+    };
+    if limit < 0 {
+        if backend == DatabaseBackend::Postgres {
+            conn.execute_raw(add(wanted)).await?;
+            return Ok((n, None));
+        }
+        return Ok((n, Some(add(wanted))));
     }
     let granted = |before: i64| u64::try_from((limit - before).clamp(0, wanted)).unwrap_or(0);
     if backend == DatabaseBackend::Postgres {
@@ -140,7 +168,7 @@ pub async fn claim_many<C: ConnectionTrait>(
             ],
         );
         if let Some(row) = conn.query_one_raw(take.clone()).await? {
-            return Ok(granted(row.try_get::<i64>("", "used")?));
+            return Ok((granted(row.try_get::<i64>("", "used")?), None));
         }
         // The owner's first AI conversation of the month: the counter row
         // is created (or found, when another server created it meanwhile),
@@ -156,23 +184,8 @@ pub async fn claim_many<C: ConnectionTrait>(
             .query_one_raw(take)
             .await?
             .ok_or_else(|| DbErr::RecordNotFound("ai_conversation_usage".into()))?;
-        return Ok(granted(row.try_get::<i64>("", "used")?));
+        return Ok((granted(row.try_get::<i64>("", "used")?), None));
     }
-    let before = used(conn, owner_id, now).await?;
-    let take = granted(before);
-    if take > 0 {
-        conn.execute_raw(Statement::from_sql_and_values(
-            backend,
-            "INSERT INTO ai_conversation_usage (owner_id, period, used) VALUES (?, ?, ?) \
-             ON CONFLICT (owner_id, period) DO UPDATE SET used = ai_conversation_usage.used + ?",
-            [
-                owner_id.into(),
-                period.into(),
-                (take as i64).into(),
-                (take as i64).into(),
-            ],
-        ))
-        .await?;
-    }
-    Ok(take)
+    let take = granted(used(conn, owner_id, now).await?);
+    Ok((take, (take > 0).then(|| add(take as i64))))
 }

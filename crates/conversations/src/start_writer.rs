@@ -3,9 +3,10 @@
 //! each. A start waits in a queue with its answer channel; one task takes
 //! every start waiting (up to [`MAX_BATCH`]), takes each owner's AI
 //! conversations for all of that owner's starts with one counter update,
-//! stores the conversations and their greetings with one insert each, adds
-//! the A/B test variants' conversation counts, commits, and then answers
-//! each visitor. Under light load a batch is one start, written as soon as
+//! stores the conversations and their greetings with one insert each (sent
+//! together with the counter's update in one round trip where the database
+//! allows it), adds the A/B test variants' conversation counts, commits, and
+//! then answers each visitor. Under light load a batch is one start, written as soon as
 //! it arrives.
 //!
 //! Between batches the writer also brings the search index up to date (see
@@ -20,7 +21,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use chrono::{DateTime, NaiveDate, Utc};
-use sea_orm::{DatabaseConnection, DbBackend, DbErr, EntityTrait, Set};
+use sea_orm::sea_query::{CommonTableExpression, WithClause};
+use sea_orm::{
+    ConnectionTrait, DatabaseConnection, DbBackend, DbErr, EntityTrait, QueryTrait, Set, Statement,
+    Value,
+};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::entities::{conversation, message};
@@ -38,8 +43,7 @@ const QUEUE: usize = 10_000;
 
 /// Rows per insert statement, well under SQLite's limit of bound values
 /// (a conversation row has 21, a greeting 9).
-const CONVERSATIONS_PER_INSERT: usize = 500;
-const MESSAGES_PER_INSERT: usize = 1000;
+const ROWS_PER_INSERT: usize = 500;
 
 /// A conversation to store, with what decides its greeting.
 #[derive(Debug, Clone)]
@@ -241,9 +245,11 @@ pub(crate) async fn write(
     let mut owners: Vec<_> = owners.into_iter().collect();
     owners.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     let txn = ca_core::db::begin_write(db).await?;
+    // The counters' moves that can wait (SQLite's) go out with the inserts.
+    let mut writes: Vec<Statement> = Vec::new();
     for (_, indexes) in &owners {
         let first = &starts[indexes[0]];
-        let granted = crate::allowance::claim_many(
+        let (granted, count) = crate::allowance::claim_many_later(
             &txn,
             &first.owner_id,
             first.ai_conversations,
@@ -251,6 +257,7 @@ pub(crate) async fn write(
             first.now,
         )
         .await?;
+        writes.extend(count);
         for &i in indexes
             .iter()
             .take(usize::try_from(granted).unwrap_or(usize::MAX))
@@ -285,11 +292,6 @@ pub(crate) async fn write(
             variant_id: Set(s.arm.as_ref().map(|(_, v)| v.clone())),
         })
         .collect();
-    for chunk in conversations.chunks(CONVERSATIONS_PER_INSERT) {
-        conversation::Entity::insert_many(chunk.to_vec())
-            .exec_without_returning(&txn)
-            .await?;
-    }
     let greetings: Vec<message::ActiveModel> = starts
         .iter()
         .zip(&ai)
@@ -306,11 +308,7 @@ pub(crate) async fn write(
             ..Default::default()
         })
         .collect();
-    for chunk in greetings.chunks(MESSAGES_PER_INSERT) {
-        message::Entity::insert_many(chunk.to_vec())
-            .exec_without_returning(&txn)
-            .await?;
-    }
+    store(&txn, writes, &conversations, &greetings).await?;
     // One count update per variant and day, however many starts it had,
     // in a fixed order.
     let mut counts: HashMap<(&str, &str, NaiveDate), i64> = HashMap::new();
@@ -338,4 +336,67 @@ pub(crate) async fn write(
     }
     txn.commit().await?;
     Ok(ai)
+}
+
+/// Sends a batch's writes to the database in as few round trips as it
+/// takes: `first` (the allowance counters' moves), then the conversations
+/// and their greetings, `ROWS_PER_INSERT` of each at a time. On SQLite they
+/// go as one script of several statements; on PostgreSQL the conversations'
+/// insert rides in the greetings' insert as a common table expression (the
+/// greetings' reference to their conversation is checked at the end of the
+/// statement, once both are in).
+async fn store<C: ConnectionTrait>(
+    txn: &C,
+    first: Vec<Statement>,
+    conversations: &[conversation::ActiveModel],
+    greetings: &[message::ActiveModel],
+) -> Result<(), DbErr> {
+    let backend = txn.get_database_backend();
+    let mut writes = first;
+    for (rows, said) in conversations
+        .chunks(ROWS_PER_INSERT)
+        .zip(greetings.chunks(ROWS_PER_INSERT))
+    {
+        let rows = conversation::Entity::insert_many(rows.to_vec()).into_query();
+        let mut said = message::Entity::insert_many(said.to_vec()).into_query();
+        if backend == DbBackend::Postgres {
+            said.with_cte(
+                WithClause::new()
+                    .cte(
+                        CommonTableExpression::new()
+                            .query(rows)
+                            .table_name("new_conversations")
+                            .to_owned(),
+                    )
+                    .to_owned(),
+            );
+            writes.push(backend.build(&said));
+        } else {
+            writes.push(backend.build(&rows));
+            writes.push(backend.build(&said));
+        }
+    }
+    if backend == DbBackend::Postgres {
+        for write in writes {
+            txn.execute_raw(write).await?;
+        }
+        return Ok(());
+    }
+    txn.execute_raw(script(backend, writes)).await?;
+    Ok(())
+}
+
+/// SQLite statements joined into one script, their bound values in order
+/// (each statement takes the values after the previous one's).
+fn script(backend: DbBackend, statements: Vec<Statement>) -> Statement {
+    let mut sql = String::new();
+    let mut values: Vec<Value> = Vec::new();
+    for statement in statements {
+        if !sql.is_empty() {
+            sql.push_str(";\n");
+        }
+        sql.push_str(&statement.sql);
+        values.extend(statement.values.map(|v| v.0).unwrap_or_default());
+    }
+    Statement::from_sql_and_values(backend, sql, values)
 }
