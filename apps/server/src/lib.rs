@@ -43,6 +43,9 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
     Migrator::up(&db, None)
         .await
         .context("running migrations")?;
+    // SQLite's log is copied into the database beside the writers, not in
+    // the commit of whichever request crosses its limit.
+    ca_core::db::checkpoint_in_background(&config.database_url).await?;
     let keys = JwtKeys::new(&config.jwt_secret()?, config.jwt_ttl_hours);
     let mailer = Mailer::new(config.smtp_url.as_deref(), &config.smtp_from)?;
     if !mailer.uses_smtp() {

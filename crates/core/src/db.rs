@@ -62,6 +62,10 @@ async fn open(url: &str, connections: u32) -> anyhow::Result<DatabaseConnection>
                 // log file is cut back to this size instead of keeping its
                 // largest size for ever.
                 .pragma("journal_size_limit", WAL_SIZE_LIMIT.to_string())
+                // The server's checkpointer copies the log into the
+                // database in the background; a writer does it itself only
+                // when the log has grown this far without it.
+                .pragma("wal_autocheckpoint", WAL_AUTOCHECKPOINT_PAGES.to_string())
         });
     }
     let db = Database::connect(options)
@@ -170,6 +174,50 @@ impl ConnectionTrait for WriteTxn {
 /// The size, in bytes, an SQLite write-ahead log is cut back to after a
 /// checkpoint.
 pub const WAL_SIZE_LIMIT: u64 = 64 * 1024 * 1024;
+
+/// Pages (4 KiB each) the SQLite log may grow to before the writer whose
+/// commit crosses it copies the log into the database itself, on its
+/// request's time. A safety net: [`checkpoint_in_background`] normally does
+/// it long before, beside the writers.
+pub const WAL_AUTOCHECKPOINT_PAGES: u32 = 8000;
+
+/// How often the background checkpointer copies the SQLite log into the
+/// database.
+pub const CHECKPOINT_EVERY: Duration = Duration::from_millis(100);
+
+/// On SQLite with a database file, starts a task that copies the
+/// write-ahead log into the database every [`CHECKPOINT_EVERY`] over a
+/// connection of its own (`wal_checkpoint(PASSIVE)`: it never waits for a
+/// reader or writer and never holds one up). Writers then only append to the
+/// log: copying pages and the database file's sync happen on another thread
+/// instead of inside whichever visitor's commit crossed the log's limit.
+/// `None` on PostgreSQL or an in-memory database.
+pub async fn checkpoint_in_background(
+    url: &str,
+) -> anyhow::Result<Option<tokio::task::JoinHandle<()>>> {
+    let Some(db) = connect_writer(url).await? else {
+        return Ok(None);
+    };
+    Ok(Some(tokio::spawn(async move {
+        let mut ticker = tokio::time::interval(CHECKPOINT_EVERY);
+        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut failing = false;
+        loop {
+            ticker.tick().await;
+            match db
+                .execute_unprepared("PRAGMA wal_checkpoint(PASSIVE)")
+                .await
+            {
+                Ok(_) => failing = false,
+                Err(err) if !failing => {
+                    failing = true;
+                    tracing::warn!(%err, "copying the write-ahead log into the database failed; writers will do it themselves");
+                }
+                Err(_) => {}
+            }
+        }
+    })))
+}
 
 /// The SQLite database file behind `url` (None for PostgreSQL or in memory).
 pub fn sqlite_file(url: &str) -> Option<std::path::PathBuf> {
@@ -348,5 +396,67 @@ mod tests {
         );
         assert_eq!(redact("postgres://ca@db/ca"), "postgres://ca@db/ca");
         assert_eq!(redact("sqlite://data/x.db"), "sqlite://data/x.db");
+    }
+
+    /// Writers leave the log to the background checkpointer: a commit well
+    /// under the writers' own limit reaches the database file only through
+    /// it, and does so within a few of its rounds.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_log_reaches_the_database_file_in_the_background() {
+        let dir = tempfile::tempdir().expect("dir");
+        let file = dir.path().join("ckpt.db");
+        let url = format!("sqlite://{}?mode=rwc", file.display());
+        let db = connect(&url).await.expect("connect");
+        let limit = db
+            .query_one_raw(Statement::from_string(
+                DbBackend::Sqlite,
+                "PRAGMA wal_autocheckpoint",
+            ))
+            .await
+            .expect("pragma")
+            .expect("row")
+            .try_get_by_index::<i64>(0)
+            .expect("pages");
+        assert_eq!(limit, i64::from(WAL_AUTOCHECKPOINT_PAGES));
+        db.execute_unprepared("CREATE TABLE t (b BLOB)")
+            .await
+            .expect("table");
+        let size = || std::fs::metadata(&file).map_or(0, |m| m.len());
+        // About 2 MiB: 500 pages, far below the writers' own limit.
+        db.execute_unprepared(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 512) \
+             INSERT INTO t SELECT randomblob(4000) FROM n",
+        )
+        .await
+        .expect("insert");
+        tokio::time::sleep(CHECKPOINT_EVERY * 3).await;
+        assert!(
+            size() < 1 << 20,
+            "copied without the checkpointer: {}",
+            size()
+        );
+        assert!(wal_bytes(&file) > 3 << 19, "the log holds the rows");
+
+        let task = checkpoint_in_background(&url)
+            .await
+            .expect("start")
+            .expect("a file");
+        let mut waited = Duration::ZERO;
+        while size() < 3 << 19 && waited < Duration::from_secs(5) {
+            tokio::time::sleep(CHECKPOINT_EVERY).await;
+            waited += CHECKPOINT_EVERY;
+        }
+        task.abort();
+        assert!(
+            size() >= 3 << 19,
+            "the log was not copied: {} bytes",
+            size()
+        );
+        assert!(
+            checkpoint_in_background("sqlite::memory:")
+                .await
+                .expect("memory")
+                .is_none()
+        );
     }
 }
