@@ -6,8 +6,8 @@
 //! stores the conversations and their greetings with one insert each (sent
 //! together with the counter's update in one round trip where the database
 //! allows it), adds the A/B test variants' conversation counts, commits, and
-//! then answers each visitor. Under light load a batch is one start, written as soon as
-//! it arrives.
+//! then answers each visitor. Under light load a batch is one start,
+//! written as soon as it arrives.
 //!
 //! Between batches the writer also brings the search index up to date (see
 //! [`crate::search_index`]).

@@ -482,12 +482,7 @@ async fn the_migration_adds_the_ending_to_existing_tests_and_undoes() {
     use ca_migrations::{Migrator, MigratorTrait};
     use sea_orm::ConnectionTrait;
     // Undone back to before this migration, whatever came after it.
-    let all = Migrator::migrations();
-    let at = all
-        .iter()
-        .position(|m| m.name().contains("test_decisions"))
-        .expect("the migration");
-    let steps = u32::try_from(all.len() - at).expect("steps");
+    let steps = crate::helpers::steps_back_to("test_decisions");
     let app = spawn_app().await;
     let (token, id) = owner_with_campaign(&app, "ab-migrate@example.in").await;
     let (open, _) = start(&app, &token, &id, json!({"maxDays": 60})).await;

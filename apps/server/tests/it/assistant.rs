@@ -389,12 +389,7 @@ async fn the_unanswered_index_holds_only_unanswered_messages_and_undoes() {
         definition().await
     );
 
-    let all = Migrator::migrations();
-    let at = all
-        .iter()
-        .position(|m| m.name().contains("unanswered_index_partial"))
-        .expect("the migration");
-    let steps = u32::try_from(all.len() - at).expect("steps");
+    let steps = crate::helpers::steps_back_to("unanswered_index_partial");
     Migrator::down(db, Some(steps)).await.expect("down");
     assert!(
         !definition().await.contains("where"),

@@ -1009,12 +1009,7 @@ async fn indexing_later_upgrades_and_undoes_without_losing_a_conversation() {
         return; // PostgreSQL's index is unchanged by this migration.
     }
     let db = &app.db.conn;
-    let all = Migrator::migrations();
-    let at = all
-        .iter()
-        .position(|m| m.name().contains("search_indexed_later"))
-        .expect("the migration");
-    let steps = u32::try_from(all.len() - at).expect("steps");
+    let steps = crate::helpers::steps_back_to("search_indexed_later");
     let indexed = || async move {
         let mut ids: Vec<String> = db
             .query_all_raw(Statement::from_string(

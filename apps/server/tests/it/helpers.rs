@@ -27,6 +27,18 @@ impl Drop for DataDir {
     }
 }
 
+/// How many migrations `Migrator::down` must undo to go back to before the
+/// migration whose name contains `name`, whatever came after it.
+pub fn steps_back_to(name: &str) -> u32 {
+    use ca_migrations::MigratorTrait;
+    let all = ca_migrations::Migrator::migrations();
+    let at = all
+        .iter()
+        .position(|m| m.name().contains(name))
+        .expect("the migration");
+    u32::try_from(all.len() - at).expect("steps")
+}
+
 pub async fn spawn_app() -> TestApp {
     spawn_app_with(|_| {}).await
 }
