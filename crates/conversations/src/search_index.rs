@@ -7,7 +7,7 @@
 //! On PostgreSQL the trigram index gathers new entries in its pending list;
 //! cleaning that list here keeps the clean-up out of a visitor's insert.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use sea_orm::{ConnectionTrait, DatabaseConnection, DbBackend, DbErr, Statement};
 
@@ -18,8 +18,48 @@ pub const INDEX_BATCH: u64 = 1000;
 /// (SQLite): a few milliseconds of writing each time, never a long pause.
 pub const INDEX_EVERY: Duration = Duration::from_millis(50);
 
-/// How often PostgreSQL's pending list is cleaned.
+/// How often PostgreSQL's pending list is cleaned while chat starts are
+/// being written. A clean holds the list, and every conversation inserted
+/// meanwhile waits for it: cleaning a burst's starts every 2 s held them for
+/// tens of milliseconds each time, many small cleans hold them briefly.
+pub const CLEAN_BUSY_EVERY: Duration = Duration::from_millis(200);
+
+/// How often PostgreSQL's pending list is cleaned when no chat start was
+/// written since the last clean (messages change the indexed text too).
 pub const CLEAN_EVERY: Duration = Duration::from_secs(2);
+
+/// When the next clean of PostgreSQL's pending list is due: soon after
+/// chat starts were written, otherwise every [`CLEAN_EVERY`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CleanPace {
+    last: Instant,
+    written: bool,
+}
+
+impl CleanPace {
+    pub(crate) fn new(now: Instant) -> Self {
+        Self {
+            last: now,
+            written: false,
+        }
+    }
+
+    /// Chat starts were written.
+    pub(crate) fn wrote(&mut self) {
+        self.written = true;
+    }
+
+    /// Whether to clean now (asked every [`CLEAN_BUSY_EVERY`]).
+    pub(crate) fn due(&self, now: Instant) -> bool {
+        self.written || now.saturating_duration_since(self.last) >= CLEAN_EVERY
+    }
+
+    /// A clean started.
+    pub(crate) fn cleaning(&mut self, now: Instant) {
+        self.last = now;
+        self.written = false;
+    }
+}
 
 /// Brings the search index up to date by one step: on SQLite indexes up to
 /// `limit` waiting conversations in one transaction and returns how many;
@@ -97,4 +137,26 @@ async fn index_waiting(db: &DatabaseConnection, limit: u64) -> Result<u64, DbErr
     }
     txn.commit().await?;
     Ok(rids.len() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clean_follows_written_starts_soon_and_an_idle_server_cleans_every_two_seconds() {
+        let t0 = Instant::now();
+        let mut pace = CleanPace::new(t0);
+        assert!(!pace.due(t0 + CLEAN_BUSY_EVERY), "nothing written yet");
+        assert!(!pace.due(t0 + CLEAN_EVERY - CLEAN_BUSY_EVERY));
+        assert!(pace.due(t0 + CLEAN_EVERY), "idle: every 2 s");
+
+        pace.cleaning(t0 + CLEAN_EVERY);
+        pace.wrote();
+        let t1 = t0 + CLEAN_EVERY + CLEAN_BUSY_EVERY;
+        assert!(pace.due(t1), "starts written: the next tick cleans");
+        pace.cleaning(t1);
+        assert!(!pace.due(t1 + CLEAN_BUSY_EVERY), "cleaned, nothing new");
+        assert!(pace.due(t1 + CLEAN_EVERY));
+    }
 }

@@ -138,8 +138,9 @@ async fn run(
     let mut tick = tokio::time::interval(if sqlite {
         search_index::INDEX_EVERY
     } else {
-        search_index::CLEAN_EVERY
+        search_index::CLEAN_BUSY_EVERY
     });
+    let mut pace = search_index::CleanPace::new(std::time::Instant::now());
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut cleaning: Option<tokio::task::JoinHandle<bool>> = None;
     let mut clean = true;
@@ -155,7 +156,8 @@ async fn run(
                     if let Some(done) = cleaning.take_if(|h| h.is_finished()) {
                         clean = done.await.unwrap_or(false);
                     }
-                    if clean && cleaning.is_none() {
+                    if clean && cleaning.is_none() && pace.due(std::time::Instant::now()) {
+                        pace.cleaning(std::time::Instant::now());
                         let db = db.clone();
                         cleaning = Some(tokio::spawn(async move {
                             match search_index::catch_up(&db, 0).await {
@@ -189,6 +191,7 @@ async fn run(
         }
         match write(&db, &starts).await {
             Ok(ai) => {
+                pace.wrote();
                 stats.batches.fetch_add(1, Ordering::Relaxed);
                 stats
                     .stored
@@ -206,6 +209,7 @@ async fn run(
                         .await
                         .map(|ai| ai.first().copied().unwrap_or(false));
                     if one.is_ok() {
+                        pace.wrote();
                         stats.batches.fetch_add(1, Ordering::Relaxed);
                         stats.stored.fetch_add(1, Ordering::Relaxed);
                     }
