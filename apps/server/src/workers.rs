@@ -88,6 +88,22 @@ impl Workers {
         self.tasks.iter().map(|(name, _)| *name).collect()
     }
 
+    /// Stops the worker called `name` and waits until it has stopped;
+    /// false when no worker has that name. The others keep running.
+    pub async fn stop_one(&mut self, name: &str) -> bool {
+        let Some(at) = self.tasks.iter().position(|(n, _)| *n == name) else {
+            return false;
+        };
+        let (_, task) = self.tasks.remove(at);
+        task.abort();
+        if let Err(err) = task.await
+            && !err.is_cancelled()
+        {
+            tracing::warn!(worker = name, %err, "background worker ended with an error");
+        }
+        true
+    }
+
     /// Stops every worker and waits until each has stopped.
     pub async fn stop(mut self) {
         for (_, task) in &self.tasks {

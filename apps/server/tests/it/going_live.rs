@@ -41,18 +41,22 @@ async fn payu_app() -> (TestApp, Answer, Seen, String) {
     let seen: Seen = Arc::new(Mutex::new(Vec::new()));
     let url = payu_stub(answer.clone(), seen.clone()).await;
     let verify = url.clone();
-    let app = spawn_app_with(|c| {
+    let mut app = spawn_app_with(|c| {
         c.payu_key = Some(KEY.into());
         c.payu_salt = Some(SALT.into());
         c.payu_mode = Some("test".into());
         c.payu_verify_url = Some(verify);
     })
     .await;
+    // The tests run reconciliation rounds themselves: a round of the
+    // server's own worker (every 30 s) on a slow machine would settle the
+    // payments first.
+    app.stop_worker("payment reconciliation").await;
     (app, answer, seen, url)
 }
 
-/// The billing service of `app` as its reconciliation worker runs it (the
-/// worker's first round is 30 s away; tests run a round themselves).
+/// The billing service of `app` as its reconciliation worker runs it (tests
+/// run a round themselves).
 fn billing(app: &TestApp, verify_url: Option<&str>) -> ca_billing::BillingService {
     let gateway = match verify_url {
         Some(url) => ca_billing::Gateway::Payu {

@@ -15,7 +15,7 @@ pub struct TestApp {
     /// journalled and stored just after, so a test that reads counts waits
     /// for it with `events.flush()`.
     pub events: ca_tracking::writer::EventWriter,
-    _workers: ca_server::workers::Workers,
+    workers: ca_server::workers::Workers,
     _data: DataDir,
 }
 
@@ -81,7 +81,7 @@ pub async fn spawn_app_with(change: impl FnOnce(&mut Config)) -> TestApp {
             .expect("client"),
         db,
         events,
-        _workers: workers,
+        workers,
         _data: DataDir(data),
     }
 }
@@ -115,6 +115,12 @@ impl Reply {
 }
 
 impl TestApp {
+    /// Stops one of the server's background workers, for a test that runs
+    /// its rounds itself and must not race it.
+    pub async fn stop_worker(&mut self, name: &str) {
+        assert!(self.workers.stop_one(name).await, "no worker called {name}");
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("{}{}", self.base, path)
     }
