@@ -50,6 +50,7 @@ mod m20261127_000045_test_decisions;
 mod m20261127_000046_test_versions;
 mod m20261127_000047_search_indexed_later;
 mod m20261127_000048_unanswered_index_partial;
+mod m20261128_000049_search_index_cleans;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -107,6 +108,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261127_000046_test_versions::Migration),
             Box::new(m20261127_000047_search_indexed_later::Migration),
             Box::new(m20261127_000048_unanswered_index_partial::Migration),
+            Box::new(m20261128_000049_search_index_cleans::Migration),
         ]
     }
 }

@@ -6,6 +6,10 @@
 //! waiting conversations' columns directly, so nothing is missed meanwhile.
 //! On PostgreSQL the trigram index gathers new entries in its pending list;
 //! cleaning that list here keeps the clean-up out of a visitor's insert.
+//! Servers sharing a database share one pace: a clean is skipped when any
+//! server cleaned less than [`CLEAN_GAP`] ago (each clean rewrites the
+//! index's long entries, so n servers each cleaning on their own pace did
+//! n times the work for the same index).
 
 use std::time::{Duration, Instant};
 
@@ -27,6 +31,11 @@ pub const CLEAN_BUSY_EVERY: Duration = Duration::from_millis(200);
 /// How often PostgreSQL's pending list is cleaned when no chat start was
 /// written since the last clean (messages change the indexed text too).
 pub const CLEAN_EVERY: Duration = Duration::from_secs(2);
+
+/// The least time between two cleans of PostgreSQL's pending list by any
+/// of the servers on the database: a little under [`CLEAN_BUSY_EVERY`], so
+/// a server alone still cleans at its own pace when its timer runs late.
+pub const CLEAN_GAP: Duration = Duration::from_millis(150);
 
 /// When the next clean of PostgreSQL's pending list is due: soon after
 /// chat starts were written, otherwise every [`CLEAN_EVERY`].
@@ -64,22 +73,45 @@ impl CleanPace {
 /// Brings the search index up to date by one step: on SQLite indexes up to
 /// `limit` waiting conversations in one transaction and returns how many;
 /// on PostgreSQL moves the trigram index's pending entries into it and
-/// returns the pages cleaned.
+/// returns the pages cleaned (0 when another server's clean was recent:
+/// see [`clean_shared`]).
 pub async fn catch_up(db: &DatabaseConnection, limit: u64) -> Result<u64, DbErr> {
     match db.get_database_backend() {
-        DbBackend::Postgres => {
-            let row = db
-                .query_one_raw(Statement::from_string(
-                    DbBackend::Postgres,
-                    "SELECT gin_clean_pending_list('ix_conversations_search'::regclass) AS pages",
-                ))
-                .await?;
-            let pages: i64 = row.map_or(Ok(0), |r| r.try_get("", "pages"))?;
-            Ok(u64::try_from(pages).unwrap_or(0))
-        }
+        DbBackend::Postgres => Ok(clean_shared(db).await?.unwrap_or(0)),
         DbBackend::Sqlite => index_waiting(db, limit).await,
         _ => Ok(0),
     }
+}
+
+/// Cleans PostgreSQL's pending list unless another server on the database
+/// cleaned it less than [`CLEAN_GAP`] ago or is cleaning it now: the pages
+/// cleaned, or `None` when the turn was skipped. The turn is taken and the
+/// clean made in one statement (the turn's row stays locked until the clean
+/// ends, and a server finding it locked skips rather than waits).
+pub async fn clean_shared(db: &DatabaseConnection) -> Result<Option<u64>, DbErr> {
+    let row = db
+        .query_one_raw(Statement::from_string(
+            DbBackend::Postgres,
+            format!(
+                "WITH turn AS (\
+                     SELECT index_name FROM search_index_cleans \
+                     WHERE index_name = 'ix_conversations_search' \
+                       AND cleaned_at <= clock_timestamp() - interval '{} milliseconds' \
+                     FOR UPDATE SKIP LOCKED), \
+                 taken AS (\
+                     UPDATE search_index_cleans c SET cleaned_at = clock_timestamp() \
+                     FROM turn WHERE c.index_name = turn.index_name RETURNING 1) \
+                 SELECT gin_clean_pending_list('ix_conversations_search'::regclass) AS pages \
+                 FROM taken",
+                CLEAN_GAP.as_millis()
+            ),
+        ))
+        .await?;
+    row.map(|r| {
+        r.try_get::<i64>("", "pages")
+            .map(|pages| u64::try_from(pages).unwrap_or(0))
+    })
+    .transpose()
 }
 
 /// Conversations waiting for the SQLite index (0 on PostgreSQL).

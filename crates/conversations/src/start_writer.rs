@@ -132,8 +132,9 @@ async fn run(
     let mut starts: Vec<NewStart> = Vec::with_capacity(MAX_BATCH);
     let mut answers: Vec<Answer> = Vec::with_capacity(MAX_BATCH);
     // Between batches the writer also keeps the search index caught up: on
-    // SQLite over its own connection (so the two never wait for each
-    // other's lock), on PostgreSQL in a task beside it.
+    // SQLite in this loop (through the same write gate as the starts, in
+    // small steps), on PostgreSQL in a task beside it, on a pace shared
+    // with the other servers on the database.
     let sqlite = db.get_database_backend() == DbBackend::Sqlite;
     let mut tick = tokio::time::interval(if sqlite {
         search_index::INDEX_EVERY
