@@ -8,7 +8,7 @@ use rand::RngCore;
 use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait,
-    PaginatorTrait, QueryFilter, Set, SqlErr,
+    PaginatorTrait, QueryFilter, QuerySelect, Set, SqlErr,
 };
 use validator::Validate;
 
@@ -770,12 +770,16 @@ pub async fn existing_users<C: sea_orm::ConnectionTrait>(
     if ids.is_empty() {
         return Ok(Default::default());
     }
+    // Only the ids: the rows' other columns (password hashes among them)
+    // have no business in the event writer.
     Ok(user::Entity::find()
+        .select_only()
+        .column(user::Column::Id)
         .filter(user::Column::Id.is_in(ids))
+        .into_tuple::<String>()
         .all(conn)
         .await?
         .into_iter()
-        .map(|u| u.id)
         .collect())
 }
 

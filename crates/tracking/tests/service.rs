@@ -416,3 +416,33 @@ async fn purchases_are_attributed_in_the_window_counted_once_and_held_above_the_
         "ORD-1 to ORD-5"
     );
 }
+
+/// A batch written after an owner was removed skips that owner's queued
+/// page views and stores everyone else's.
+#[tokio::test]
+async fn a_batch_skips_the_page_views_of_an_owner_removed_meanwhile() {
+    use ca_tracking::event::{Event, Kind};
+    let db = TestDb::new().await.expect("db");
+    let (owner, campaign) = owner_and_campaign(&db, "kept@example.in", json!({})).await;
+    let view = |owner_id: &str, visitor: &str| Event {
+        kind: Kind::PageView,
+        owner_id: owner_id.into(),
+        campaign_id: campaign.clone(),
+        visitor_id: visitor.into(),
+        at: Utc::now(),
+        counts_visitor: true,
+        arm: None,
+    };
+    ca_tracking::writer::write(
+        &db.conn,
+        &[
+            view(&owner.id, "v_kept_visitor_1"),
+            view("no-such-owner", "v_gone_visitor_1"),
+            view(&owner.id, "v_kept_visitor_2"),
+        ],
+    )
+    .await
+    .expect("stored");
+    assert_eq!(visitors(&db, &owner.id).await, 2);
+    assert_eq!(visitors(&db, "no-such-owner").await, 0);
+}
