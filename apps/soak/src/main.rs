@@ -52,6 +52,10 @@ struct Args {
     /// Redis for the shared rate-limit counters when there is more than one instance.
     #[arg(long, default_value = "redis://127.0.0.1:6379")]
     redis_url: String,
+    /// Give a single instance Redis too, as a scaled-out install's instances
+    /// have it (to compare one instance and several on the same setup).
+    #[arg(long)]
+    with_redis: bool,
     /// Concurrent connections of the load generator.
     #[arg(long, default_value_t = 16)]
     connections: usize,
@@ -127,8 +131,13 @@ async fn main() -> anyhow::Result<()> {
         ),
     };
     println!(
-        "soak: {backend}, {} instance(s), {} connections, {} min; files in {}",
+        "soak: {backend}, {} instance(s){}, {} connections, {} min; files in {}",
         args.instances,
+        if args.instances > 1 || args.with_redis {
+            " with Redis"
+        } else {
+            ""
+        },
         args.connections,
         args.minutes,
         out.display()
@@ -142,7 +151,7 @@ async fn main() -> anyhow::Result<()> {
         bin: args.server_bin.clone(),
         database_url: database_url.clone(),
         secret,
-        redis: (args.instances > 1).then(|| args.redis_url.clone()),
+        redis: (args.instances > 1 || args.with_redis).then(|| args.redis_url.clone()),
         out: out.clone(),
     };
     let setup_log = std::fs::File::create(out.join("setup.log"))?;

@@ -45,6 +45,9 @@ enum Cmd {
         /// Concurrent connections of the load generator.
         #[arg(long, default_value_t = 16)]
         connections: usize,
+        /// Give a single instance Redis too (to compare it with several).
+        #[arg(long)]
+        with_redis: bool,
     },
 }
 
@@ -67,7 +70,15 @@ fn main() -> anyhow::Result<()> {
             database_url,
             instances,
             connections,
-        } => soak(&root, minutes, database_url, instances, connections),
+            with_redis,
+        } => soak(
+            &root,
+            minutes,
+            database_url,
+            instances,
+            connections,
+            with_redis,
+        ),
     }
 }
 
@@ -88,6 +99,7 @@ fn soak(
     database_url: Option<String>,
     instances: usize,
     connections: usize,
+    with_redis: bool,
 ) -> anyhow::Result<()> {
     println!("==> building the server and the load generator (release)");
     sh(Command::new("cargo")
@@ -110,6 +122,9 @@ fn soak(
         .args(["--connections", &connections.to_string()]);
     if let Some(url) = database_url {
         cmd.args(["--database-url", &url]);
+    }
+    if with_redis {
+        cmd.arg("--with-redis");
     }
     sh(&mut cmd)
 }
