@@ -89,6 +89,14 @@ pub async fn catch_up(db: &DatabaseConnection, limit: u64) -> Result<u64, DbErr>
 /// clean made in one statement (the turn's row stays locked until the clean
 /// ends, and a server finding it locked skips rather than waits).
 pub async fn clean_shared(db: &DatabaseConnection) -> Result<Option<u64>, DbErr> {
+    clean_unless_within(db, CLEAN_GAP).await
+}
+
+/// [`clean_shared`] with the gap given.
+pub async fn clean_unless_within(
+    db: &DatabaseConnection,
+    gap: Duration,
+) -> Result<Option<u64>, DbErr> {
     let row = db
         .query_one_raw(Statement::from_string(
             DbBackend::Postgres,
@@ -103,7 +111,7 @@ pub async fn clean_shared(db: &DatabaseConnection) -> Result<Option<u64>, DbErr>
                      FROM turn WHERE c.index_name = turn.index_name RETURNING 1) \
                  SELECT gin_clean_pending_list('ix_conversations_search'::regclass) AS pages \
                  FROM taken",
-                CLEAN_GAP.as_millis()
+                gap.as_millis()
             ),
         ))
         .await?;
