@@ -6,7 +6,9 @@
 
 use std::sync::Arc;
 
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, EntityTrait, IntoActiveModel, QueryFilter, QueryOrder, Set,
+};
 
 use ca_admin::dto::{AdSpendIn, CreateUserIn, UserChangeIn};
 use ca_admin::entities::audit_entry;
@@ -497,4 +499,31 @@ async fn the_ad_spend_is_a_platform_setting_of_zero_or_more() {
         ("set_ad_spend", "settings")
     );
     assert_eq!(json(entries[0].after.as_deref()), serde_json::json!(5000.0));
+}
+
+#[tokio::test]
+async fn active_subscriptions_count_paying_owners_not_staff() {
+    let s = setup().await;
+    let root = s.actor("Root", "root@example.in", Role::Superuser).await;
+    let desk = s.actor("Desk", "desk@example.in", Role::Admin).await;
+    let paying = s.actor("Asha", "asha@example.in", Role::User).await;
+    let lapsed = s.actor("Ravi", "ravi@example.in", Role::User).await;
+    let _trial = s.actor("Meena", "meena@example.in", Role::User).await;
+    let now = chrono::Utc::now();
+    // A staff account can carry a running subscription (an owner promoted
+    // to staff keeps theirs), and an owner's can have run out.
+    for (actor, ends) in [
+        (&paying, now + chrono::Duration::days(20)),
+        (&desk, now + chrono::Duration::days(20)),
+        (&root, now + chrono::Duration::days(20)),
+        (&lapsed, now - chrono::Duration::days(1)),
+    ] {
+        let mut row = actor.user.clone().into_active_model();
+        row.subscription_status = Set("active".into());
+        row.subscription_ends_at = Set(Some(ends));
+        row.update(&s.db.conn).await.expect("subscription");
+    }
+    let stats = s.admin.stats(&root).await.expect("stats");
+    assert_eq!(stats.active_subscriptions, 1, "{stats:?}");
+    assert_eq!(stats.total_admins, 2);
 }

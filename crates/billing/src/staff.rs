@@ -663,6 +663,9 @@ pub async fn active_subscription_count<C: ConnectionTrait>(
     now: DateTime<Utc>,
 ) -> Result<u64, BillingError> {
     Ok(user::Entity::find()
+        // Staff accounts may carry a subscription from their time as an
+        // owner; they are not paying customers.
+        .filter(user::Column::Role.eq("user"))
         .filter(user::Column::SubscriptionStatus.eq("active"))
         .filter(user::Column::SubscriptionEndsAt.gt(now))
         .count(conn)
