@@ -115,7 +115,7 @@ export function TestsPanel({ campaignId, editor }: { campaignId: string; editor:
                     <Text fz="sm" c="dimmed">
                       Version {t.version}
                     </Text>
-                    <Badge variant="light" color={words.color}>
+                    <Badge variant="light" color={words.color} data-testid="test-state">
                       {words.label}
                     </Badge>
                   </Group>

@@ -106,17 +106,13 @@ export function TestResults({
 
   return (
     <Stack gap="md" data-testid="test-results">
-      <Group gap="xs" wrap="wrap">
-        <Badge color={words.color} variant="light" data-testid="test-state">
-          {words.label}
-        </Badge>
-        <Text fz="sm" c="dimmed">
-          Metric: {metric} · started {formatDate(test.startedAt)}
-          {test.closedAt ? ` · closed ${formatDate(test.closedAt)}` : ""} · {test.days}{" "}
-          {test.days === 1 ? "day" : "days"} · maximum {test.maxDays} days · promote the winner
-          automatically: {test.autoPromote ? "on" : "off"}
-        </Text>
-      </Group>
+      {/* The test's state is the badge on its row in the list, above. */}
+      <Text fz="sm" c="dimmed">
+        Metric: {metric} · started {formatDate(test.startedAt)}
+        {test.closedAt ? ` · closed ${formatDate(test.closedAt)}` : ""} · {test.days}{" "}
+        {test.days === 1 ? "day" : "days"} · maximum {test.maxDays} days · promote the winner
+        automatically: {test.autoPromote ? "on" : "off"}
+      </Text>
       <Text fz="sm">{words.text}</Text>
       {test.replacedBy && (
         <Alert color="gray" title="Replaced by a new version" data-testid="test-replaced">
