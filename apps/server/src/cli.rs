@@ -46,7 +46,7 @@ pub enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Print the newest messages of the local email outbox as JSON.
+    /// Print the newest messages of the email outbox as JSON, with their delivery status.
     Outbox {
         /// Only messages to this address.
         #[arg(long)]

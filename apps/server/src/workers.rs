@@ -1,5 +1,5 @@
 //! The work the server does besides answering requests, each on its own
-//! schedule: the Meta outbox, lead and receipt emails, completing idle
+//! schedule: the Meta outbox, the email outbox, lead and receipt emails, completing idle
 //! conversations, ending paid periods, reconciling pending payments with
 //! PayU, delivering owners' webhooks and browser notifications, calling A/B
 //! tests and telling their owners, warning owners near their monthly
@@ -35,6 +35,10 @@ impl Workers {
                     state.auth.mailer().clone(),
                     state.config.public_url(),
                 )),
+            ),
+            (
+                "email outbox",
+                tokio::spawn(email_outbox(db.clone(), state.auth.mailer().clone())),
             ),
             (
                 "idle conversations",
@@ -174,6 +178,21 @@ async fn push_notifications(push: ca_push::PushService) {
     }
 }
 
+/// Hands the due emails of the outbox to the mail server, every second
+/// (nothing to do without one).
+async fn email_outbox(db: sea_orm::DatabaseConnection, mailer: Mailer) {
+    if !mailer.uses_smtp() {
+        return;
+    }
+    let mut ticker = every(Duration::from_secs(1));
+    loop {
+        ticker.tick().await;
+        if let Err(err) = mailer.tick(&db, chrono::Utc::now()).await {
+            tracing::warn!(%err, "email outbox round failed");
+        }
+    }
+}
+
 /// Emails owners about new leads (single or digest) and sends payment
 /// receipts, every half minute.
 async fn notifications(db: sea_orm::DatabaseConnection, mailer: Mailer, public_url: String) {
@@ -234,6 +253,10 @@ async fn retention(db: sea_orm::DatabaseConnection, attribution_days: i64) {
             (
                 "push notifications",
                 ca_push::retention::forget_old(&db, now).await,
+            ),
+            (
+                "delivered emails",
+                ca_auth::mailer::forget_delivered(&db, now).await,
             ),
         ];
         for (what, result) in results {

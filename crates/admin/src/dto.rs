@@ -545,6 +545,8 @@ pub struct SystemHealth {
     pub event_writer: WriterHealth,
     pub disk: DiskHealth,
     pub payments: PaymentsHealth,
+    /// Account emails: the mail server, what waits, what was given up.
+    pub email: ca_auth::dto::EmailHealth,
     pub checked_at: DateTime<Utc>,
 }
 

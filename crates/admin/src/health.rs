@@ -61,6 +61,7 @@ impl AdminService {
         let (queue_depth, queue_capacity) = (self.writer)();
         let (last_reconciliation, pending_over15_minutes) =
             self.billing.reconciliation_state(Utc::now()).await?;
+        let email = self.auth.mailer().health(&self.db, Utc::now()).await?;
         Ok(SystemHealth {
             status: if reachable {
                 "ok".into()
@@ -96,6 +97,7 @@ impl AdminService {
                 pending_over15_minutes,
                 last_reconciliation,
             },
+            email,
             checked_at: Utc::now(),
         })
     }

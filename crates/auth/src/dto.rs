@@ -358,7 +358,7 @@ pub struct TwoFactorStatus {
     pub enrolment_required: bool,
 }
 
-/// One message kept in the local email outbox.
+/// One message of the email outbox.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OutboxMessage {
@@ -367,4 +367,40 @@ pub struct OutboxMessage {
     pub subject: String,
     pub body: String,
     pub created_at: DateTime<Utc>,
+    /// `kept` (no mail server configured), `pending`, `sent` or `failed`.
+    pub status: String,
+    /// Attempts made to hand it to the mail server.
+    pub attempts: i32,
+    pub sent_at: Option<DateTime<Utc>>,
+    /// Why the last attempt failed.
+    pub last_error: Option<String>,
+}
+
+/// The email outbox as staff see it on the System tab.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EmailHealth {
+    /// Whether a mail server is configured (`CA_SMTP_URL`); without one
+    /// emails are kept in the outbox and never sent.
+    pub mail_server: bool,
+    /// Emails waiting to be handed to the mail server (first tries and retries).
+    pub waiting: u64,
+    /// How long the oldest waiting email has waited, in seconds (0 when none waits).
+    pub oldest_waiting_seconds: u64,
+    /// Emails given up in the last 7 days: refused by the mail server, or
+    /// out of retries.
+    pub failed_last7_days: u64,
+    /// The newest email given up in the last 7 days.
+    pub last_failure: Option<EmailFailure>,
+}
+
+/// An email that was given up.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EmailFailure {
+    /// When the email was written.
+    pub created_at: DateTime<Utc>,
+    pub subject: String,
+    /// The mail server's last answer, or why there was none.
+    pub error: String,
 }

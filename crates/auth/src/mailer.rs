@@ -1,36 +1,108 @@
-//! Outgoing email: SMTP through lettre when `CA_SMTP_URL` is set, otherwise
-//! the `email_outbox` table (a local stand-in, logged so a developer sees it).
+//! Outgoing account email, through an outbox.
+//!
+//! [`Mailer::send`] writes the message to `email_outbox` in the caller's
+//! transaction, so an email exists exactly when the fact it reports was
+//! stored: a password reset that rolls back sends no link, and a receipt
+//! marked as sent has its email waiting. With `CA_SMTP_URL` set,
+//! [`Mailer::tick`] (every second, on every server) claims the due messages
+//! and hands each to the mail server:
+//!
+//! - accepted: `sent`;
+//! - refused for good (a 5xx answer, such as an unknown mailbox): `failed`,
+//!   not tried again;
+//! - anything else (a 4xx answer, no connection, no answer within the
+//!   timeout): tried again after 30 s, 2 min, 10 min, 1 h and 6 h, then
+//!   `failed`.
+//!
+//! Each message carries a Message-ID made from its outbox id, so a message
+//! handed over twice (a server stopped between the mail server's answer and
+//! recording it) is recognisably the same message.
+//!
+//! Without a mail server messages are `kept` in the table, logged so a
+//! developer sees them, and read with `ca-server outbox`; they are never
+//! sent later, should a mail server be configured afterwards.
 
-use chrono::Utc;
+use std::time::Duration as StdDuration;
+
+use chrono::{DateTime, Duration, Utc};
+use futures_util::StreamExt;
 use lettre::message::Mailbox;
+use lettre::message::header::ContentType;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use sea_orm::sea_query::Expr;
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter,
-    QueryOrder, QuerySelect, Set,
+    ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, DatabaseConnection, EntityTrait,
+    PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set,
 };
 
 use crate::AuthError;
-use crate::dto::OutboxMessage;
+use crate::dto::{EmailFailure, EmailHealth, OutboxMessage};
 use crate::entities::email_outbox;
+
+/// Pauses before the 2nd … 6th attempt of a message the mail server did not
+/// take for good.
+pub const RETRY_SECS: [i64; 5] = [30, 120, 600, 3600, 6 * 3600];
+/// How long the mail server has to answer a message.
+pub const DEFAULT_TIMEOUT: StdDuration = StdDuration::from_secs(30);
+/// Sent and failed messages are forgotten after this many days (their
+/// bodies may hold sign-in links).
+pub const KEEP_DAYS: i64 = 30;
+/// The most messages claimed in one round, and handed over at once.
+const PER_ROUND: u64 = 50;
+const AT_ONCE: usize = 4;
+/// How long a claimed message stays with its server beyond the timeout.
+const LEASE_MARGIN_SECS: i64 = 10;
+/// The longest reason kept for a failed attempt.
+const ERROR_CHARS: usize = 500;
+
+pub const KEPT: &str = "kept";
+pub const PENDING: &str = "pending";
+pub const SENT: &str = "sent";
+pub const FAILED: &str = "failed";
 
 /// Sends account emails.
 #[derive(Clone)]
 pub struct Mailer {
     smtp: Option<AsyncSmtpTransport<Tokio1Executor>>,
     from: Mailbox,
+    timeout: StdDuration,
+}
+
+/// How one attempt went.
+enum Attempt {
+    Sent,
+    Retry(String),
+    Refused(String),
 }
 
 impl Mailer {
-    /// SMTP when `smtp_url` is given, else the outbox table.
+    /// SMTP when `smtp_url` is given, else the outbox table alone.
     pub fn new(smtp_url: Option<&str>, from: &str) -> anyhow::Result<Self> {
+        Self::with_timeout(smtp_url, from, DEFAULT_TIMEOUT)
+    }
+
+    /// As [`Mailer::new`], giving the mail server `timeout` to answer.
+    pub fn with_timeout(
+        smtp_url: Option<&str>,
+        from: &str,
+        timeout: StdDuration,
+    ) -> anyhow::Result<Self> {
         let from: Mailbox = from
             .parse()
             .map_err(|e| anyhow::anyhow!("CA_SMTP_FROM is not a valid mailbox: {e}"))?;
         let smtp = match smtp_url {
-            Some(url) => Some(AsyncSmtpTransport::<Tokio1Executor>::from_url(url)?.build()),
+            Some(url) => Some(
+                AsyncSmtpTransport::<Tokio1Executor>::from_url(url)?
+                    .timeout(Some(timeout))
+                    .build(),
+            ),
             None => None,
         };
-        Ok(Self { smtp, from })
+        Ok(Self {
+            smtp,
+            from,
+            timeout,
+        })
     }
 
     /// Whether messages go to a real SMTP server.
@@ -38,8 +110,10 @@ impl Mailer {
         self.smtp.is_some()
     }
 
-    /// Sends (SMTP, in the background so the caller's answer time does not
-    /// depend on the mail server) or stores the message in the outbox.
+    /// Writes the message to the outbox on `db`, the caller's transaction
+    /// when the email reports something that transaction stores. With a mail
+    /// server it is due at once; the sender hands it over within a second of
+    /// the commit.
     pub async fn send<C: ConnectionTrait>(
         &self,
         db: &C,
@@ -47,46 +121,251 @@ impl Mailer {
         subject: &str,
         body: &str,
     ) -> Result<(), AuthError> {
-        match &self.smtp {
-            Some(transport) => {
-                let to_box: Mailbox = to
-                    .parse()
-                    .map_err(|e| AuthError::internal(format!("recipient {to}: {e}")))?;
-                let message = Message::builder()
-                    .from(self.from.clone())
-                    .to(to_box)
-                    .subject(subject)
-                    .body(body.to_string())
-                    .map_err(|e| AuthError::internal(format!("building email: {e}")))?;
-                let transport = transport.clone();
-                tokio::spawn(async move {
-                    if let Err(err) = transport.send(message).await {
-                        tracing::error!(%err, "sending email failed");
-                    }
-                });
-                Ok(())
-            }
-            None => {
-                email_outbox::ActiveModel {
-                    id: Set(ca_core::ids::new_id().to_string()),
-                    to_address: Set(to.to_string()),
-                    subject: Set(subject.to_string()),
-                    body: Set(body.to_string()),
-                    created_at: Set(Utc::now()),
-                }
-                .insert(db)
-                .await?;
-                // The body may hold a password-reset link: never at info
-                // level, where logs are shipped and kept.
-                tracing::info!(
-                    subject,
-                    "email kept in the local outbox (no CA_SMTP_URL set); read it with `ca-server outbox`"
-                );
-                tracing::debug!(to, "email body:\n{body}");
-                Ok(())
+        let _: Mailbox = to
+            .parse()
+            .map_err(|e| AuthError::internal(format!("recipient {to}: {e}")))?;
+        let now = Utc::now();
+        let pending = self.uses_smtp();
+        email_outbox::ActiveModel {
+            id: Set(ca_core::ids::new_id().to_string()),
+            to_address: Set(to.to_string()),
+            subject: Set(subject.to_string()),
+            body: Set(body.to_string()),
+            created_at: Set(now),
+            status: Set(if pending { PENDING } else { KEPT }.to_string()),
+            attempts: Set(0),
+            next_attempt_at: Set(pending.then_some(now)),
+            claimed_until: Set(None),
+            sent_at: Set(None),
+            last_error: Set(None),
+        }
+        .insert(db)
+        .await?;
+        if !pending {
+            // The body may hold a password-reset link: never at info
+            // level, where logs are shipped and kept.
+            tracing::info!(
+                subject,
+                "email kept in the local outbox (no CA_SMTP_URL set); read it with `ca-server outbox`"
+            );
+            tracing::debug!(to, "email body:\n{body}");
+        }
+        Ok(())
+    }
+
+    /// One round of the sender: claims the due messages and hands them to
+    /// the mail server, a few at a time. Returns how many it took. Without a
+    /// mail server there is nothing to do.
+    pub async fn tick(
+        &self,
+        db: &DatabaseConnection,
+        now: DateTime<Utc>,
+    ) -> Result<usize, AuthError> {
+        let Some(transport) = &self.smtp else {
+            return Ok(0);
+        };
+        let claimable = || {
+            Condition::any()
+                .add(email_outbox::Column::ClaimedUntil.is_null())
+                .add(email_outbox::Column::ClaimedUntil.lt(now))
+        };
+        let due = email_outbox::Entity::find()
+            .filter(email_outbox::Column::Status.eq(PENDING))
+            .filter(email_outbox::Column::NextAttemptAt.lte(now))
+            .filter(claimable())
+            .order_by_asc(email_outbox::Column::NextAttemptAt)
+            .limit(PER_ROUND)
+            .all(db)
+            .await?;
+        if due.is_empty() {
+            return Ok(0);
+        }
+        let lease = Duration::seconds(
+            i64::try_from(self.timeout.as_secs()).unwrap_or(60) + LEASE_MARGIN_SECS,
+        );
+        let txn = ca_core::db::begin_background_write(db).await?;
+        let mut claimed = Vec::with_capacity(due.len());
+        for m in due {
+            let won = email_outbox::Entity::update_many()
+                .col_expr(
+                    email_outbox::Column::ClaimedUntil,
+                    Expr::value(Some(now + lease)),
+                )
+                .filter(email_outbox::Column::Id.eq(&m.id))
+                .filter(email_outbox::Column::Status.eq(PENDING))
+                .filter(claimable())
+                .exec(&txn)
+                .await?
+                .rows_affected
+                == 1;
+            if won {
+                claimed.push(m);
             }
         }
+        txn.commit().await?;
+        let attempts: Vec<(email_outbox::Model, Attempt)> = futures_util::stream::iter(claimed)
+            .map(|m| async move {
+                let attempt = self.hand_over(transport, &m).await;
+                (m, attempt)
+            })
+            .buffer_unordered(AT_ONCE)
+            .collect()
+            .await;
+        let mut sent = 0;
+        for (m, attempt) in attempts {
+            sent += usize::from(matches!(attempt, Attempt::Sent));
+            self.record(db, &m, attempt, now).await?;
+        }
+        Ok(sent)
     }
+
+    /// What staff see of the outbox: whether a mail server is configured,
+    /// what waits and for how long, and what was given up this week.
+    pub async fn health(
+        &self,
+        db: &DatabaseConnection,
+        now: DateTime<Utc>,
+    ) -> Result<EmailHealth, AuthError> {
+        let waiting = email_outbox::Entity::find()
+            .filter(email_outbox::Column::Status.eq(PENDING))
+            .count(db)
+            .await?;
+        let oldest: Option<DateTime<Utc>> = email_outbox::Entity::find()
+            .select_only()
+            .column(email_outbox::Column::CreatedAt)
+            .filter(email_outbox::Column::Status.eq(PENDING))
+            .order_by_asc(email_outbox::Column::CreatedAt)
+            .into_tuple()
+            .one(db)
+            .await?;
+        let failed = || {
+            email_outbox::Entity::find()
+                .filter(email_outbox::Column::Status.eq(FAILED))
+                .filter(email_outbox::Column::CreatedAt.gte(now - Duration::days(7)))
+        };
+        let failed_last7_days = failed().count(db).await?;
+        let last_failure = failed()
+            .order_by_desc(email_outbox::Column::CreatedAt)
+            .one(db)
+            .await?
+            .map(|m| EmailFailure {
+                created_at: m.created_at,
+                subject: m.subject,
+                error: m.last_error.unwrap_or_default(),
+            });
+        Ok(EmailHealth {
+            mail_server: self.uses_smtp(),
+            waiting,
+            oldest_waiting_seconds: oldest
+                .map_or(0, |at| u64::try_from((now - at).num_seconds()).unwrap_or(0)),
+            failed_last7_days,
+            last_failure,
+        })
+    }
+
+    /// Hands one message to the mail server.
+    async fn hand_over(
+        &self,
+        transport: &AsyncSmtpTransport<Tokio1Executor>,
+        m: &email_outbox::Model,
+    ) -> Attempt {
+        let to: Mailbox = match m.to_address.parse() {
+            Ok(to) => to,
+            Err(err) => return Attempt::Refused(format!("recipient: {err}")),
+        };
+        let message = Message::builder()
+            .from(self.from.clone())
+            .to(to)
+            .subject(&m.subject)
+            .message_id(Some(format!("<{}@{}>", m.id, self.from.email.domain())))
+            .header(ContentType::TEXT_PLAIN)
+            .body(m.body.clone());
+        let message = match message {
+            Ok(message) => message,
+            Err(err) => return Attempt::Refused(format!("building the email: {err}")),
+        };
+        match tokio::time::timeout(self.timeout, transport.send(message)).await {
+            Err(_) => Attempt::Retry(format!(
+                "the mail server did not answer within {} s",
+                self.timeout.as_secs()
+            )),
+            Ok(Ok(_)) => Attempt::Sent,
+            Ok(Err(err)) if err.is_permanent() => Attempt::Refused(err.to_string()),
+            Ok(Err(err)) => Attempt::Retry(err.to_string()),
+        }
+    }
+
+    /// Moves the message on after an attempt.
+    async fn record(
+        &self,
+        db: &DatabaseConnection,
+        m: &email_outbox::Model,
+        attempt: Attempt,
+        now: DateTime<Utc>,
+    ) -> Result<(), AuthError> {
+        let attempts = m.attempts + 1;
+        let (status, next, error) = match attempt {
+            Attempt::Sent => (SENT, None, None),
+            Attempt::Refused(error) => (FAILED, None, Some(error)),
+            Attempt::Retry(error) => {
+                let next = usize::try_from(m.attempts)
+                    .ok()
+                    .and_then(|i| RETRY_SECS.get(i))
+                    .map(|secs| now + Duration::seconds(*secs));
+                (
+                    if next.is_some() { PENDING } else { FAILED },
+                    next,
+                    Some(error),
+                )
+            }
+        };
+        let error = error.map(|e| e.chars().take(ERROR_CHARS).collect::<String>());
+        match (status, &error) {
+            (FAILED, Some(error)) => {
+                tracing::warn!(email = %m.id, attempts, %error, "an email could not be delivered; given up")
+            }
+            (_, Some(error)) => {
+                tracing::info!(email = %m.id, attempts, %error, "an email was not delivered; tried again later")
+            }
+            _ => tracing::debug!(email = %m.id, attempts, "email delivered"),
+        }
+        let txn = ca_core::db::begin_background_write(db).await?;
+        email_outbox::Entity::update_many()
+            .col_expr(email_outbox::Column::Status, Expr::value(status))
+            .col_expr(email_outbox::Column::Attempts, Expr::value(attempts))
+            .col_expr(email_outbox::Column::NextAttemptAt, Expr::value(next))
+            .col_expr(
+                email_outbox::Column::ClaimedUntil,
+                Expr::value(Option::<DateTime<Utc>>::None),
+            )
+            .col_expr(
+                email_outbox::Column::SentAt,
+                Expr::value((status == SENT).then_some(now)),
+            )
+            .col_expr(email_outbox::Column::LastError, Expr::value(error))
+            .filter(email_outbox::Column::Id.eq(&m.id))
+            .exec(&txn)
+            .await?;
+        txn.commit().await?;
+        Ok(())
+    }
+}
+
+/// Forgets sent and failed messages older than [`KEEP_DAYS`]; returns how
+/// many. Kept messages (no mail server) stay for `ca-server outbox`.
+pub async fn forget_delivered(
+    db: &DatabaseConnection,
+    now: DateTime<Utc>,
+) -> Result<u64, sea_orm::DbErr> {
+    let txn = ca_core::db::begin_background_write(db).await?;
+    let gone = email_outbox::Entity::delete_many()
+        .filter(email_outbox::Column::Status.is_in([SENT, FAILED]))
+        .filter(email_outbox::Column::CreatedAt.lt(now - Duration::days(KEEP_DAYS)))
+        .exec(&txn)
+        .await?
+        .rows_affected;
+    txn.commit().await?;
+    Ok(gone)
 }
 
 /// The newest outbox messages, optionally only those to `to`.
@@ -112,6 +391,10 @@ pub async fn outbox(
             subject: m.subject,
             body: m.body,
             created_at: m.created_at,
+            status: m.status,
+            attempts: m.attempts,
+            sent_at: m.sent_at,
+            last_error: m.last_error,
         })
         .collect())
 }

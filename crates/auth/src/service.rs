@@ -566,7 +566,11 @@ impl AuthService {
             tracing::info!("password reset asked for an unknown email");
             return Ok(());
         };
-        self.send_password_reset(&self.db, &user).await
+        // The link and its email are stored together.
+        let txn = ca_core::db::begin_write(&self.db).await?;
+        self.send_password_reset(&txn, &user).await?;
+        txn.commit().await?;
+        Ok(())
     }
 
     /// Emails `user` the usual password reset link (expires in 1 hour), in

@@ -14,7 +14,7 @@ use crate::invoices::label as invoice_label;
 /// Receipts are not sent for payments settled longer ago than this.
 const RECENT_DAYS: i64 = 7;
 
-/// Sends the receipts due; returns how many emails went out.
+/// Queues the receipts due in the email outbox; returns how many.
 pub async fn send_due(
     db: &DatabaseConnection,
     mailer: &Mailer,
@@ -33,6 +33,21 @@ pub async fn send_due(
         let Some(owner) = user::Entity::find_by_id(p.owner_id.clone()).one(db).await? else {
             continue;
         };
+        // The email and the mark that it went out are stored together; a
+        // second server doing the same round finds the mark and stores nothing.
+        let txn = ca_core::db::begin_background_write(db).await?;
+        let marked = payment::Entity::update_many()
+            .col_expr(payment::Column::ReceiptSentAt, Expr::value(Some(now)))
+            .filter(payment::Column::Id.eq(&p.id))
+            .filter(payment::Column::ReceiptSentAt.is_null())
+            .exec(&txn)
+            .await?
+            .rows_affected
+            == 1;
+        if !marked {
+            txn.rollback().await?;
+            continue;
+        }
         if owner.email_notifications {
             let invoice = p.invoice_number.map(invoice_label).unwrap_or_default();
             let body = format!(
@@ -51,23 +66,20 @@ pub async fn send_due(
             );
             if let Err(err) = mailer
                 .send(
-                    db,
+                    &txn,
                     &owner.email,
                     &format!("Receipt {invoice}: {}", p.productinfo),
                     &body,
                 )
                 .await
             {
-                tracing::warn!(txnid = %p.txnid, %err, "receipt not sent; retried next round");
+                txn.rollback().await?;
+                tracing::warn!(txnid = %p.txnid, %err, "receipt not queued; retried next round");
                 continue;
             }
             sent += 1;
         }
-        payment::Entity::update_many()
-            .col_expr(payment::Column::ReceiptSentAt, Expr::value(Some(now)))
-            .filter(payment::Column::Id.eq(&p.id))
-            .exec(db)
-            .await?;
+        txn.commit().await?;
     }
     Ok(sent)
 }

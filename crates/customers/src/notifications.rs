@@ -70,7 +70,7 @@ fn line(n: &lead_notification::Model) -> String {
 
 /// Sends what is due: for each owner with waiting leads whose last lead email
 /// is at least `DIGEST_MINUTES` old, one email (a single lead, or a digest).
-/// Returns how many emails went out.
+/// Returns how many emails were queued in the email outbox.
 pub async fn send_due(
     db: &DatabaseConnection,
     mailer: &Mailer,
@@ -131,17 +131,39 @@ pub async fn send_due(
                 owner.name,
                 list.join("\n")
             );
-            if let Err(err) = mailer.send(db, &owner.email, &subject, &body).await {
-                tracing::warn!(owner = %owner.id, %err, "lead email not sent; retried next round");
+            // The email and the marks on its leads are stored together; a
+            // second server doing the same round finds them marked.
+            let txn = ca_core::db::begin_background_write(db).await?;
+            if !mark_sent(&txn, &ids, now).await? {
+                txn.rollback().await?;
                 continue;
             }
+            if let Err(err) = mailer.send(&txn, &owner.email, &subject, &body).await {
+                txn.rollback().await?;
+                tracing::warn!(owner = %owner.id, %err, "lead email not queued; retried next round");
+                continue;
+            }
+            txn.commit().await?;
             sent += 1;
+        } else {
+            mark_sent(db, &ids, now).await?;
         }
-        lead_notification::Entity::update_many()
-            .col_expr(lead_notification::Column::SentAt, Expr::value(Some(now)))
-            .filter(lead_notification::Column::Id.is_in(ids))
-            .exec(db)
-            .await?;
     }
     Ok(sent)
+}
+
+/// Marks the leads `ids` as told of; false when another server did first.
+async fn mark_sent<C: ConnectionTrait>(
+    conn: &C,
+    ids: &[String],
+    now: DateTime<Utc>,
+) -> Result<bool, DbErr> {
+    let marked = lead_notification::Entity::update_many()
+        .col_expr(lead_notification::Column::SentAt, Expr::value(Some(now)))
+        .filter(lead_notification::Column::Id.is_in(ids.iter().cloned()))
+        .filter(lead_notification::Column::SentAt.is_null())
+        .exec(conn)
+        .await?
+        .rows_affected;
+    Ok(marked == ids.len() as u64)
 }

@@ -166,9 +166,7 @@ async fn decide_one(
         now,
     )
     .await?;
-    // Last before the commit: with SMTP configured the mailer hands the
-    // message to the mail server at once (not through the outbox), so
-    // nothing that could still fail comes after it but the commit.
+    // The owner's email is stored in the outbox with the decision.
     if let Err(err) = mailer.send(&txn, &owner.email, &subject, &body).await {
         txn.rollback().await?;
         return Err(ExperimentError::Infra(ca_core::error::InfraError::Other(

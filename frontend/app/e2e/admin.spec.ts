@@ -457,6 +457,10 @@ test("every admin screen at 1440, 768 and 390 px", async ({ page, browser }) => 
         await expect(meta.getByRole("row", { name: /Lead/ }).first()).toContainText(
           "Not forwarded",
         );
+        // The test server has no mail server: its emails are kept, and it says so.
+        await expect(page.getByTestId("system-Email")).toContainText(
+          "Not set: emails are kept in the outbox",
+        );
       }
       await page.waitForLoadState("networkidle");
       await expectNoSidewaysScroll(page);

@@ -713,6 +713,10 @@ async fn figures_are_counted_from_the_rows() {
     // server keeps a journal on either database).
     assert_eq!(h["eventWriter"]["queueCapacity"], 50_000 + 200_000);
     assert!(h["disk"]["totalBytes"].as_u64().expect("disk") > 0);
+    // No mail server in the test app: emails are kept, nothing waits.
+    assert_eq!(h["email"]["mailServer"], false);
+    assert_eq!(h["email"]["waiting"], 0);
+    assert_eq!(h["email"]["failedLast7Days"], 0);
 }
 
 /// Staff find an account by part of a name in any script, whatever its case,

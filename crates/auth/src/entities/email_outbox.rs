@@ -1,4 +1,8 @@
-//! `email_outbox`: messages kept locally when no SMTP server is configured.
+//! `email_outbox`: every account email, written in the transaction of the
+//! fact it reports. With a mail server configured the sender delivers it
+//! from here (`pending` → `sent`, or `failed` once the mail server refuses
+//! it or the retries run out); without one it is `kept` here, to be read
+//! with `ca-server outbox`.
 
 use sea_orm::entity::prelude::*;
 
@@ -12,6 +16,18 @@ pub struct Model {
     #[sea_orm(column_type = "Text")]
     pub body: String,
     pub created_at: DateTimeUtc,
+    /// `kept`, `pending`, `sent` or `failed`.
+    pub status: String,
+    /// Attempts made to hand it to the mail server.
+    pub attempts: i32,
+    /// When a `pending` message is next tried.
+    pub next_attempt_at: Option<DateTimeUtc>,
+    /// Until when the server that claimed it is sending it.
+    pub claimed_until: Option<DateTimeUtc>,
+    pub sent_at: Option<DateTimeUtc>,
+    /// Why the last attempt failed.
+    #[sea_orm(column_type = "Text", nullable)]
+    pub last_error: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -3141,6 +3141,42 @@ export interface components {
             /** Format: int64 */
             totalBytes: number;
         };
+        /** @description An email that was given up. */
+        EmailFailure: {
+            /**
+             * Format: date-time
+             * @description When the email was written.
+             */
+            createdAt: string;
+            /** @description The mail server's last answer, or why there was none. */
+            error: string;
+            subject: string;
+        };
+        /** @description The email outbox as staff see it on the System tab. */
+        EmailHealth: {
+            /**
+             * Format: int64
+             * @description Emails given up in the last 7 days: refused by the mail server, or
+             *     out of retries.
+             */
+            failedLast7Days: number;
+            lastFailure?: null | components["schemas"]["EmailFailure"];
+            /**
+             * @description Whether a mail server is configured (`CA_SMTP_URL`); without one
+             *     emails are kept in the outbox and never sent.
+             */
+            mailServer: boolean;
+            /**
+             * Format: int64
+             * @description How long the oldest waiting email has waited, in seconds (0 when none waits).
+             */
+            oldestWaitingSeconds: number;
+            /**
+             * Format: int64
+             * @description Emails waiting to be handed to the mail server (first tries and retries).
+             */
+            waiting: number;
+        };
         /**
          * @description `POST` and `PUT /api/webhooks/endpoints`: a webhook (signed JSON posts to
          *     `url`) or a Mailchimp audience push (`kind: "mailchimp"` with `apiKey`
@@ -4635,6 +4671,8 @@ export interface components {
             checkedAt: string;
             database: components["schemas"]["DatabaseHealth"];
             disk: components["schemas"]["DiskHealth"];
+            /** @description Account emails: the mail server, what waits, what was given up. */
+            email: components["schemas"]["EmailHealth"];
             eventWriter: components["schemas"]["WriterHealth"];
             payments: components["schemas"]["PaymentsHealth"];
             process: components["schemas"]["ProcessHealth"];

@@ -1,5 +1,10 @@
 /** The System tab's figures: shares of a capacity, and how bytes and uptime read. */
 
+import type { components } from "../../../api/schema";
+
+/** The email outbox, from the System tab's health call. */
+export type EmailHealth = components["schemas"]["EmailHealth"];
+
 /** A usage share at or above this is labelled High. */
 export const HIGH_USAGE_PERCENT = 80;
 
@@ -34,4 +39,10 @@ export function formatUptime(seconds: number): string {
   if (d > 0) return `${d}d ${h}h`;
   if (h > 0) return `${h}h ${m}m`;
   return `${m}m`;
+}
+
+/** How long something has waited: seconds under a minute, then as uptime reads. */
+export function formatWait(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  return s < 60 ? `${s} s` : formatUptime(s);
 }

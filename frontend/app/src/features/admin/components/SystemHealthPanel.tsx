@@ -14,7 +14,14 @@ import {
 import type { ReactNode } from "react";
 import { messageOf } from "../../../lib/api-client";
 import { useSystemHealth } from "../api/admin";
-import { formatBytes, formatUptime, usageLevel, usagePercent } from "../api/system";
+import {
+  type EmailHealth,
+  formatBytes,
+  formatUptime,
+  formatWait,
+  usageLevel,
+  usagePercent,
+} from "../api/system";
 
 const checkedFormat = new Intl.DateTimeFormat("en-IN", { timeStyle: "medium" });
 
@@ -64,7 +71,45 @@ function Line({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** The server's own health: database, process, event writer and disk, refreshed every 30 s. */
+/** Account emails: whether a mail server takes them, what waits, and what was given up this week. */
+function EmailCard({ email }: { email: EmailHealth }) {
+  return (
+    <SystemCard title="Email">
+      <Line
+        label="Mail server"
+        value={email.mailServer ? "Configured" : "Not set: emails are kept in the outbox"}
+      />
+      {email.mailServer && (
+        <>
+          <Line
+            label="Waiting"
+            value={
+              email.waiting === 0
+                ? "None"
+                : `${email.waiting.toLocaleString("en-IN")} (oldest ${formatWait(email.oldestWaitingSeconds)})`
+            }
+          />
+          <Line
+            label="Given up, last 7 days"
+            value={email.failedLast7Days.toLocaleString("en-IN")}
+          />
+          {email.lastFailure && (
+            <Text
+              fz="xs"
+              c="red.8"
+              style={{ overflowWrap: "anywhere" }}
+              data-testid="email-last-failure"
+            >
+              {email.lastFailure.subject}: {email.lastFailure.error}
+            </Text>
+          )}
+        </>
+      )}
+    </SystemCard>
+  );
+}
+
+/** The server's own health: database, process, event writer, disk and email, refreshed every 30 s. */
 export function SystemHealthPanel() {
   const health = useSystemHealth();
   if (health.isLoading) return <Skeleton h={240} radius="md" />;
@@ -132,6 +177,7 @@ export function SystemHealthPanel() {
           <Line label="Free" value={formatBytes(h.disk.freeBytes)} />
           <Line label="Path" value={h.disk.path} />
         </SystemCard>
+        <EmailCard email={h.email} />
       </SimpleGrid>
     </Stack>
   );
