@@ -1,5 +1,7 @@
 //! Receipts: the owner gets an email when a payment succeeds (unless they
-//! turned email notifications off), once per payment.
+//! turned email notifications off), once per payment. It names the tax
+//! invoice and shows its GST: the taxable value and CGST with SGST (a buyer
+//! in the seller's state) or IGST, as the invoice does.
 
 use chrono::{DateTime, Duration, Utc};
 use sea_orm::sea_query::Expr;
@@ -8,7 +10,7 @@ use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter};
 use ca_auth::Mailer;
 use ca_auth::entities::user;
 
-use crate::entities::payment;
+use crate::entities::{invoice, payment};
 use crate::invoices::label as invoice_label;
 
 /// Receipts are not sent for payments settled longer ago than this.
@@ -50,13 +52,19 @@ pub async fn send_due(
         }
         if owner.email_notifications {
             let invoice = p.invoice_number.map(invoice_label).unwrap_or_default();
+            let document = invoice::Entity::find()
+                .filter(invoice::Column::PaymentId.eq(&p.id))
+                .filter(invoice::Column::Kind.eq(invoice::INVOICE))
+                .one(&txn)
+                .await?;
             let body = format!(
                 "Hi {},\n\nThank you for your payment.\n\n\
-                 Plan: {}\nAmount: ₹{}\nTransaction: {}\nInvoice: {}\nPaid for: until {}\n\n\
+                 Plan: {}\nAmount: ₹{}\n{}Transaction: {}\nInvoice: {}\nPaid for: until {}\n\n\
                  Your invoice: {public_url}/billing/invoice/{}\n\n— ConvertAssist",
                 owner.name,
                 p.productinfo,
                 crate::payu::amount_text(p.amount_paise),
+                document.as_ref().map(tax_lines).unwrap_or_default(),
                 p.txnid,
                 invoice,
                 p.period_end
@@ -82,4 +90,105 @@ pub async fn send_due(
         txn.commit().await?;
     }
     Ok(sent)
+}
+
+/// The invoice's GST as receipt lines (each ending in a newline); nothing
+/// when it carries no GST.
+fn tax_lines(d: &invoice::Model) -> String {
+    let amount = crate::payu::amount_text;
+    let mut lines = String::new();
+    if d.cgst_paise + d.sgst_paise + d.igst_paise == 0 {
+        return lines;
+    }
+    lines.push_str(&format!("Taxable value: ₹{}\n", amount(d.taxable_paise)));
+    if d.igst_paise > 0 {
+        lines.push_str(&format!(
+            "IGST {}: ₹{}\n",
+            percent(i64::from(d.gst_rate_bp)),
+            amount(d.igst_paise)
+        ));
+    } else {
+        let half = percent(i64::from(d.gst_rate_bp) / 2);
+        lines.push_str(&format!("CGST {half}: ₹{}\n", amount(d.cgst_paise)));
+        lines.push_str(&format!("SGST {half}: ₹{}\n", amount(d.sgst_paise)));
+    }
+    if let Some(gstin) = d.seller_gstin.as_deref().filter(|g| !g.is_empty()) {
+        lines.push_str(&format!("Our GSTIN: {gstin}\n"));
+    }
+    lines
+}
+
+/// `18%`, `9%`, `2.5%` from hundredths of a percent.
+fn percent(bp: i64) -> String {
+    let whole = bp / 100;
+    match bp % 100 {
+        0 => format!("{whole}%"),
+        part if part % 10 == 0 => format!("{whole}.{}%", part / 10),
+        part => format!("{whole}.{part:02}%"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{percent, tax_lines};
+    use crate::entities::invoice;
+
+    fn document(
+        rate_bp: i32,
+        cgst: i64,
+        sgst: i64,
+        igst: i64,
+        gstin: Option<&str>,
+    ) -> invoice::Model {
+        invoice::Model {
+            id: "i1".into(),
+            payment_id: "p1".into(),
+            owner_id: "o1".into(),
+            kind: invoice::INVOICE.into(),
+            number: 12,
+            original_number: None,
+            issued_at: chrono::Utc::now(),
+            seller_name: "ConvertAssist".into(),
+            seller_address: "Bengaluru".into(),
+            seller_gstin: gstin.map(str::to_string),
+            seller_state_code: Some("29".into()),
+            buyer_name: "Asha".into(),
+            buyer_email: "asha@example.in".into(),
+            buyer_phone: "9876543210".into(),
+            buyer_address: None,
+            buyer_state_code: Some("29".into()),
+            buyer_gstin: None,
+            place_of_supply: Some("29".into()),
+            sac: "998314".into(),
+            description: "Basic".into(),
+            gst_rate_bp: rate_bp,
+            taxable_paise: 99_900 - cgst - sgst - igst,
+            cgst_paise: cgst,
+            sgst_paise: sgst,
+            igst_paise: igst,
+            total_paise: 99_900,
+        }
+    }
+
+    #[test]
+    fn a_buyer_in_the_sellers_state_reads_cgst_and_sgst() {
+        assert_eq!(
+            tax_lines(&document(1800, 7_619, 7_620, 0, Some("29ABCDE1234F1Z5"))),
+            "Taxable value: ₹846.61\nCGST 9%: ₹76.19\nSGST 9%: ₹76.20\nOur GSTIN: 29ABCDE1234F1Z5\n"
+        );
+    }
+
+    #[test]
+    fn an_invoice_without_gst_adds_no_lines() {
+        assert_eq!(tax_lines(&document(0, 0, 0, 0, None)), "");
+    }
+
+    #[test]
+    fn rates_read_as_on_the_invoice() {
+        assert_eq!(percent(1800), "18%");
+        assert_eq!(percent(900), "9%");
+        assert_eq!(percent(250), "2.5%");
+        assert_eq!(percent(1225), "12.25%");
+        assert_eq!(percent(5), "0.05%");
+    }
 }

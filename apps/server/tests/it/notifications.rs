@@ -245,5 +245,13 @@ async fn a_receipt_goes_out_once_per_successful_payment() {
         .find(|m| m.subject.starts_with("Receipt CA-000001"))
         .expect("receipt");
     assert!(receipt.body.contains("₹999.00"), "{}", receipt.body);
+    // The tax invoice's GST: the buyer gave no state, so IGST.
+    assert!(
+        receipt
+            .body
+            .contains("Amount: ₹999.00\nTaxable value: ₹846.61\nIGST 18%: ₹152.39\n"),
+        "{}",
+        receipt.body
+    );
     assert!(receipt.body.contains(&format!("/billing/invoice/{txnid}")));
 }
