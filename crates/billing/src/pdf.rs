@@ -227,7 +227,8 @@ fn day(at: DateTime<Utc>) -> String {
     ist.format("%-d %b %Y").to_string()
 }
 
-fn percent(bp: i64) -> String {
+/// A GST rate as the invoice prints it: `18%`, `2.5%`, from hundredths of a percent.
+pub(crate) fn percent(bp: i64) -> String {
     if bp % 100 == 0 {
         format!("{}%", bp / 100)
     } else {

@@ -92,25 +92,30 @@ pub async fn send_due(
     Ok(sent)
 }
 
-/// The invoice's GST as receipt lines (each ending in a newline); nothing
-/// when it carries no GST.
+/// The invoice's GST as receipt lines (each ending in a newline), labelled
+/// as on the invoice; nothing when it carries no GST.
 fn tax_lines(d: &invoice::Model) -> String {
+    use crate::pdf::percent;
     let amount = crate::payu::amount_text;
-    let mut lines = String::new();
     if d.cgst_paise + d.sgst_paise + d.igst_paise == 0 {
-        return lines;
+        return String::new();
     }
-    lines.push_str(&format!("Taxable value: ₹{}\n", amount(d.taxable_paise)));
-    if d.igst_paise > 0 {
+    let rate = i64::from(d.gst_rate_bp);
+    let mut lines = format!("Taxable value: ₹{}\n", amount(d.taxable_paise));
+    if crate::invoices::tax_type(d) == "intra" {
         lines.push_str(&format!(
-            "IGST {}: ₹{}\n",
-            percent(i64::from(d.gst_rate_bp)),
-            amount(d.igst_paise)
+            "CGST @ {}: ₹{}\nSGST @ {}: ₹{}\n",
+            percent(rate / 2),
+            amount(d.cgst_paise),
+            percent(rate - rate / 2),
+            amount(d.sgst_paise)
         ));
     } else {
-        let half = percent(i64::from(d.gst_rate_bp) / 2);
-        lines.push_str(&format!("CGST {half}: ₹{}\n", amount(d.cgst_paise)));
-        lines.push_str(&format!("SGST {half}: ₹{}\n", amount(d.sgst_paise)));
+        lines.push_str(&format!(
+            "IGST @ {}: ₹{}\n",
+            percent(rate),
+            amount(d.igst_paise)
+        ));
     }
     if let Some(gstin) = d.seller_gstin.as_deref().filter(|g| !g.is_empty()) {
         lines.push_str(&format!("Our GSTIN: {gstin}\n"));
@@ -118,19 +123,9 @@ fn tax_lines(d: &invoice::Model) -> String {
     lines
 }
 
-/// `18%`, `9%`, `2.5%` from hundredths of a percent.
-fn percent(bp: i64) -> String {
-    let whole = bp / 100;
-    match bp % 100 {
-        0 => format!("{whole}%"),
-        part if part % 10 == 0 => format!("{whole}.{}%", part / 10),
-        part => format!("{whole}.{part:02}%"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{percent, tax_lines};
+    use super::tax_lines;
     use crate::entities::invoice;
 
     fn document(
@@ -174,21 +169,12 @@ mod tests {
     fn a_buyer_in_the_sellers_state_reads_cgst_and_sgst() {
         assert_eq!(
             tax_lines(&document(1800, 7_619, 7_620, 0, Some("29ABCDE1234F1Z5"))),
-            "Taxable value: ₹846.61\nCGST 9%: ₹76.19\nSGST 9%: ₹76.20\nOur GSTIN: 29ABCDE1234F1Z5\n"
+            "Taxable value: ₹846.61\nCGST @ 9%: ₹76.19\nSGST @ 9%: ₹76.20\nOur GSTIN: 29ABCDE1234F1Z5\n"
         );
     }
 
     #[test]
     fn an_invoice_without_gst_adds_no_lines() {
         assert_eq!(tax_lines(&document(0, 0, 0, 0, None)), "");
-    }
-
-    #[test]
-    fn rates_read_as_on_the_invoice() {
-        assert_eq!(percent(1800), "18%");
-        assert_eq!(percent(900), "9%");
-        assert_eq!(percent(250), "2.5%");
-        assert_eq!(percent(1225), "12.25%");
-        assert_eq!(percent(5), "0.05%");
     }
 }

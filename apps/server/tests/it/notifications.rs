@@ -249,7 +249,7 @@ async fn a_receipt_goes_out_once_per_successful_payment() {
     assert!(
         receipt
             .body
-            .contains("Amount: ₹999.00\nTaxable value: ₹846.61\nIGST 18%: ₹152.39\n"),
+            .contains("Amount: ₹999.00\nTaxable value: ₹846.61\nIGST @ 18%: ₹152.39\n"),
         "{}",
         receipt.body
     );
