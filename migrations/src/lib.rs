@@ -52,6 +52,7 @@ mod m20261127_000047_search_indexed_later;
 mod m20261127_000048_unanswered_index_partial;
 mod m20261128_000049_search_index_cleans;
 mod m20261128_000050_email_delivery;
+mod m20261128_000051_experiment_visitors;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -111,6 +112,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261127_000048_unanswered_index_partial::Migration),
             Box::new(m20261128_000049_search_index_cleans::Migration),
             Box::new(m20261128_000050_email_delivery::Migration),
+            Box::new(m20261128_000051_experiment_visitors::Migration),
         ]
     }
 }

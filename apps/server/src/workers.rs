@@ -226,7 +226,8 @@ async fn idle_conversations(conversations: ConversationService) {
 
 /// Every six hours, forgets what no figure or limit needs any more: visitors
 /// of months before last month, the activity of visitors not seen for 90
-/// days, and campaign touches older than the attribution window. Keeps the
+/// days, campaign touches older than the attribution window, and the
+/// visitor lists of closed A/B tests. Keeps the
 /// tables the widget writes to from growing for ever.
 async fn retention(db: sea_orm::DatabaseConnection, attribution_days: i64) {
     let mut ticker = every(Duration::from_secs(6 * 3600));
@@ -257,6 +258,10 @@ async fn retention(db: sea_orm::DatabaseConnection, attribution_days: i64) {
             (
                 "delivered emails",
                 ca_auth::mailer::forget_delivered(&db, now).await,
+            ),
+            (
+                "visitor lists of closed A/B tests",
+                ca_experiments::retention::forget_closed(&db, now).await,
             ),
         ];
         for (what, result) in results {

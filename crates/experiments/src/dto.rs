@@ -88,18 +88,21 @@ pub struct VariantOut {
     #[schema(value_type = Object)]
     pub overrides: serde_json::Value,
     pub paused: bool,
-    /// Visitors who saw this arm's popup.
+    /// Different visitors who saw this arm's popup: each counts once, however
+    /// many pages they saw it on. The rates below are per visitor.
+    pub visitors: i64,
+    /// Times this arm's popup was shown.
     pub impressions: i64,
     pub conversations: i64,
     pub leads: i64,
     pub purchases: i64,
-    /// Leads per impression, in percent.
+    /// Leads per visitor, in percent.
     pub conversion_rate: f64,
     /// The 95 % interval of the conversion rate, in percent: `[low, high]`.
     pub conversion_rate_interval: [f64; 2],
     /// Attributed revenue in rupees.
     pub revenue: f64,
-    /// Revenue per impression in rupees.
+    /// Revenue per visitor in rupees.
     pub revenue_per_visitor: f64,
     /// Share of the posterior in which this arm is ahead on the test's metric
     /// (0 to 1): a description of the data so far, not a decision.
@@ -116,6 +119,8 @@ pub struct DayOut {
     /// `YYYY-MM-DD` (UTC).
     #[schema(value_type = String, format = Date)]
     pub day: chrono::NaiveDate,
+    /// Visitors the arm counted for the first time that day.
+    pub visitors: i64,
     pub impressions: i64,
     pub leads: i64,
     /// Attributed revenue in rupees.

@@ -7,8 +7,9 @@
 //! made (a minimum of days and of visitors, a maximum duration).
 //!
 //! `service` holds the owner's tests of a campaign (the tables
-//! `experiment_tests`, `experiment_variants` and `experiment_counts`), the
-//! per-variant counters the widget's traffic feeds, and what the widget's
+//! `experiment_tests`, `experiment_variants`, `experiment_counts` and
+//! `experiment_exposures`), the per-variant counters the widget's traffic
+//! feeds (each visitor counted once per test), and what the widget's
 //! public config carries while a test runs.
 //!
 //! `decisions` is the worker that records a test's call when it is due and
@@ -23,6 +24,7 @@ pub mod decisions;
 pub mod dto;
 pub mod entities;
 pub mod error;
+pub mod retention;
 pub mod service;
 pub mod stats;
 

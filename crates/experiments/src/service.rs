@@ -3,7 +3,9 @@
 //! promote the winner into the campaign. Every query filters by the owner.
 
 use chrono::{DateTime, NaiveDate, Utc};
-use sea_orm::sea_query::{Expr, OnConflict};
+use std::collections::BTreeMap;
+
+use sea_orm::sea_query::{Expr, OnConflict, Query};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait,
     PaginatorTrait, QueryFilter, QueryOrder, Set,
@@ -18,7 +20,7 @@ use crate::dto::{
     DayOut, DecisionOut, PromoteIn, TestChangeIn, TestIn, TestOut, VariantOut, WidgetTest,
     WidgetVariant,
 };
-use crate::entities::{count, test, variant};
+use crate::entities::{count, exposure, test, variant};
 use crate::stats::{self, Arm, Metric, Rules, Verdict};
 
 /// Arms of a test: the control and 1 to 3 variants.
@@ -282,6 +284,8 @@ pub fn check_test(input: &TestIn, settings: &CampaignSettings) -> Result<Arms, E
 /// One day's increments of a variant's counters.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Tally {
+    /// Visitors the test counts for the first time (see [`record_exposures`]).
+    pub visitors: i64,
     pub impressions: i64,
     pub conversations: i64,
     pub leads: i64,
@@ -304,6 +308,7 @@ pub async fn record<C: ConnectionTrait>(
         variant_id: Set(variant_id.to_string()),
         day: Set(day),
         test_id: Set(test_id.to_string()),
+        visitors: Set(tally.visitors),
         impressions: Set(tally.impressions),
         conversations: Set(tally.conversations),
         leads: Set(tally.leads),
@@ -316,6 +321,10 @@ pub async fn record<C: ConnectionTrait>(
     count::Entity::insert(row)
         .on_conflict(
             OnConflict::columns([C::VariantId, C::Day])
+                .value(
+                    C::Visitors,
+                    Expr::col((count::Entity, C::Visitors)).add(tally.visitors),
+                )
                 .value(
                     C::Impressions,
                     Expr::col((count::Entity, C::Impressions)).add(tally.impressions),
@@ -345,6 +354,84 @@ pub async fn record<C: ConnectionTrait>(
         .exec_without_returning(conn)
         .await?;
     Ok(())
+}
+
+/// A visitor who saw an arm of a test (one impression).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exposure {
+    pub test_id: String,
+    pub variant_id: String,
+    pub visitor_id: String,
+    pub at: DateTime<Utc>,
+}
+
+/// A visitor and when a test first saw them.
+type Seen<'a> = (&'a str, DateTime<Utc>);
+
+/// A test counts each visitor once: remembers, on `conn` (the caller's
+/// transaction), the visitors of `exposures` the test had not counted yet,
+/// each with the variant and day of their first impression here. Returns
+/// how many visitors each (test, variant, day) gained, for the caller to add
+/// with the day's other counts ([`record`]); a visitor the test already
+/// counted, in an earlier batch, on another server or earlier in these
+/// exposures, adds nothing.
+pub async fn first_exposures<C: ConnectionTrait>(
+    conn: &C,
+    exposures: &[Exposure],
+) -> Result<BTreeMap<(String, String, NaiveDate), i64>, sea_orm::DbErr> {
+    // Each visitor's first impression of each test in these exposures.
+    let mut first: BTreeMap<(&str, &str), (&str, DateTime<Utc>)> = BTreeMap::new();
+    for e in exposures {
+        let seen = first
+            .entry((e.test_id.as_str(), e.visitor_id.as_str()))
+            .or_insert((e.variant_id.as_str(), e.at));
+        if e.at < seen.1 {
+            *seen = (e.variant_id.as_str(), e.at);
+        }
+    }
+    // Grouped by arm and day, in key order (every writer takes the rows in
+    // the same order).
+    let mut groups: BTreeMap<(&str, &str, NaiveDate), Vec<Seen>> = BTreeMap::new();
+    for ((test_id, visitor_id), (variant_id, at)) in first {
+        groups
+            .entry((test_id, variant_id, at.date_naive()))
+            .or_default()
+            .push((visitor_id, at));
+    }
+    use exposure::Column as E;
+    let mut gained = BTreeMap::new();
+    for ((test_id, variant_id, day), visitors) in groups {
+        let mut new = 0;
+        for chunk in visitors.chunks(500) {
+            let mut insert = Query::insert();
+            insert.into_table(exposure::Entity).columns([
+                E::TestId,
+                E::VisitorId,
+                E::VariantId,
+                E::FirstAt,
+            ]);
+            for (visitor_id, at) in chunk {
+                insert.values_panic([
+                    test_id.into(),
+                    (*visitor_id).into(),
+                    variant_id.into(),
+                    (*at).into(),
+                ]);
+            }
+            insert.on_conflict(
+                OnConflict::columns([E::TestId, E::VisitorId])
+                    .do_nothing()
+                    .to_owned(),
+            );
+            // Rows that conflicted (visitors already counted) are not
+            // inserted, and so not in the count.
+            new += conn.execute(&insert).await?.rows_affected() as i64;
+        }
+        if new > 0 {
+            gained.insert((test_id.to_string(), variant_id.to_string(), day), new);
+        }
+    }
+    Ok(gained)
 }
 
 /// A visitor's variant that counts: an unpaused arm of its campaign's
@@ -483,6 +570,7 @@ pub(crate) async fn variants_of<C: ConnectionTrait>(
 /// Sums of one arm over its days.
 #[derive(Default, Clone, Copy)]
 pub(crate) struct Totals {
+    visitors: i64,
     impressions: i64,
     conversations: i64,
     leads: i64,
@@ -494,7 +582,7 @@ pub(crate) struct Totals {
 impl Totals {
     pub(crate) fn arm(&self) -> Arm {
         Arm {
-            visitors: self.impressions.max(0) as u64,
+            visitors: self.visitors.max(0) as u64,
             conversions: self.leads.max(0) as u64,
             revenue: self.revenue_paise as f64 / 100.0,
             revenue_squares: self.revenue_squares,
@@ -929,6 +1017,7 @@ impl ExperimentService {
                     overrides: serde_json::from_str(&v.overrides)
                         .unwrap_or(Value::Object(Map::new())),
                     paused: v.paused,
+                    visitors: tot.visitors,
                     impressions: tot.impressions,
                     conversations: tot.conversations,
                     leads: tot.leads,
@@ -944,6 +1033,7 @@ impl ExperimentService {
                             .filter(|r| r.variant_id == v.id)
                             .map(|r| DayOut {
                                 day: r.day,
+                                visitors: r.visitors,
                                 impressions: r.impressions,
                                 leads: r.leads,
                                 revenue: round(r.revenue_paise as f64 / 100.0, 2),
@@ -1052,6 +1142,7 @@ pub(crate) async fn totals_of<C: ConnectionTrait>(
             rows.iter()
                 .filter(|r| r.variant_id == v.id)
                 .fold(Totals::default(), |mut a, r| {
+                    a.visitors += r.visitors;
                     a.impressions += r.impressions;
                     a.conversations += r.conversations;
                     a.leads += r.leads;

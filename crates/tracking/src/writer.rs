@@ -575,6 +575,8 @@ async fn store(
     let mut first_views: HashMap<String, DateTime<Utc>> = HashMap::new();
     // Impressions per A/B test arm and day (UTC), with the arm's campaign.
     let mut arm_impressions: HashMap<(&Arm, NaiveDate), (&str, i64)> = HashMap::new();
+    // Who saw each arm (a test counts each visitor once), with the campaign.
+    let mut exposures: Vec<(&str, ca_experiments::service::Exposure)> = Vec::new();
     for e in events {
         match e.kind {
             Kind::PageView => {
@@ -598,6 +600,15 @@ async fn store(
                         .entry((arm, e.at.date_naive()))
                         .or_insert((e.campaign_id.as_str(), 0))
                         .1 += 1;
+                    exposures.push((
+                        e.campaign_id.as_str(),
+                        ca_experiments::service::Exposure {
+                            test_id: arm.test_id.clone(),
+                            variant_id: arm.variant_id.clone(),
+                            visitor_id: e.visitor_id.clone(),
+                            at: e.at,
+                        },
+                    ));
                 }
                 let t = touches
                     .entry((e.campaign_id.clone(), e.visitor_id.clone()))
@@ -632,6 +643,7 @@ async fn store(
     impressions.retain(|id, _| live.contains(id));
     touches.retain(|(id, _), _| live.contains(id));
     arm_impressions.retain(|_, (id, _)| live.contains(*id));
+    exposures.retain(|(id, _)| live.contains(*id));
     let owners = ca_auth::service::existing_users(
         &txn,
         visitors
@@ -688,18 +700,27 @@ async fn store(
     }
     ca_customers::add_activity(&txn, &activity.into_values().collect::<Vec<_>>()).await?;
     ca_campaigns::counters::add_impressions_many(&txn, &impressions).await?;
+    // The visitors each arm sees for the first time (a visitor counts once
+    // for a test, however many pages they see its popup on).
+    let exposures: Vec<_> = exposures.into_iter().map(|(_, e)| e).collect();
+    let gained = ca_experiments::service::first_exposures(&txn, &exposures).await?;
     // One counter update per arm and day, however many impressions it had,
     // in a fixed order (after the campaigns' counters, as every other
     // writer of both takes them).
     let mut arm_impressions: Vec<_> = arm_impressions.into_iter().collect();
     arm_impressions.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     for ((arm, day), (_, n)) in arm_impressions {
+        let visitors = gained
+            .get(&(arm.test_id.clone(), arm.variant_id.clone(), day))
+            .copied()
+            .unwrap_or(0);
         ca_experiments::service::record(
             &txn,
             &arm.test_id,
             &arm.variant_id,
             day,
             ca_experiments::service::Tally {
+                visitors,
                 impressions: n,
                 ..Default::default()
             },

@@ -139,7 +139,7 @@ test("how a test ends: the maximum duration and auto-promote are chosen, changed
       [variant, 18],
     ] as const)
       runSql(
-        "INSERT INTO experiment_counts (variant_id, day, test_id, impressions, conversations, leads, purchases, revenue_paise, revenue_squares) VALUES (?, ?, ?, 300, 30, ?, 0, 0, 0)",
+        "INSERT INTO experiment_counts (variant_id, day, test_id, visitors, impressions, conversations, leads, purchases, revenue_paise, revenue_squares) VALUES (?, ?, ?, 300, 300, 30, ?, 0, 0, 0)",
         arm.id,
         day,
         read.id,

@@ -14,6 +14,7 @@ const HEADLINE_VARIANTS = [
 interface Arm {
   id: string;
   name: string;
+  visitors: number;
   impressions: number;
   leads: number;
   overrides: Record<string, unknown>;
@@ -187,7 +188,8 @@ test("an A/B test: write a variant with the designer, run traffic through the wi
   expect(variant.overrides).toEqual({ popup: { design: { headerTitle: NEW_TITLE } } });
 
   // Simulated traffic through the widget's own HTTP API: 6 visitors per arm; 1 lead from the
-  // control, 3 from the variant.
+  // control, 3 from the variant. The control's first visitor sees the popup on a second page: one
+  // more impression, the same visitor.
   const before = await campaignImpressions(page.request, token, id);
   const run = `${Date.now()}`;
   for (const [arm, leads] of [
@@ -197,22 +199,23 @@ test("an A/B test: write a variant with the designer, run traffic through the wi
     for (let i = 0; i < 6; i += 1) {
       const visitor = `v_ab_${run}_${arm.id.slice(-6)}_${i}`;
       await impression(page.request, id, visitor, arm.id);
+      if (i === 0 && arm === control) await impression(page.request, id, visitor, arm.id);
       if (i < leads) await lead(page.request, id, visitor, arm.id);
     }
   }
   // The campaign counted every impression.
-  await expect.poll(() => campaignImpressions(page.request, token, id)).toBe(before + 12);
+  await expect.poll(() => campaignImpressions(page.request, token, id)).toBe(before + 13);
 
-  // Per-variant counts: each impression and lead counts for its arm (a lead for the arm of its
-  // conversation), and the table shows the API's.
+  // Per-variant counts: each visitor, impression and lead counts for its arm (a lead for the arm
+  // of its conversation), and the table shows the API's. Rates are per visitor: 1 in 6, not 1 in 7.
   await expect
     .poll(async () => {
       const [counted] = await testsOf(page.request, token, id);
-      return counted?.variants.map((v) => [v.impressions, v.leads]);
+      return counted?.variants.map((v) => [v.visitors, v.impressions, v.leads]);
     })
     .toEqual([
-      [6, 1],
-      [6, 3],
+      [6, 7, 1],
+      [6, 6, 3],
     ]);
   await page.reload();
   await page.getByRole("tab", { name: "Tests" }).click();
@@ -225,6 +228,9 @@ test("an A/B test: write a variant with the designer, run traffic through the wi
   await expect(
     table.getByRole("columnheader", { name: "Conversion rate (95 % interval)" }),
   ).toBeVisible();
+  await expect(table.getByRole("columnheader", { name: "Visitors" })).toBeVisible();
+  await expect(rows.nth(0).getByRole("cell").nth(1)).toHaveText("6");
+  await expect(rows.nth(0).getByRole("cell").nth(2)).toHaveText("7");
   await expect(rows.nth(0)).toContainText("16.67 %");
   await expect(rows.nth(1)).toContainText("50 %");
   await expect(tests.getByText("Cumulative conversion rate per variant")).toBeVisible();
@@ -247,7 +253,7 @@ test("an A/B test: write a variant with the designer, run traffic through the wi
     .getByText("Variant B", { exact: true })
     .click();
   await expect(resultsPreview).toContainText(NEW_TITLE);
-  expect(await campaignImpressions(page.request, token, id)).toBe(before + 12);
+  expect(await campaignImpressions(page.request, token, id)).toBe(before + 13);
 
   // The pointer rests away from the chart, as a person reading the table leaves it (a chart under
   // the pointer shows its tooltip there).
@@ -308,8 +314,8 @@ test("a ten-day revenue test: the table, the call and the cumulative revenue-per
   if (!control || !gold) throw new Error("the test has no variant");
 
   // Ten days of counts written straight into the test database, as the widget's traffic would
-  // leave them: 300 visitors a day on each arm; the control sells 6 orders of ₹1,000 a day,
-  // the gold variant 18 (₹20 and ₹60 per visitor).
+  // leave them: 300 visitors a day on each arm (420 impressions: some see the popup twice); the
+  // control sells 6 orders of ₹1,000 a day, the gold variant 18 (₹20 and ₹60 per visitor).
   runSql(
     "UPDATE experiment_tests SET started_at = date(started_at, '-10 days') || substr(started_at, 11) WHERE id = ?",
     started.id,
@@ -326,7 +332,7 @@ test("a ten-day revenue test: the table, the call and the cumulative revenue-per
       [gold, 18],
     ] as const)
       runSql(
-        "INSERT INTO experiment_counts (variant_id, day, test_id, impressions, conversations, leads, purchases, revenue_paise, revenue_squares) VALUES (?, ?, ?, 300, 30, 10, ?, ?, ?)",
+        "INSERT INTO experiment_counts (variant_id, day, test_id, visitors, impressions, conversations, leads, purchases, revenue_paise, revenue_squares) VALUES (?, ?, ?, 300, 420, 30, 10, ?, ?, ?)",
         arm.id,
         day,
         started.id,
@@ -341,7 +347,8 @@ test("a ten-day revenue test: the table, the call and the cumulative revenue-per
   await page.getByRole("tab", { name: "Tests" }).click();
   const tests = panel(page);
   const rows = tests.getByTestId("test-table").locator("tbody tr");
-  await expect(rows.nth(0)).toContainText("3,000");
+  await expect(rows.nth(0).getByRole("cell").nth(1)).toHaveText("3,000");
+  await expect(rows.nth(0).getByRole("cell").nth(2)).toHaveText("4,200");
   await expect(rows.nth(0)).toContainText("₹60,000");
   await expect(rows.nth(0)).toContainText("₹20");
   await expect(rows.nth(1)).toContainText("₹1,80,000");

@@ -323,9 +323,10 @@ test("an A/B test whose traffic comes through the real widget on the owner's sit
     const [impressions, leads] = did(arm.id);
     const row = rows.nth(i);
     await expect(row.getByRole("rowheader")).toContainText(arm.name);
-    // Cells after the name: split, impressions, leads.
+    // Cells after the name: split, visitors, impressions, leads (each visitor came once).
     await expect(row.getByRole("cell").nth(1)).toHaveText(String(impressions));
-    await expect(row.getByRole("cell").nth(2)).toHaveText(String(leads));
+    await expect(row.getByRole("cell").nth(2)).toHaveText(String(impressions));
+    await expect(row.getByRole("cell").nth(3)).toHaveText(String(leads));
   }
   await expect(rows.nth(0)).toContainText("33.33 %");
   await expect(rows.nth(1)).toContainText("66.67 %");

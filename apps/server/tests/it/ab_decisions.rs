@@ -65,7 +65,8 @@ async fn start(app: &TestApp, token: &str, campaign: &str, extra: Value) -> (Str
     (r.body["data"]["id"].as_str().unwrap().to_string(), ids)
 }
 
-/// Counts for each arm: (impressions, leads), all on the start day.
+/// Counts for each arm: (visitors, leads), all on the start day (one
+/// impression per visitor).
 async fn seed(app: &TestApp, test_id: &str, arms: &[String], counts: &[(i64, i64)]) {
     let day = Utc::now().date_naive();
     for (arm, (impressions, leads)) in arms.iter().zip(counts) {
@@ -75,6 +76,7 @@ async fn seed(app: &TestApp, test_id: &str, arms: &[String], counts: &[(i64, i64
             arm,
             day,
             Tally {
+                visitors: *impressions,
                 impressions: *impressions,
                 leads: *leads,
                 ..Tally::default()

@@ -263,6 +263,7 @@ async fn counters_are_read_per_variant() {
             a,
             yesterday,
             Tally {
+                visitors: 100,
                 impressions: 100,
                 leads: 4,
                 ..Tally::default()
@@ -272,6 +273,7 @@ async fn counters_are_read_per_variant() {
             a,
             day,
             Tally {
+                visitors: 100,
                 impressions: 100,
                 leads: 6,
                 purchases: 1,
@@ -283,6 +285,7 @@ async fn counters_are_read_per_variant() {
             b,
             day,
             Tally {
+                visitors: 200,
                 impressions: 200,
                 conversations: 30,
                 leads: 20,
@@ -524,9 +527,10 @@ async fn widget_traffic_is_counted_per_variant_and_day() {
     let (test_id, arms) = start_test(&app, &token, &id, two_arms()).await;
     let (a, b) = (json!(arms[0]), json!(arms[1]));
 
-    // Impressions: 3 for the control, 2 for the variant; page views and
+    // Impressions: 4 for the control (from 3 visitors), 2 for the variant;
+    // page views and
     // impressions without a variant count for no arm.
-    for v in ["v_ab_imp_a1", "v_ab_imp_a2", "v_ab_imp_a3"] {
+    for v in ["v_ab_imp_a1", "v_ab_imp_a2", "v_ab_imp_a3", "v_ab_imp_a1"] {
         impression(&app, &id, v, a.clone()).await;
     }
     for v in ["v_ab_imp_b1", "v_ab_imp_b2"] {
@@ -584,14 +588,18 @@ async fn widget_traffic_is_counted_per_variant_and_day() {
 
     let data = results(&app, &token, &id, &test_id).await;
     let v = &data["variants"];
-    assert_eq!(counts(&v[0]), (3, 1, 1, 1, 200.0), "{v}");
+    assert_eq!(counts(&v[0]), (4, 1, 1, 1, 200.0), "{v}");
     assert_eq!(counts(&v[1]), (2, 2, 1, 2, 1749.75), "{v}");
+    assert_eq!(
+        (&v[0]["visitors"], &v[1]["visitors"]),
+        (&json!(3), &json!(2))
+    );
     assert_eq!(v[1]["revenuePerVisitor"], 874.88);
     assert_eq!(v[0]["conversionRate"], 33.33);
 
     // Each arm's days add up to its totals, all on the days the traffic came.
     let last_day = chrono::Utc::now().date_naive();
-    for (arm, (impressions, leads, revenue)) in [(&v[0], (3, 1, 200.0)), (&v[1], (2, 1, 1749.75))] {
+    for (arm, (impressions, leads, revenue)) in [(&v[0], (4, 1, 200.0)), (&v[1], (2, 1, 1749.75))] {
         let days = arm["daily"].as_array().unwrap();
         assert!(!days.is_empty(), "{arm}");
         let mut sums = (0, 0, 0.0);
@@ -894,38 +902,195 @@ async fn a_batch_of_impressions_is_counted_per_variant_and_day() {
         counts_visitor: true,
         arm: i.map(arm),
     };
-    // One batch: the variant 4 times today and once yesterday, the control
-    // twice today, one impression outside the test.
+    // One batch: the variant 4 times today and twice yesterday (visitor 0
+    // both days), the control twice today by one visitor, one impression
+    // outside the test.
     let mut batch: Vec<Event> = (0..4).map(|n| ev(n, Some(1), today)).collect();
     batch.push(ev(4, Some(1), yesterday));
+    batch.push(ev(0, Some(1), yesterday));
     batch.push(ev(5, Some(0), today));
-    batch.push(ev(6, Some(0), today));
+    batch.push(ev(5, Some(0), today));
     batch.push(ev(7, None, today));
     ca_tracking::writer::write(&app.db.conn, &batch)
         .await
         .unwrap();
     let data = results(&app, &token, &id, &test_id).await;
     let v = &data["variants"];
-    assert_eq!(v[0]["impressions"], 2);
-    assert_eq!(v[1]["impressions"], 5);
-    let days: Vec<(String, i64)> = v[1]["daily"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| {
-            (
-                d["day"].as_str().unwrap().to_string(),
-                d["impressions"].as_i64().unwrap(),
-            )
+    assert_eq!(
+        (&v[0]["visitors"], &v[0]["impressions"]),
+        (&json!(1), &json!(2))
+    );
+    assert_eq!(
+        (&v[1]["visitors"], &v[1]["impressions"]),
+        (&json!(5), &json!(6))
+    );
+    // (day, visitors first seen that day, impressions)
+    let days = |v: &Value| -> Vec<(String, i64, i64)> {
+        v["daily"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                (
+                    d["day"].as_str().unwrap().to_string(),
+                    d["visitors"].as_i64().unwrap(),
+                    d["impressions"].as_i64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let (y, t) = (
+        yesterday.date_naive().to_string(),
+        today.date_naive().to_string(),
+    );
+    assert_eq!(days(&v[1]), [(y.clone(), 2, 2), (t.clone(), 3, 4)]);
+
+    // A later batch: visitors already counted add impressions only; one new
+    // visitor counts.
+    let mut later: Vec<Event> = (0..3).map(|n| ev(n, Some(1), today)).collect();
+    later.push(ev(8, Some(1), today));
+    ca_tracking::writer::write(&app.db.conn, &later)
+        .await
+        .unwrap();
+    let data = results(&app, &token, &id, &test_id).await;
+    let v = &data["variants"];
+    assert_eq!(
+        (&v[1]["visitors"], &v[1]["impressions"]),
+        (&json!(6), &json!(10))
+    );
+    assert_eq!(days(&v[1]), [(y, 2, 2), (t, 4, 8)]);
+}
+
+/// A test counts visitors, not impressions: one visitor's many impressions
+/// count once (also when two servers store them at the same moment), the
+/// rates are per visitor, and the test's next version counts the same
+/// visitor again.
+#[tokio::test]
+async fn a_visitor_counts_once_however_often_they_see_the_popup() {
+    use ca_tracking::event::{Arm, Event, Kind};
+    let app = spawn_app().await;
+    let (token, id) = owner_with_campaign(&app, "ab-once@example.in").await;
+    let (test_id, arms) = start_test(&app, &token, &id, two_arms()).await;
+    let (a, b) = (json!(arms[0]), json!(arms[1]));
+    // Through the widget: one control visitor sees the popup on 4 pages and
+    // leaves a lead; another sees it once. One variant visitor, twice.
+    for _ in 0..4 {
+        impression(&app, &id, "v_ab_once_a1", a.clone()).await;
+    }
+    impression(&app, &id, "v_ab_once_a2", a.clone()).await;
+    impression(&app, &id, "v_ab_once_b1", b.clone()).await;
+    impression(&app, &id, "v_ab_once_b1", b.clone()).await;
+    app.events.flush().await;
+    let (chat, _) = start_chat(&app, &id, "v_ab_once_a1", a.clone()).await;
+    let r = app
+        .post(
+            &format!("/api/widget/conversations/{chat}/forms"),
+            json!({"values": {"email": "once@example.in"}}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let data = results(&app, &token, &id, &test_id).await;
+    let v = &data["variants"];
+    assert_eq!(
+        (&v[0]["visitors"], &v[0]["impressions"]),
+        (&json!(2), &json!(5))
+    );
+    assert_eq!(
+        (&v[1]["visitors"], &v[1]["impressions"]),
+        (&json!(1), &json!(2))
+    );
+    // One lead from two visitors: 50 %, not one in five impressions.
+    assert_eq!(v[0]["conversionRate"], 50.0, "{v}");
+
+    // Two servers store impressions of the same new visitors at once: each
+    // visitor still counts once.
+    let owner = {
+        use sea_orm::EntityTrait;
+        ca_campaigns::entities::campaign::Entity::find_by_id(id.clone())
+            .one(&app.db.conn)
+            .await
+            .unwrap()
+            .unwrap()
+            .owner_id
+    };
+    let batch: Vec<Event> = (0..20)
+        .map(|n| Event {
+            kind: Kind::Impression,
+            owner_id: owner.clone(),
+            campaign_id: id.clone(),
+            visitor_id: format!("v_ab_once_race_{n}"),
+            at: chrono::Utc::now(),
+            counts_visitor: true,
+            arm: Some(Arm {
+                test_id: test_id.clone(),
+                variant_id: arms[1].clone(),
+            }),
         })
         .collect();
-    assert_eq!(
-        days,
-        [
-            (yesterday.date_naive().to_string(), 1),
-            (today.date_naive().to_string(), 4)
-        ]
+    let (one, two) = tokio::join!(
+        ca_tracking::writer::write(&app.db.conn, &batch),
+        ca_tracking::writer::write(&app.db.conn, &batch)
     );
+    one.unwrap();
+    two.unwrap();
+    let data = results(&app, &token, &id, &test_id).await;
+    let v = &data["variants"];
+    assert_eq!(
+        (&v[1]["visitors"], &v[1]["impressions"]),
+        (&json!(21), &json!(42))
+    );
+
+    // The next version of the test counts its visitors afresh.
+    let mut second = two_arms();
+    second["name"] = json!("Second look");
+    let next = app
+        .send(
+            "POST",
+            &format!("/api/campaigns/{id}/tests/{test_id}/versions"),
+            Some(&token),
+            second,
+        )
+        .await;
+    assert_eq!(next.status, 201, "{}", next.body);
+    let next_id = next.body["data"]["id"].as_str().unwrap().to_string();
+    assert_ne!(next_id, test_id);
+    let next_arm = next.body["data"]["variants"][0]["id"].clone();
+    impression(&app, &id, "v_ab_once_a1", next_arm).await;
+    app.events.flush().await;
+    let data = results(&app, &token, &id, &next_id).await;
+    assert_eq!(data["variants"][0]["visitors"], 1, "{data}");
+
+    // A day after the first version closed, its visitor list is forgotten;
+    // its figures stay, and the running version keeps its list.
+    let exposures = |test: String| {
+        use ca_experiments::entities::exposure as e;
+        use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter};
+        let conn = app.db.conn.clone();
+        async move {
+            e::Entity::find()
+                .filter(e::Column::TestId.eq(test))
+                .count(&conn)
+                .await
+                .unwrap()
+        }
+    };
+    let now = chrono::Utc::now();
+    assert_eq!(
+        ca_experiments::retention::forget_closed(&app.db.conn, now)
+            .await
+            .unwrap(),
+        0
+    );
+    assert_eq!(exposures(test_id.clone()).await, 23);
+    let forgotten =
+        ca_experiments::retention::forget_closed(&app.db.conn, now + chrono::Duration::days(2))
+            .await
+            .unwrap();
+    assert_eq!(forgotten, 23);
+    assert_eq!(exposures(test_id.clone()).await, 0);
+    assert_eq!(exposures(next_id.clone()).await, 1);
+    let data = results(&app, &token, &id, &test_id).await;
+    assert_eq!(data["variants"][1]["visitors"], 21, "{data}");
 }
 
 /// Editing the variants of an open test starts its next version in one

@@ -10,6 +10,8 @@ pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]
     pub day: Date,
     pub test_id: String,
+    /// Visitors the test counted for the first time that day.
+    pub visitors: i64,
     pub impressions: i64,
     pub conversations: i64,
     pub leads: i64,

@@ -1,5 +1,6 @@
 //! The tables `ca-experiments` owns.
 
 pub mod count;
+pub mod exposure;
 pub mod test;
 pub mod variant;

@@ -148,17 +148,20 @@ describe("the traffic split", () => {
 });
 
 describe("the cumulative chart", () => {
-  it("accumulates each arm's conversion rate day by day", () => {
+  it("accumulates each arm's conversion rate per visitor, day by day", () => {
     const points = cumulativeSeries(
       [
         {
           id: "a",
           daily: [
-            { day: "2026-11-02", impressions: 100, leads: 5, revenue: 0 },
-            { day: "2026-11-01", impressions: 100, leads: 1, revenue: 0 },
+            { day: "2026-11-02", visitors: 100, impressions: 300, leads: 5, revenue: 0 },
+            { day: "2026-11-01", visitors: 100, impressions: 250, leads: 1, revenue: 0 },
           ],
         },
-        { id: "b", daily: [{ day: "2026-11-02", impressions: 50, leads: 10, revenue: 0 }] },
+        {
+          id: "b",
+          daily: [{ day: "2026-11-02", visitors: 50, impressions: 90, leads: 10, revenue: 0 }],
+        },
       ],
       "conversionRate",
     );
@@ -174,11 +177,14 @@ describe("the cumulative chart", () => {
         {
           id: "a",
           daily: [
-            { day: "2026-11-01", impressions: 3, leads: 0, revenue: 100 },
-            { day: "2026-11-03", impressions: 1, leads: 0, revenue: 0 },
+            { day: "2026-11-01", visitors: 3, impressions: 7, leads: 0, revenue: 100 },
+            { day: "2026-11-03", visitors: 1, impressions: 2, leads: 0, revenue: 0 },
           ],
         },
-        { id: "b", daily: [{ day: "2026-11-02", impressions: 4, leads: 1, revenue: 1000 }] },
+        {
+          id: "b",
+          daily: [{ day: "2026-11-02", visitors: 4, impressions: 9, leads: 1, revenue: 1000 }],
+        },
       ],
       "revenuePerVisitor",
     );

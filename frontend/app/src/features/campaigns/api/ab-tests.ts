@@ -133,17 +133,20 @@ export function testDraftErrors(
 /** One day of one arm, as the results carry it. */
 export interface ArmDay {
   day: string;
+  /** Visitors the arm counted for the first time that day. */
+  visitors: number;
   impressions: number;
   leads: number;
   revenue: number;
 }
 
-/** One point of the chart: the day, and each arm's cumulative metric by arm id (null before its first impression). */
+/** One point of the chart: the day, and each arm's cumulative metric by arm id (null before its first visitor). */
 export type ChartPoint = { day: string } & Record<string, number | string | null>;
 
 /**
  * The cumulative metric per arm over the test's days: from the first day to each day, leads per
- * impression in percent (conversion rate) or revenue per impression in rupees, to 2 decimals.
+ * visitor in percent (conversion rate) or revenue per visitor in rupees, to 2 decimals (a visitor
+ * counts once, on the day they first saw the arm, however many pages they saw it on).
  * Days without traffic for an arm carry its figure so far.
  */
 export function cumulativeSeries(
@@ -151,7 +154,7 @@ export function cumulativeSeries(
   metric: TestMetric,
 ): ChartPoint[] {
   const days = [...new Set(arms.flatMap((a) => a.daily.map((d) => d.day)))].sort();
-  const totals = arms.map(() => ({ impressions: 0, leads: 0, revenue: 0 }));
+  const totals = arms.map(() => ({ visitors: 0, leads: 0, revenue: 0 }));
   const byDay = arms.map((a) => new Map(a.daily.map((d) => [d.day, d])));
   return days.map((day) => {
     const point: ChartPoint = { day };
@@ -159,13 +162,13 @@ export function cumulativeSeries(
       const t = totals[i]!;
       const d = byDay[i]!.get(day);
       if (d) {
-        t.impressions += d.impressions;
+        t.visitors += d.visitors;
         t.leads += d.leads;
         t.revenue += d.revenue;
       }
       const value =
-        metric === "conversionRate" ? (t.leads / t.impressions) * 100 : t.revenue / t.impressions;
-      point[arm.id] = t.impressions > 0 ? Math.round(value * 100) / 100 : null;
+        metric === "conversionRate" ? (t.leads / t.visitors) * 100 : t.revenue / t.visitors;
+      point[arm.id] = t.visitors > 0 ? Math.round(value * 100) / 100 : null;
     });
     return point;
   });

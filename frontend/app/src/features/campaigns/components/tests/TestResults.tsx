@@ -158,6 +158,7 @@ export function TestResults({
             <Table.Tr>
               <Table.Th>Variant</Table.Th>
               <Table.Th ta="right">Split</Table.Th>
+              <Table.Th ta="right">Visitors</Table.Th>
               <Table.Th ta="right">Impressions</Table.Th>
               <Table.Th ta="right">Leads</Table.Th>
               <Table.Th ta="right">Conversion rate (95 % interval)</Table.Th>
@@ -191,6 +192,7 @@ export function TestResults({
                   </Group>
                 </Table.Th>
                 <Table.Td ta="right">{v.weight} %</Table.Td>
+                <Table.Td ta="right">{count(v.visitors)}</Table.Td>
                 <Table.Td ta="right">{count(v.impressions)}</Table.Td>
                 <Table.Td ta="right">{count(v.leads)}</Table.Td>
                 <Table.Td ta="right">

@@ -1,0 +1,21 @@
+//! `experiment_exposures`: the visitors a test has already counted, one row
+//! per test and visitor (a visitor counts once for the test, on the day and
+//! for the variant they first saw).
+
+use sea_orm::entity::prelude::*;
+
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[sea_orm(table_name = "experiment_exposures")]
+pub struct Model {
+    #[sea_orm(primary_key, auto_increment = false)]
+    pub test_id: String,
+    #[sea_orm(primary_key, auto_increment = false)]
+    pub visitor_id: String,
+    pub variant_id: String,
+    pub first_at: DateTimeUtc,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}
