@@ -53,6 +53,7 @@ mod m20261127_000048_unanswered_index_partial;
 mod m20261128_000049_search_index_cleans;
 mod m20261128_000050_email_delivery;
 mod m20261128_000051_experiment_visitors;
+mod m20261128_000052_email_expiry;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -113,6 +114,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261128_000049_search_index_cleans::Migration),
             Box::new(m20261128_000050_email_delivery::Migration),
             Box::new(m20261128_000051_experiment_visitors::Migration),
+            Box::new(m20261128_000052_email_expiry::Migration),
         ]
     }
 }

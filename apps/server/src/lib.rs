@@ -382,6 +382,7 @@ fn api_app(
                 .service(routes::admin::health)
                 .service(routes::admin::meta_events)
                 .service(routes::admin::requeue_meta_events)
+                .service(routes::admin::requeue_emails)
                 .service(routes::admin::refund_payment)
                 .service(routes::admin::superadmin)
                 .service(routes::admin::set_ad_spend)

@@ -5,7 +5,7 @@
 //!
 //! The rules: staff (`admin` and `superuser`) see the admin area, change
 //! owners, create owners and admin accounts, refund payments, re-queue Meta
-//! events and suspend owners. Only a superuser creates or promotes
+//! events and failed emails, and suspend owners. Only a superuser creates or promotes
 //! superusers, changes, suspends or deletes another staff account (an admin
 //! cannot demote, suspend or delete another admin, nor change a superuser at
 //! all), signs in as an owner, sees the business figures, changes platform

@@ -532,6 +532,18 @@ pub struct DiskHealth {
     pub path: String,
 }
 
+/// What putting failed emails back in the queue did.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EmailRequeueOut {
+    /// Failed emails of the last 7 days put back in the queue: the mail
+    /// server is offered each again within a few seconds.
+    pub requeued: u64,
+    /// Failed emails left as they are: written more than 7 days ago, or
+    /// carrying a link that has expired since.
+    pub left_failed: u64,
+}
+
 /// `GET /api/admin/system/health`.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]

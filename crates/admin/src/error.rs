@@ -13,6 +13,10 @@ pub enum AdminError {
     SelfAction(&'static str),
     #[error("The last superuser cannot be removed or demoted")]
     LastSuperuser,
+    #[error(
+        "No mail server is set (CA_SMTP_URL): emails are kept in the outbox and cannot be sent"
+    )]
+    NoMailServer,
     #[error("{message}")]
     Validation {
         message: String,
@@ -59,7 +63,9 @@ impl DomainError for AdminError {
     fn kind(&self) -> ErrorKind {
         match self {
             Self::AdminRequired | Self::SuperuserRequired => ErrorKind::Forbidden,
-            Self::SelfAction(_) | Self::LastSuperuser => ErrorKind::BusinessRule,
+            Self::SelfAction(_) | Self::LastSuperuser | Self::NoMailServer => {
+                ErrorKind::BusinessRule
+            }
             Self::Validation { .. } => ErrorKind::Validation,
             Self::Auth(e) => e.kind(),
             Self::Billing(e) => e.kind(),
@@ -73,6 +79,7 @@ impl DomainError for AdminError {
             Self::SuperuserRequired => "superuser_required",
             Self::SelfAction(_) => "self_action",
             Self::LastSuperuser => "last_superuser",
+            Self::NoMailServer => "no_mail_server",
             Self::Validation { .. } => "validation_failed",
             Self::Auth(e) => e.code(),
             Self::Billing(e) => e.code(),

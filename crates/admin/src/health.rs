@@ -102,3 +102,35 @@ impl AdminService {
         })
     }
 }
+
+impl AdminService {
+    /// Puts the failed emails of the last 7 days back in the queue (staff),
+    /// once whatever made the mail server refuse them is fixed. Emails whose
+    /// link has expired stay failed. Audited; refused without a mail server,
+    /// since nothing would be sent.
+    pub async fn requeue_failed_emails(
+        &self,
+        actor: &Actor,
+    ) -> Result<EmailRequeueOut, AdminError> {
+        let action = crate::audited::Action {
+            name: "requeue_emails",
+            target_type: "emails",
+            need: Some(Permission::RequeueEmails),
+        };
+        let mail_server = self.auth.mailer().uses_smtp();
+        self.audited(actor, action, async |txn| {
+            if !mail_server {
+                return Err(AdminError::NoMailServer);
+            }
+            let (requeued, left_failed) = ca_auth::mailer::requeue_failed(txn, Utc::now()).await?;
+            let out = EmailRequeueOut {
+                requeued,
+                left_failed,
+            };
+            Ok(crate::audited::Done::new("", out.clone()).after(Some(
+                serde_json::json!({"requeued": requeued, "leftFailed": left_failed}),
+            )))
+        })
+        .await
+    }
+}

@@ -31,6 +31,8 @@ pub enum Permission {
     RefundPayments,
     /// Put failed Meta events back in the queue.
     RequeueMetaEvents,
+    /// Put failed account emails back in the queue.
+    RequeueEmails,
     /// Read the audit log of every staff action and every write made while
     /// signed in as someone.
     ViewAudit,
@@ -54,6 +56,7 @@ pub const TABLE: &[(Permission, &[&str])] = &[
     (Permission::ManagePlans, SUPERUSER),
     (Permission::RefundPayments, STAFF),
     (Permission::RequeueMetaEvents, STAFF),
+    (Permission::RequeueEmails, STAFF),
     (Permission::ViewAudit, SUPERUSER),
     (Permission::SuspendUsers, STAFF),
 ];

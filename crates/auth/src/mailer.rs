@@ -14,6 +14,11 @@
 //!   timeout): tried again after 30 s, 2 min, 10 min, 1 h and 6 h, then
 //!   `failed`.
 //!
+//! A message whose link has expired (a password reset left waiting for
+//! hours by a mail server that is down) is given up, not delivered dead.
+//! Staff put failed messages of the last 7 days back in the queue once the
+//! mail server is fixed ([`requeue_failed`]).
+//!
 //! Each message carries a Message-ID made from its outbox id, so a message
 //! handed over twice (a server stopped between the mail server's answer and
 //! recording it) is recognisably the same message.
@@ -54,6 +59,12 @@ const AT_ONCE: usize = 4;
 const LEASE_MARGIN_SECS: i64 = 10;
 /// The longest reason kept for a failed attempt.
 const ERROR_CHARS: usize = 500;
+
+/// Why a message whose link expired before delivery was given up.
+pub const EXPIRED: &str = "its link expired before the mail server took it, so it was not sent";
+/// Failed messages staff can put back in the queue: those written in the
+/// last this many days (what the System tab counts).
+pub const REQUEUE_DAYS: i64 = 7;
 
 pub const KEPT: &str = "kept";
 pub const PENDING: &str = "pending";
@@ -121,6 +132,19 @@ impl Mailer {
         subject: &str,
         body: &str,
     ) -> Result<(), AuthError> {
+        self.send_expiring(db, to, subject, body, None).await
+    }
+
+    /// As [`Mailer::send`], for a message whose link stops working at
+    /// `expires_at`: it is not delivered after that.
+    pub async fn send_expiring<C: ConnectionTrait>(
+        &self,
+        db: &C,
+        to: &str,
+        subject: &str,
+        body: &str,
+        expires_at: Option<DateTime<Utc>>,
+    ) -> Result<(), AuthError> {
         let _: Mailbox = to
             .parse()
             .map_err(|e| AuthError::internal(format!("recipient {to}: {e}")))?;
@@ -138,6 +162,7 @@ impl Mailer {
             claimed_until: Set(None),
             sent_at: Set(None),
             last_error: Set(None),
+            expires_at: Set(expires_at),
         }
         .insert(db)
         .await?;
@@ -205,7 +230,11 @@ impl Mailer {
         txn.commit().await?;
         let attempts: Vec<(email_outbox::Model, Attempt)> = futures_util::stream::iter(claimed)
             .map(|m| async move {
-                let attempt = self.hand_over(transport, &m).await;
+                let attempt = if m.expires_at.is_some_and(|at| at <= now) {
+                    Attempt::Refused(EXPIRED.to_string())
+                } else {
+                    self.hand_over(transport, &m).await
+                };
                 (m, attempt)
             })
             .buffer_unordered(AT_ONCE)
@@ -349,6 +378,44 @@ impl Mailer {
         txn.commit().await?;
         Ok(())
     }
+}
+
+/// Puts failed messages back in the queue, on `conn` (the caller's
+/// transaction): those written in the last [`REQUEUE_DAYS`] days whose link,
+/// if they carry one, still works, due at once with their attempts counted
+/// from zero. Answers how many were re-queued and how many failed messages
+/// stay failed (older, or their link expired).
+pub async fn requeue_failed<C: ConnectionTrait>(
+    conn: &C,
+    now: DateTime<Utc>,
+) -> Result<(u64, u64), sea_orm::DbErr> {
+    let requeued = email_outbox::Entity::update_many()
+        .col_expr(email_outbox::Column::Status, Expr::value(PENDING))
+        .col_expr(email_outbox::Column::Attempts, Expr::value(0))
+        .col_expr(email_outbox::Column::NextAttemptAt, Expr::value(Some(now)))
+        .col_expr(
+            email_outbox::Column::ClaimedUntil,
+            Expr::value(Option::<DateTime<Utc>>::None),
+        )
+        .col_expr(
+            email_outbox::Column::LastError,
+            Expr::value(Option::<String>::None),
+        )
+        .filter(email_outbox::Column::Status.eq(FAILED))
+        .filter(email_outbox::Column::CreatedAt.gte(now - Duration::days(REQUEUE_DAYS)))
+        .filter(
+            Condition::any()
+                .add(email_outbox::Column::ExpiresAt.is_null())
+                .add(email_outbox::Column::ExpiresAt.gt(now)),
+        )
+        .exec(conn)
+        .await?
+        .rows_affected;
+    let left = email_outbox::Entity::find()
+        .filter(email_outbox::Column::Status.eq(FAILED))
+        .count(conn)
+        .await?;
+    Ok((requeued, left))
 }
 
 /// Forgets sent and failed messages older than [`KEEP_DAYS`]; returns how

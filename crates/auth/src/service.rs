@@ -635,7 +635,15 @@ impl AuthService {
              {link}\n\n{outro}\n\n— ConvertAssist",
             name = user.name
         );
-        self.mailer.send(conn, &user.email, subject, &body).await
+        self.mailer
+            .send_expiring(
+                conn,
+                &user.email,
+                subject,
+                &body,
+                Some(now + Duration::minutes(ttl_minutes)),
+            )
+            .await
     }
 
     /// Creates an owner account for staff without a password: a random one

@@ -473,6 +473,7 @@ async fn sent_and_failed_emails_are_forgotten_after_a_month_kept_ones_stay() {
             claimed_until: Set(None),
             sent_at: Set(None),
             last_error: Set(None),
+            expires_at: Set(None),
         }
         .insert(&db.conn)
         .await
@@ -531,4 +532,149 @@ async fn emails_from_before_the_upgrade_stay_kept() {
         0
     );
     assert!(server.received().is_empty());
+}
+
+/// A password reset held up by a mail server that answers "try later" is
+/// not delivered once its link has expired: the owner would get a dead
+/// link. It is given up, and says why.
+#[tokio::test]
+async fn a_reset_email_whose_link_expired_while_waiting_is_given_up() {
+    let db = TestDb::new().await.unwrap();
+    let server = SmtpServer::start().await;
+    server.set(Mode::Later);
+    let svc = AuthService::new(
+        db.conn.clone(),
+        JwtKeys::new("outbox-test-secret-outbox-test-secret", 24),
+        mailer(&server, Duration::from_secs(10)),
+        Arc::new(RateLimiter::memory()),
+        "https://app.example.in/",
+    );
+    svc.register(
+        ca_auth::dto::RegisterIn {
+            name: "Asha Rao".into(),
+            email: "asha@example.in".into(),
+            password: "secret1".into(),
+            phone: "+91 9123456789".into(),
+        },
+        "1.2.3.4",
+    )
+    .await
+    .unwrap();
+    let t0 = Utc::now();
+    svc.forgot_password(
+        ForgotPasswordIn {
+            email: "asha@example.in".into(),
+        },
+        "1.2.3.4",
+    )
+    .await
+    .unwrap();
+    let m = &messages(&db.conn).await[0];
+    // The link works for an hour; the email knows it.
+    let expires = m.expires_at.expect("a reset email expires");
+    assert!(
+        (expires - (t0 + chrono::Duration::hours(1)))
+            .num_seconds()
+            .abs()
+            <= 5
+    );
+    // Four refusals (at once, then 30 s, 2 min and 10 min later): it is
+    // still waiting, next tried an hour after the fourth.
+    let mut at = Utc::now();
+    for _ in 0..4 {
+        assert_eq!(svc.mailer().tick(&db.conn, at).await.unwrap(), 0);
+        at = messages(&db.conn).await[0]
+            .next_attempt_at
+            .expect("retried");
+    }
+    assert_eq!(messages(&db.conn).await[0].status, "pending");
+    // The mail server is back, but the next try (after an hour) comes after
+    // the link expired: nothing is sent.
+    server.set(Mode::Accept);
+    assert!(at > expires, "{at} {expires}");
+    assert_eq!(svc.mailer().tick(&db.conn, at).await.unwrap(), 0);
+    assert!(server.received().is_empty());
+    let m = &messages(&db.conn).await[0];
+    assert_eq!(m.status, "failed");
+    assert_eq!(m.last_error.as_deref(), Some(ca_auth::mailer::EXPIRED));
+    // An email without a link still goes at any age.
+    queue(svc.mailer(), &db.conn, "asha@example.in").await;
+    assert_eq!(
+        svc.mailer()
+            .tick(&db.conn, Utc::now() + chrono::Duration::days(2))
+            .await
+            .unwrap(),
+        1
+    );
+}
+
+/// Once the mail server is fixed, staff put the failed emails of the last
+/// week back in the queue and they are delivered; older ones, and those
+/// whose link has expired, stay failed; nothing else is touched.
+#[tokio::test]
+async fn failed_emails_of_the_last_week_are_requeued_and_delivered() {
+    let db = TestDb::new().await.unwrap();
+    let server = SmtpServer::start().await;
+    let mailer = mailer(&server, Duration::from_secs(10));
+    let now = Utc::now();
+    let hours = |h: i64| now - chrono::Duration::hours(h);
+    // (id, status, written, link expires)
+    let rows = [
+        ("receipt", "failed", hours(30), None),
+        (
+            "reset-live",
+            "failed",
+            hours(0),
+            Some(now + chrono::Duration::minutes(50)),
+        ),
+        ("reset-dead", "failed", hours(2), Some(hours(1))),
+        ("old-receipt", "failed", hours(8 * 24), None),
+        ("delivered", "sent", hours(3), None),
+        ("kept", "kept", hours(3), None),
+    ];
+    for (id, status, at, expires) in rows {
+        email_outbox::ActiveModel {
+            id: Set(id.into()),
+            to_address: Set(format!("{id}@example.in")),
+            subject: Set(format!("About {id}")),
+            body: Set("b".into()),
+            created_at: Set(at),
+            status: Set(status.into()),
+            attempts: Set(6),
+            next_attempt_at: Set(None),
+            claimed_until: Set(None),
+            sent_at: Set(None),
+            last_error: Set((status == "failed").then(|| "451 4.3.0 try later".into())),
+            expires_at: Set(expires),
+        }
+        .insert(&db.conn)
+        .await
+        .unwrap();
+    }
+    let (requeued, left) = ca_auth::mailer::requeue_failed(&db.conn, now)
+        .await
+        .unwrap();
+    assert_eq!((requeued, left), (2, 2));
+    let status = |all: &[email_outbox::Model], id: &str| {
+        let m = all.iter().find(|m| m.id == id).unwrap();
+        (m.status.clone(), m.attempts, m.last_error.is_some())
+    };
+    let all = messages(&db.conn).await;
+    assert_eq!(status(&all, "receipt"), ("pending".into(), 0, false));
+    assert_eq!(status(&all, "reset-live"), ("pending".into(), 0, false));
+    assert_eq!(status(&all, "reset-dead"), ("failed".into(), 6, true));
+    assert_eq!(status(&all, "old-receipt"), ("failed".into(), 6, true));
+    assert_eq!(status(&all, "delivered"), ("sent".into(), 6, false));
+    assert_eq!(status(&all, "kept"), ("kept".into(), 6, false));
+    assert_eq!(mailer.tick(&db.conn, now).await.unwrap(), 2);
+    let mut to: Vec<String> = server.received().into_iter().map(|r| r.rcpt).collect();
+    to.sort();
+    assert_eq!(to, ["receipt@example.in", "reset-live@example.in"]);
+    // A second request finds nothing more to put back.
+    assert_eq!(
+        ca_auth::mailer::requeue_failed(&db.conn, now)
+            .await
+            .unwrap(),
+        (0, 2)
+    );
 }

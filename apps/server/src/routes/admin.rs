@@ -57,6 +57,7 @@ data_responses! {
     PlanSavedResponse => PlanOut,
     MetaOutboxResponse => ca_meta::outbox::OutboxView,
     MetaRequeueResponse => ca_meta::outbox::RequeueOut,
+    EmailRequeueResponse => ca_admin::dto::EmailRequeueOut,
     PermissionsResponse => PermissionsOut,
     AuditLogResponse => AuditLogPage,
     NotesResponse => Vec<NoteOut>,
@@ -778,6 +779,31 @@ pub async fn requeue_meta_events(
         .await
         .map_err(ApiError::internal)?;
     tracing::info!(staff = %user.0.id, requeued = out.requeued, "Meta events re-queued");
+    Ok(ok(out))
+}
+
+/// Put the failed account emails of the last 7 days back in the queue
+/// (staff), once whatever made the mail server refuse them is fixed: each is
+/// offered to the mail server again within a few seconds, with its retries
+/// counted afresh. Emails whose link (a password reset, an invitation) has
+/// expired stay failed.
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "How many were re-queued, and how many stay failed", body = EmailRequeueResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff", body = ErrorBody),
+        (status = 422, description = "No mail server is set (`no_mail_server`)", body = ErrorBody),
+    )
+)]
+#[post("/system/emails/requeue")]
+pub async fn requeue_emails(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+) -> Result<web::Json<EmailRequeueResponse>, ApiError> {
+    let out = state.admin.requeue_failed_emails(&user.actor()).await?;
+    tracing::info!(staff = %user.0.id, requeued = out.requeued, "failed emails re-queued");
     Ok(ok(out))
 }
 

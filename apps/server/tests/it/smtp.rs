@@ -101,3 +101,123 @@ async fn reset_emails_go_out_over_smtp_when_configured() {
     }
     assert_eq!(status, "sent");
 }
+
+/// Staff put failed emails back in the queue from the System tab once the
+/// mail server is fixed, and the sender delivers them; an owner
+/// cannot, the action is in the audit log, and without a mail server the
+/// call is refused and changes nothing.
+#[tokio::test]
+async fn staff_requeue_failed_emails_and_the_sender_delivers_them() {
+    use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+    let (port, messages) = smtp_sink().await;
+    let url = format!("smtp://127.0.0.1:{port}");
+    let mut app = spawn_app_with(|c| c.smtp_url = Some(url.clone())).await;
+    // The sender's rounds are run here, so none races the test's changes.
+    app.stop_worker("email outbox").await;
+    let (staff, staff_id) = crate::admin::account(&app, "mail-staff@example.in", "admin").await;
+    let (owner, _) = crate::admin::account(&app, "mail-owner@example.in", "user").await;
+    // A password reset the mail server refused (stored as given up; its
+    // link still works for the hour).
+    let r = app
+        .post(
+            "/api/auth/forgot-password",
+            json!({"email": "mail-owner@example.in"}),
+        )
+        .await;
+    assert_eq!(r.status, 200);
+    give_up(&app.db.conn, "mail-owner@example.in").await;
+    let health = app.get("/api/admin/system/health", Some(&staff)).await;
+    assert_eq!(
+        health.body["data"]["email"]["failedLast7Days"], 1,
+        "{}",
+        health.body
+    );
+
+    app.send(
+        "POST",
+        "/api/admin/system/emails/requeue",
+        Some(&owner),
+        json!({}),
+    )
+    .await
+    .error(403, "admin_required");
+    let r = app
+        .send(
+            "POST",
+            "/api/admin/system/emails/requeue",
+            Some(&staff),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["data"]["requeued"], 1);
+    assert_eq!(r.body["data"]["leftFailed"], 0);
+    // The next round of the sender hands it over.
+    let sender =
+        ca_auth::Mailer::new(Some(&url), "ConvertAssist <no-reply@example.in>").expect("mailer");
+    assert_eq!(
+        sender
+            .tick(&app.db.conn, chrono::Utc::now())
+            .await
+            .expect("tick"),
+        1
+    );
+    let delivered = messages.lock().expect("lock").clone();
+    assert_eq!(delivered.len(), 1);
+    assert!(
+        delivered[0].contains("To: mail-owner@example.in"),
+        "{delivered:?}"
+    );
+    let audited = ca_admin::entities::audit_entry::Entity::find()
+        .filter(ca_admin::entities::audit_entry::Column::ActorId.eq(&staff_id))
+        .filter(ca_admin::entities::audit_entry::Column::Action.eq("requeue_emails"))
+        .all(&app.db.conn)
+        .await
+        .expect("audit");
+    assert_eq!(audited.len(), 1);
+
+    // Without a mail server: refused, and the failed email stays failed.
+    let kept = crate::helpers::spawn_app().await;
+    let (kept_staff, _) = crate::admin::account(&kept, "kept-staff@example.in", "admin").await;
+    kept.register("bina@example.in", "correct horse 1").await;
+    let r = kept
+        .post(
+            "/api/auth/forgot-password",
+            json!({"email": "bina@example.in"}),
+        )
+        .await;
+    assert_eq!(r.status, 200);
+    give_up(&kept.db.conn, "bina@example.in").await;
+    kept.send(
+        "POST",
+        "/api/admin/system/emails/requeue",
+        Some(&kept_staff),
+        json!({}),
+    )
+    .await
+    .error(422, "no_mail_server");
+    let listed = ca_auth::mailer::outbox(&kept.db.conn, Some("bina@example.in"), 10)
+        .await
+        .expect("outbox");
+    assert_eq!(listed[0].status, "failed");
+}
+
+/// Marks the emails to `to` as given up by the mail server.
+async fn give_up(db: &sea_orm::DatabaseConnection, to: &str) {
+    use ca_auth::entities::email_outbox as outbox;
+    use sea_orm::sea_query::Expr;
+    use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+    let n = outbox::Entity::update_many()
+        .col_expr(outbox::Column::Status, Expr::value("failed"))
+        .col_expr(outbox::Column::Attempts, Expr::value(6))
+        .col_expr(
+            outbox::Column::LastError,
+            Expr::value(Some("451 4.3.0 try later".to_string())),
+        )
+        .filter(outbox::Column::ToAddress.eq(to))
+        .exec(db)
+        .await
+        .expect("give up")
+        .rows_affected;
+    assert_eq!(n, 1);
+}

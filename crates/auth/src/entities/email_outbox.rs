@@ -28,6 +28,9 @@ pub struct Model {
     /// Why the last attempt failed.
     #[sea_orm(column_type = "Text", nullable)]
     pub last_error: Option<String>,
+    /// When the link it carries stops working (password resets and
+    /// invitations); it is not delivered after that.
+    pub expires_at: Option<DateTimeUtc>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -264,6 +264,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/system/emails/requeue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put the failed account emails of the last 7 days back in the queue
+         *     (staff), once whatever made the mail server refuse them is fixed: each is
+         *     offered to the mail server again within a few seconds, with its retries
+         *     counted afresh. Emails whose link (a password reset, an invitation) has
+         *     expired stay failed.
+         */
+        post: operations["requeue_emails"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/system/health": {
         parameters: {
             query?: never;
@@ -3078,6 +3101,11 @@ export interface components {
              * @description Attributed revenue in rupees.
              */
             revenue: number;
+            /**
+             * Format: int64
+             * @description Visitors the arm counted for the first time that day.
+             */
+            visitors: number;
         };
         /**
          * @description The call on a test: a winner, or `winner: null` when the maximum duration
@@ -3176,6 +3204,25 @@ export interface components {
              * @description Emails waiting to be handed to the mail server (first tries and retries).
              */
             waiting: number;
+        };
+        /** @description What putting failed emails back in the queue did. */
+        EmailRequeueOut: {
+            /**
+             * Format: int64
+             * @description Failed emails left as they are: written more than 7 days ago, or
+             *     carrying a link that has expired since.
+             */
+            leftFailed: number;
+            /**
+             * Format: int64
+             * @description Failed emails of the last 7 days put back in the queue: the mail
+             *     server is offered each again within a few seconds.
+             */
+            requeued: number;
+        };
+        EmailRequeueResponse: {
+            data: components["schemas"]["EmailRequeueOut"];
+            success: boolean;
         };
         /**
          * @description `POST` and `PUT /api/webhooks/endpoints`: a webhook (signed JSON posts to
@@ -3853,7 +3900,7 @@ export interface components {
          * @description Something done in the admin area.
          * @enum {string}
          */
-        Permission: "viewAdmin" | "editUsers" | "createAdmins" | "grantSuperuser" | "manageStaff" | "loginAs" | "viewBusiness" | "editSettings" | "managePlans" | "refundPayments" | "requeueMetaEvents" | "viewAudit" | "suspendUsers";
+        Permission: "viewAdmin" | "editUsers" | "createAdmins" | "grantSuperuser" | "manageStaff" | "loginAs" | "viewBusiness" | "editSettings" | "managePlans" | "refundPayments" | "requeueMetaEvents" | "requeueEmails" | "viewAudit" | "suspendUsers";
         /** @description One row of the permission table. */
         PermissionRow: {
             action: components["schemas"]["Permission"];
@@ -5357,7 +5404,7 @@ export interface components {
             conversations: number;
             /**
              * Format: double
-             * @description Leads per impression, in percent.
+             * @description Leads per visitor, in percent.
              */
             conversionRate: number;
             /** @description The 95 % interval of the conversion rate, in percent: `[low, high]`. */
@@ -5370,7 +5417,7 @@ export interface components {
             id: string;
             /**
              * Format: int64
-             * @description Visitors who saw this arm's popup.
+             * @description Times this arm's popup was shown.
              */
             impressions: number;
             /** Format: int64 */
@@ -5393,9 +5440,15 @@ export interface components {
             revenue: number;
             /**
              * Format: double
-             * @description Revenue per impression in rupees.
+             * @description Revenue per visitor in rupees.
              */
             revenuePerVisitor: number;
+            /**
+             * Format: int64
+             * @description Different visitors who saw this arm's popup: each counts once, however
+             *     many pages they saw it on. The rates below are per visitor.
+             */
+            visitors: number;
             /** Format: int32 */
             weight: number;
         };
@@ -6209,6 +6262,53 @@ export interface operations {
             };
             /** @description Not a superuser */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    requeue_emails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many were re-queued, and how many stay failed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailRequeueResponse"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No mail server is set (`no_mail_server`) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

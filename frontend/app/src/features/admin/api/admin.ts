@@ -110,6 +110,11 @@ export function useRequeueMetaEvents() {
   return $api.useMutation("post", "/api/admin/meta/events/requeue");
 }
 
+/** Puts the failed emails of the last 7 days back in the queue (staff). */
+export function useRequeueEmails() {
+  return $api.useMutation("post", "/api/admin/system/emails/requeue");
+}
+
 export function useSuperAdminStats() {
   return $api.useQuery("get", "/api/admin/superadmin", {}, { retry: false });
 }

@@ -1,9 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { formatBytes, formatUptime, usageLevel, usagePercent } from "./system";
+import { emailRequeueMessage, formatBytes, formatUptime, usageLevel, usagePercent } from "./system";
 import { churnOnTarget, monthLabel, parseAdSpend, percentText } from "./business";
 import { trialErrors } from "./trial";
 
 describe("system figures", () => {
+  it("says what sending failed emails again did", () => {
+    expect(emailRequeueMessage(1, 0)).toBe(
+      "1 email put back in the queue: the mail server gets it within a few seconds.",
+    );
+    expect(emailRequeueMessage(0, 2)).toBe(
+      "No failed email could be sent again. 2 emails stay failed (older than 7 days, or their link expired).",
+    );
+    expect(emailRequeueMessage(1200, 0)).toMatch(/^1,200 emails put back/);
+  });
   it("labels usage of 80% or more as High", () => {
     expect(usageLevel(79.9)).toBe("Normal");
     expect(usageLevel(80)).toBe("High");

@@ -46,3 +46,15 @@ export function formatWait(seconds: number): string {
   const s = Math.max(0, Math.floor(seconds));
   return s < 60 ? `${s} s` : formatUptime(s);
 }
+
+/** What putting failed emails back in the queue did, in a sentence. */
+export function emailRequeueMessage(requeued: number, leftFailed: number): string {
+  const emails = (n: number) => `${n.toLocaleString("en-IN")} ${n === 1 ? "email" : "emails"}`;
+  const sent =
+    requeued === 0
+      ? "No failed email could be sent again."
+      : `${emails(requeued)} put back in the queue: the mail server gets ${requeued === 1 ? "it" : "them"} within a few seconds.`;
+  return leftFailed === 0
+    ? sent
+    : `${sent} ${emails(leftFailed)} ${leftFailed === 1 ? "stays" : "stay"} failed (older than 7 days, or ${leftFailed === 1 ? "its" : "their"} link expired).`;
+}

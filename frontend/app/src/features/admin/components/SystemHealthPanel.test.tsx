@@ -1,6 +1,6 @@
 import { MantineProvider } from "@mantine/core";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { render, screen } from "@testing-library/react";
+import { fireEvent, render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { fetchMock, json } from "../../../test/fetch-mock";
 import { SystemHealthPanel } from "./SystemHealthPanel";
@@ -82,5 +82,77 @@ describe("SystemHealthPanel's Email card", () => {
     expect(card).toHaveTextContent("Not set: emails are kept in the outbox");
     expect(card).not.toHaveTextContent("Waiting");
     expect(screen.queryByTestId("email-last-failure")).toBeNull();
+  });
+
+  it("lets staff send the given-up emails again, then reads the card anew", async () => {
+    const failing = {
+      mailServer: true,
+      waiting: 0,
+      oldestWaitingSeconds: 0,
+      failedLast7Days: 3,
+      lastFailure: {
+        createdAt: "2026-11-26T09:00:00Z",
+        subject: "Receipt CA-000012: Basic",
+        error: "451 4.3.0 try later",
+      },
+    };
+    fetchMock.mockResolvedValueOnce(json(200, health(failing)));
+    renderPanel();
+    const button = await screen.findByRole("button", { name: "Send failed emails again" });
+    fetchMock.mockResolvedValueOnce(
+      json(200, { success: true, data: { requeued: 2, leftFailed: 1 } }),
+    );
+    fetchMock.mockResolvedValueOnce(
+      json(200, health({ ...failing, waiting: 2, oldestWaitingSeconds: 1, failedLast7Days: 1 })),
+    );
+    fireEvent.click(button);
+    expect(await screen.findByRole("status")).toHaveTextContent(
+      "2 emails put back in the queue: the mail server gets them within a few seconds. 1 email stays failed (older than 7 days, or its link expired).",
+    );
+    const requeue = fetchMock.mock.calls[1]?.[0];
+    expect(requeue?.method).toBe("POST");
+    expect(requeue?.url).toMatch(/\/api\/admin\/system\/emails\/requeue$/);
+    expect(await screen.findByText("2 (oldest 1 s)")).toBeInTheDocument();
+  });
+
+  it("shows why the emails could not be sent again, and offers nothing when none failed", async () => {
+    const failing = {
+      mailServer: true,
+      waiting: 0,
+      oldestWaitingSeconds: 0,
+      failedLast7Days: 1,
+      lastFailure: null,
+    };
+    fetchMock.mockResolvedValueOnce(json(200, health(failing)));
+    renderPanel();
+    const button = await screen.findByRole("button", { name: "Send failed emails again" });
+    fetchMock.mockResolvedValueOnce(
+      json(422, {
+        success: false,
+        code: "no_mail_server",
+        message:
+          "No mail server is set (CA_SMTP_URL): emails are kept in the outbox and cannot be sent",
+      }),
+    );
+    fireEvent.click(button);
+    expect(await screen.findByRole("alert")).toHaveTextContent("No mail server is set");
+  });
+
+  it("has no button when nothing was given up", async () => {
+    fetchMock.mockResolvedValueOnce(
+      json(
+        200,
+        health({
+          mailServer: true,
+          waiting: 0,
+          oldestWaitingSeconds: 0,
+          failedLast7Days: 0,
+          lastFailure: null,
+        }),
+      ),
+    );
+    renderPanel();
+    await screen.findByTestId("system-Email");
+    expect(screen.queryByRole("button", { name: "Send failed emails again" })).toBeNull();
   });
 });

@@ -11,11 +11,13 @@ import {
   Text,
   Title,
 } from "@mantine/core";
-import type { ReactNode } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { type ReactNode, useState } from "react";
 import { messageOf } from "../../../lib/api-client";
-import { useSystemHealth } from "../api/admin";
+import { useRequeueEmails, useSystemHealth } from "../api/admin";
 import {
   type EmailHealth,
+  emailRequeueMessage,
   formatBytes,
   formatUptime,
   formatWait,
@@ -71,8 +73,24 @@ function Line({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** Account emails: whether a mail server takes them, what waits, and what was given up this week. */
+/**
+ * Account emails: whether a mail server takes them, what waits, and what was given up this week;
+ * staff put the given-up ones back in the queue once the mail server is fixed.
+ */
 function EmailCard({ email }: { email: EmailHealth }) {
+  const requeue = useRequeueEmails();
+  const queryClient = useQueryClient();
+  const [done, setDone] = useState<string | null>(null);
+  const onRequeue = async () => {
+    setDone(null);
+    try {
+      const out = await requeue.mutateAsync({});
+      setDone(emailRequeueMessage(out.data.requeued, out.data.leftFailed));
+      await queryClient.invalidateQueries({ queryKey: ["get", "/api/admin/system/health"] });
+    } catch {
+      // The mutation's error is shown below.
+    }
+  };
   return (
     <SystemCard title="Email">
       <Line
@@ -102,6 +120,30 @@ function EmailCard({ email }: { email: EmailHealth }) {
             >
               {email.lastFailure.subject}: {email.lastFailure.error}
             </Text>
+          )}
+          {(email.failedLast7Days > 0 || done || requeue.error) && (
+            <Stack gap={4} mt="xs" align="flex-start">
+              {email.failedLast7Days > 0 && (
+                <Button
+                  size="xs"
+                  variant="light"
+                  onClick={() => void onRequeue()}
+                  loading={requeue.isPending}
+                >
+                  Send failed emails again
+                </Button>
+              )}
+              {done && (
+                <Text fz="sm" role="status">
+                  {done}
+                </Text>
+              )}
+              {requeue.error && (
+                <Text fz="sm" c="red" role="alert">
+                  {messageOf(requeue.error, "The emails could not be put back in the queue.")}
+                </Text>
+              )}
+            </Stack>
           )}
         </>
       )}
