@@ -389,8 +389,44 @@ pub async fn first_exposures<C: ConnectionTrait>(
             *seen = (e.variant_id.as_str(), e.at);
         }
     }
-    // Grouped by arm and day, in key order (every writer takes the rows in
-    // the same order).
+    let mut gained = BTreeMap::new();
+    if first.is_empty() {
+        return Ok(gained);
+    }
+    if conn.get_database_backend() == sea_orm::DbBackend::Postgres {
+        // One statement for the batch, whose text never changes (prepared
+        // once per connection), rows in key order; the rows it inserts are
+        // the visitors new to their test.
+        let rows: Vec<Value> = first
+            .iter()
+            .map(|((t, v), (a, at))| serde_json::json!({"t": t, "v": v, "a": a, "at": at}))
+            .collect();
+        let json =
+            serde_json::to_string(&rows).map_err(|e| sea_orm::DbErr::Custom(e.to_string()))?;
+        let inserted = conn
+            .query_all_raw(sea_orm::Statement::from_sql_and_values(
+                sea_orm::DbBackend::Postgres,
+                "INSERT INTO experiment_exposures (test_id, visitor_id, variant_id, first_at) \
+                 SELECT x.t, x.v, x.a, x.at \
+                 FROM json_to_recordset($1::json) AS x(t text, v text, a text, at timestamptz) \
+                 ON CONFLICT (test_id, visitor_id) DO NOTHING \
+                 RETURNING test_id, variant_id, first_at",
+                [json.into()],
+            ))
+            .await?;
+        for row in inserted {
+            let test_id: String = row.try_get("", "test_id")?;
+            let variant_id: String = row.try_get("", "variant_id")?;
+            let at: DateTime<Utc> = row.try_get("", "first_at")?;
+            *gained
+                .entry((test_id, variant_id, at.date_naive()))
+                .or_insert(0) += 1;
+        }
+        return Ok(gained);
+    }
+    // SQLite, where a statement costs no round trip: one insert per arm and
+    // day, grouped in key order (every writer takes the rows in the same
+    // order).
     let mut groups: BTreeMap<(&str, &str, NaiveDate), Vec<Seen>> = BTreeMap::new();
     for ((test_id, visitor_id), (variant_id, at)) in first {
         groups
@@ -399,7 +435,6 @@ pub async fn first_exposures<C: ConnectionTrait>(
             .push((visitor_id, at));
     }
     use exposure::Column as E;
-    let mut gained = BTreeMap::new();
     for ((test_id, variant_id, day), visitors) in groups {
         let mut new = 0;
         for chunk in visitors.chunks(500) {
