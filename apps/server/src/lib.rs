@@ -383,6 +383,7 @@ fn api_app(
                 .service(routes::admin::meta_events)
                 .service(routes::admin::requeue_meta_events)
                 .service(routes::admin::requeue_emails)
+                .service(routes::admin::send_test_email)
                 .service(routes::admin::refund_payment)
                 .service(routes::admin::superadmin)
                 .service(routes::admin::set_ad_spend)

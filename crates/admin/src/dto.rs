@@ -544,6 +544,14 @@ pub struct EmailRequeueOut {
     pub left_failed: u64,
 }
 
+/// A test email on its way.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TestEmailOut {
+    /// The address it goes to: the staff member's own.
+    pub to: String,
+}
+
 /// `GET /api/admin/system/health`.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]

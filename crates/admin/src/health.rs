@@ -134,3 +134,37 @@ impl AdminService {
         .await
     }
 }
+
+impl AdminService {
+    /// Emails a test message to the staff member asking (staff), through the
+    /// outbox like every account email, so the Email card shows within
+    /// seconds whether the mail server takes it. Audited; refused without a
+    /// mail server. Answers the address it goes to.
+    pub async fn send_test_email(&self, actor: &Actor) -> Result<String, AdminError> {
+        let action = crate::audited::Action {
+            name: "send_test_email",
+            target_type: "emails",
+            need: Some(Permission::RequeueEmails),
+        };
+        let mailer = self.auth.mailer().clone();
+        let to = actor.user.email.clone();
+        let name = actor.user.name.clone();
+        self.audited(actor, action, async |txn| {
+            if !mailer.uses_smtp() {
+                return Err(AdminError::NoMailServer);
+            }
+            let now = Utc::now();
+            let body = format!(
+                "Hi {name},\n\nThis is a test email you asked for from the ConvertAssist admin area \
+                 at {} UTC. If it reached you, the mail server takes ConvertAssist's emails.\n\n— ConvertAssist",
+                now.format("%-d %b %Y, %H:%M")
+            );
+            mailer
+                .send(txn, &to, "ConvertAssist test email", &body)
+                .await?;
+            Ok(crate::audited::Done::new("", to.clone())
+                .after(Some(serde_json::json!({"to": to}))))
+        })
+        .await
+    }
+}

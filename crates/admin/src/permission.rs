@@ -31,7 +31,7 @@ pub enum Permission {
     RefundPayments,
     /// Put failed Meta events back in the queue.
     RequeueMetaEvents,
-    /// Put failed account emails back in the queue.
+    /// Put failed account emails back in the queue, and send oneself a test email.
     RequeueEmails,
     /// Read the audit log of every staff action and every write made while
     /// signed in as someone.

@@ -58,6 +58,7 @@ data_responses! {
     MetaOutboxResponse => ca_meta::outbox::OutboxView,
     MetaRequeueResponse => ca_meta::outbox::RequeueOut,
     EmailRequeueResponse => ca_admin::dto::EmailRequeueOut,
+    TestEmailResponse => ca_admin::dto::TestEmailOut,
     PermissionsResponse => PermissionsOut,
     AuditLogResponse => AuditLogPage,
     NotesResponse => Vec<NoteOut>,
@@ -805,6 +806,28 @@ pub async fn requeue_emails(
     let out = state.admin.requeue_failed_emails(&user.actor()).await?;
     tracing::info!(staff = %user.0.id, requeued = out.requeued, "failed emails re-queued");
     Ok(ok(out))
+}
+
+/// Email oneself a test message (staff), through the outbox like every
+/// account email: the System tab's Email card then shows within seconds
+/// whether the mail server took it, and its answer if not.
+#[utoipa::path(
+    tag = "admin",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Queued; where it goes", body = TestEmailResponse),
+        (status = 401, description = "No valid session", body = ErrorBody),
+        (status = 403, description = "Not staff", body = ErrorBody),
+        (status = 422, description = "No mail server is set (`no_mail_server`)", body = ErrorBody),
+    )
+)]
+#[post("/system/emails/test")]
+pub async fn send_test_email(
+    state: web::Data<AppState>,
+    user: CurrentUser,
+) -> Result<web::Json<TestEmailResponse>, ApiError> {
+    let to = state.admin.send_test_email(&user.actor()).await?;
+    Ok(ok(ca_admin::dto::TestEmailOut { to }))
 }
 
 /// The platform's business figures (superusers).

@@ -441,6 +441,12 @@ async fn every_admin_route_applies_the_permission_table() {
             "/api/admin/system/emails/requeue".into(),
             none(),
         ),
+        (
+            "requeueEmails",
+            "POST",
+            "/api/admin/system/emails/test".into(),
+            none(),
+        ),
         ("viewAudit", "GET", "/api/admin/audit".into(), none()),
         (
             "suspendUsers",

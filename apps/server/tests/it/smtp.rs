@@ -202,6 +202,74 @@ async fn staff_requeue_failed_emails_and_the_sender_delivers_them() {
     assert_eq!(listed[0].status, "failed");
 }
 
+/// Staff check the mail server by emailing themselves a test message; it
+/// goes through the outbox like every email. An owner cannot; without a
+/// mail server it is refused and nothing is stored.
+#[tokio::test]
+async fn staff_send_themselves_a_test_email() {
+    let (port, messages) = smtp_sink().await;
+    let url = format!("smtp://127.0.0.1:{port}");
+    let mut app = spawn_app_with(|c| c.smtp_url = Some(url.clone())).await;
+    app.stop_worker("email outbox").await;
+    let (staff, _) = crate::admin::account(&app, "test-mail-staff@example.in", "admin").await;
+    let (owner, _) = crate::admin::account(&app, "test-mail-owner@example.in", "user").await;
+    app.send(
+        "POST",
+        "/api/admin/system/emails/test",
+        Some(&owner),
+        json!({}),
+    )
+    .await
+    .error(403, "admin_required");
+    let r = app
+        .send(
+            "POST",
+            "/api/admin/system/emails/test",
+            Some(&staff),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["data"]["to"], "test-mail-staff@example.in");
+    let health = app.get("/api/admin/system/health", Some(&staff)).await;
+    assert_eq!(
+        health.body["data"]["email"]["waiting"], 1,
+        "{}",
+        health.body
+    );
+    let sender =
+        ca_auth::Mailer::new(Some(&url), "ConvertAssist <no-reply@example.in>").expect("mailer");
+    assert_eq!(
+        sender
+            .tick(&app.db.conn, chrono::Utc::now())
+            .await
+            .expect("tick"),
+        1
+    );
+    let got = messages.lock().expect("lock").clone();
+    assert_eq!(got.len(), 1);
+    assert!(got[0].contains("To: test-mail-staff@example.in"), "{got:?}");
+    assert!(
+        got[0].contains("Subject: ConvertAssist test email"),
+        "{got:?}"
+    );
+
+    let kept = crate::helpers::spawn_app().await;
+    let (kept_staff, _) = crate::admin::account(&kept, "kept-test@example.in", "admin").await;
+    kept.send(
+        "POST",
+        "/api/admin/system/emails/test",
+        Some(&kept_staff),
+        json!({}),
+    )
+    .await
+    .error(422, "no_mail_server");
+    let listed = ca_auth::mailer::outbox(&kept.db.conn, Some("kept-test@example.in"), 10)
+        .await
+        .expect("outbox");
+    assert!(listed.is_empty(), "{listed:?}");
+}
+
 /// Marks the emails to `to` as given up by the mail server.
 async fn give_up(db: &sea_orm::DatabaseConnection, to: &str) {
     use ca_auth::entities::email_outbox as outbox;

@@ -287,6 +287,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/system/emails/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Email oneself a test message (staff), through the outbox like every
+         *     account email: the System tab's Email card then shows within seconds
+         *     whether the mail server took it, and its answer if not.
+         */
+        post: operations["send_test_email"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/system/health": {
         parameters: {
             query?: never;
@@ -4805,6 +4826,15 @@ export interface components {
              */
             maxDays?: number | null;
         };
+        /** @description A test email on its way. */
+        TestEmailOut: {
+            /** @description The address it goes to: the staff member's own. */
+            to: string;
+        };
+        TestEmailResponse: {
+            data: components["schemas"]["TestEmailOut"];
+            success: boolean;
+        };
         /** @description `webhook.test`: a sample so the receiver can be tried. */
         TestEvent: {
             message: string;
@@ -6287,6 +6317,53 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EmailRequeueResponse"];
+                };
+            };
+            /** @description No valid session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not staff */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No mail server is set (`no_mail_server`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    send_test_email: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued; where it goes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestEmailResponse"];
                 };
             };
             /** @description No valid session */

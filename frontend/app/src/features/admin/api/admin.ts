@@ -115,6 +115,11 @@ export function useRequeueEmails() {
   return $api.useMutation("post", "/api/admin/system/emails/requeue");
 }
 
+/** Emails the signed-in staff member a test message through the outbox (staff). */
+export function useSendTestEmail() {
+  return $api.useMutation("post", "/api/admin/system/emails/test");
+}
+
 export function useSuperAdminStats() {
   return $api.useQuery("get", "/api/admin/superadmin", {}, { retry: false });
 }

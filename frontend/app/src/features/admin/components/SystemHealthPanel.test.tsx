@@ -82,6 +82,7 @@ describe("SystemHealthPanel's Email card", () => {
     expect(card).toHaveTextContent("Not set: emails are kept in the outbox");
     expect(card).not.toHaveTextContent("Waiting");
     expect(screen.queryByTestId("email-last-failure")).toBeNull();
+    expect(screen.queryByRole("button", { name: "Send test email" })).toBeNull();
   });
 
   it("lets staff send the given-up emails again, then reads the card anew", async () => {
@@ -154,5 +155,28 @@ describe("SystemHealthPanel's Email card", () => {
     renderPanel();
     await screen.findByTestId("system-Email");
     expect(screen.queryByRole("button", { name: "Send failed emails again" })).toBeNull();
+  });
+
+  it("emails staff a test message and says where it goes", async () => {
+    const quiet = {
+      mailServer: true,
+      waiting: 0,
+      oldestWaitingSeconds: 0,
+      failedLast7Days: 0,
+      lastFailure: null,
+    };
+    fetchMock.mockResolvedValueOnce(json(200, health(quiet)));
+    renderPanel();
+    const button = await screen.findByRole("button", { name: "Send test email" });
+    fetchMock.mockResolvedValueOnce(json(200, { success: true, data: { to: "staff@example.in" } }));
+    fetchMock.mockResolvedValueOnce(json(200, health({ ...quiet, waiting: 1 })));
+    fireEvent.click(button);
+    expect(await screen.findByRole("status")).toHaveTextContent(
+      "A test email is on its way to staff@example.in.",
+    );
+    const sent = fetchMock.mock.calls[1]?.[0];
+    expect(sent?.method).toBe("POST");
+    expect(sent?.url).toMatch(/\/api\/admin\/system\/emails\/test$/);
+    expect(await screen.findByText("1 (oldest 0 s)")).toBeInTheDocument();
   });
 });

@@ -14,7 +14,7 @@ import {
 import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { messageOf } from "../../../lib/api-client";
-import { useRequeueEmails, useSystemHealth } from "../api/admin";
+import { useRequeueEmails, useSendTestEmail, useSystemHealth } from "../api/admin";
 import {
   type EmailHealth,
   emailRequeueMessage,
@@ -75,18 +75,36 @@ function Line({ label, value }: { label: string; value: string }) {
 
 /**
  * Account emails: whether a mail server takes them, what waits, and what was given up this week;
- * staff put the given-up ones back in the queue once the mail server is fixed.
+ * staff email themselves a test message, and put the given-up ones back in the queue once the mail
+ * server is fixed.
  */
 function EmailCard({ email }: { email: EmailHealth }) {
   const requeue = useRequeueEmails();
+  const testEmail = useSendTestEmail();
   const queryClient = useQueryClient();
   const [done, setDone] = useState<string | null>(null);
+  const refresh = () =>
+    queryClient.invalidateQueries({ queryKey: ["get", "/api/admin/system/health"] });
+  const onTest = async () => {
+    setDone(null);
+    try {
+      const out = await testEmail.mutateAsync({});
+      setDone(
+        `A test email is on its way to ${out.data.to}. Waiting and Given up above show how the mail server answers.`,
+      );
+      await refresh();
+      // The sender hands it over within a second or two: read the card again then.
+      window.setTimeout(() => void refresh(), 3000);
+    } catch {
+      // The mutation's error is shown below.
+    }
+  };
   const onRequeue = async () => {
     setDone(null);
     try {
       const out = await requeue.mutateAsync({});
       setDone(emailRequeueMessage(out.data.requeued, out.data.leftFailed));
-      await queryClient.invalidateQueries({ queryKey: ["get", "/api/admin/system/health"] });
+      await refresh();
     } catch {
       // The mutation's error is shown below.
     }
@@ -121,8 +139,16 @@ function EmailCard({ email }: { email: EmailHealth }) {
               {email.lastFailure.subject}: {email.lastFailure.error}
             </Text>
           )}
-          {(email.failedLast7Days > 0 || done || requeue.error) && (
-            <Stack gap={4} mt="xs" align="flex-start">
+          <Stack gap={4} mt="xs" align="flex-start">
+            <Group gap="xs">
+              <Button
+                size="xs"
+                variant="default"
+                onClick={() => void onTest()}
+                loading={testEmail.isPending}
+              >
+                Send test email
+              </Button>
               {email.failedLast7Days > 0 && (
                 <Button
                   size="xs"
@@ -133,18 +159,23 @@ function EmailCard({ email }: { email: EmailHealth }) {
                   Send failed emails again
                 </Button>
               )}
-              {done && (
-                <Text fz="sm" role="status">
-                  {done}
-                </Text>
-              )}
-              {requeue.error && (
-                <Text fz="sm" c="red" role="alert">
-                  {messageOf(requeue.error, "The emails could not be put back in the queue.")}
-                </Text>
-              )}
-            </Stack>
-          )}
+            </Group>
+            {done && (
+              <Text fz="sm" role="status">
+                {done}
+              </Text>
+            )}
+            {requeue.error && (
+              <Text fz="sm" c="red" role="alert">
+                {messageOf(requeue.error, "The emails could not be put back in the queue.")}
+              </Text>
+            )}
+            {testEmail.error && (
+              <Text fz="sm" c="red" role="alert">
+                {messageOf(testEmail.error, "The test email could not be sent.")}
+              </Text>
+            )}
+          </Stack>
         </>
       )}
     </SystemCard>
