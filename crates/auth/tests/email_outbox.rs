@@ -166,6 +166,29 @@ async fn messages(db: &DatabaseConnection) -> Vec<email_outbox::Model> {
         .unwrap()
 }
 
+/// The account service sending through `server`, with Asha's account.
+async fn service_with_asha(db: &TestDb, server: &SmtpServer) -> AuthService {
+    let svc = AuthService::new(
+        db.conn.clone(),
+        JwtKeys::new("outbox-test-secret-outbox-test-secret", 24),
+        mailer(server, Duration::from_secs(10)),
+        Arc::new(RateLimiter::memory()),
+        "https://app.example.in/",
+    );
+    svc.register(
+        ca_auth::dto::RegisterIn {
+            name: "Asha Rao".into(),
+            email: "asha@example.in".into(),
+            password: "secret1".into(),
+            phone: "+91 9123456789".into(),
+        },
+        "1.2.3.4",
+    )
+    .await
+    .unwrap();
+    svc
+}
+
 async fn queue(mailer: &Mailer, db: &DatabaseConnection, to: &str) {
     let txn = db.begin().await.unwrap();
     mailer
@@ -421,24 +444,7 @@ async fn without_a_mail_server_emails_are_kept_and_never_sent() {
 async fn a_password_reset_stores_its_link_and_email_together_and_sends_it() {
     let db = TestDb::new().await.unwrap();
     let server = SmtpServer::start().await;
-    let svc = AuthService::new(
-        db.conn.clone(),
-        JwtKeys::new("outbox-test-secret-outbox-test-secret", 24),
-        mailer(&server, Duration::from_secs(10)),
-        Arc::new(RateLimiter::memory()),
-        "https://app.example.in/",
-    );
-    svc.register(
-        ca_auth::dto::RegisterIn {
-            name: "Asha Rao".into(),
-            email: "asha@example.in".into(),
-            password: "secret1".into(),
-            phone: "+91 9123456789".into(),
-        },
-        "1.2.3.4",
-    )
-    .await
-    .unwrap();
+    let svc = service_with_asha(&db, &server).await;
     svc.forgot_password(
         ForgotPasswordIn {
             email: "asha@example.in".into(),
@@ -542,24 +548,7 @@ async fn a_reset_email_whose_link_expired_while_waiting_is_given_up() {
     let db = TestDb::new().await.unwrap();
     let server = SmtpServer::start().await;
     server.set(Mode::Later);
-    let svc = AuthService::new(
-        db.conn.clone(),
-        JwtKeys::new("outbox-test-secret-outbox-test-secret", 24),
-        mailer(&server, Duration::from_secs(10)),
-        Arc::new(RateLimiter::memory()),
-        "https://app.example.in/",
-    );
-    svc.register(
-        ca_auth::dto::RegisterIn {
-            name: "Asha Rao".into(),
-            email: "asha@example.in".into(),
-            password: "secret1".into(),
-            phone: "+91 9123456789".into(),
-        },
-        "1.2.3.4",
-    )
-    .await
-    .unwrap();
+    let svc = service_with_asha(&db, &server).await;
     let t0 = Utc::now();
     svc.forgot_password(
         ForgotPasswordIn {

@@ -494,6 +494,17 @@ async fn results(app: &TestApp, token: &str, campaign: &str, test: &str) -> Valu
     r.body["data"].clone()
 }
 
+/// The owner of campaign `id`.
+async fn owner_of(app: &TestApp, id: &str) -> String {
+    use sea_orm::EntityTrait;
+    ca_campaigns::entities::campaign::Entity::find_by_id(id.to_string())
+        .one(&app.db.conn)
+        .await
+        .unwrap()
+        .unwrap()
+        .owner_id
+}
+
 /// An arm's counters, in the order impressions, conversations, leads,
 /// purchases, revenue (rupees).
 fn counts(arm: &Value) -> (i64, i64, i64, i64, f64) {
@@ -878,15 +889,7 @@ async fn a_batch_of_impressions_is_counted_per_variant_and_day() {
     let app = spawn_app().await;
     let (token, id) = owner_with_campaign(&app, "ab-batch@example.in").await;
     let (test_id, arms) = start_test(&app, &token, &id, two_arms()).await;
-    let owner = {
-        use sea_orm::EntityTrait;
-        ca_campaigns::entities::campaign::Entity::find_by_id(id.clone())
-            .one(&app.db.conn)
-            .await
-            .unwrap()
-            .unwrap()
-            .owner_id
-    };
+    let owner = owner_of(&app, &id).await;
     let today = chrono::Utc::now();
     let yesterday = today - chrono::Duration::days(1);
     let arm = |i: usize| Arm {
@@ -1004,15 +1007,7 @@ async fn a_visitor_counts_once_however_often_they_see_the_popup() {
 
     // Two servers store impressions of the same new visitors at once: each
     // visitor still counts once.
-    let owner = {
-        use sea_orm::EntityTrait;
-        ca_campaigns::entities::campaign::Entity::find_by_id(id.clone())
-            .one(&app.db.conn)
-            .await
-            .unwrap()
-            .unwrap()
-            .owner_id
-    };
+    let owner = owner_of(&app, &id).await;
     let batch: Vec<Event> = (0..20)
         .map(|n| Event {
             kind: Kind::Impression,

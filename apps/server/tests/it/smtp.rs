@@ -109,13 +109,14 @@ async fn reset_emails_go_out_over_smtp_when_configured() {
 #[tokio::test]
 async fn staff_requeue_failed_emails_and_the_sender_delivers_them() {
     use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
-    let (port, messages) = smtp_sink().await;
-    let url = format!("smtp://127.0.0.1:{port}");
-    let mut app = spawn_app_with(|c| c.smtp_url = Some(url.clone())).await;
-    // The sender's rounds are run here, so none races the test's changes.
-    app.stop_worker("email outbox").await;
-    let (staff, staff_id) = crate::admin::account(&app, "mail-staff@example.in", "admin").await;
-    let (owner, _) = crate::admin::account(&app, "mail-owner@example.in", "user").await;
+    let Staffed {
+        app,
+        url,
+        messages,
+        staff,
+        staff_id,
+        owner,
+    } = staffed("mail").await;
     // A password reset the mail server refused (stored as given up; its
     // link still works for the hour).
     let r = app
@@ -153,15 +154,7 @@ async fn staff_requeue_failed_emails_and_the_sender_delivers_them() {
     assert_eq!(r.body["data"]["requeued"], 1);
     assert_eq!(r.body["data"]["leftFailed"], 0);
     // The next round of the sender hands it over.
-    let sender =
-        ca_auth::Mailer::new(Some(&url), "ConvertAssist <no-reply@example.in>").expect("mailer");
-    assert_eq!(
-        sender
-            .tick(&app.db.conn, chrono::Utc::now())
-            .await
-            .expect("tick"),
-        1
-    );
+    assert_eq!(sender_round(&app, &url).await, 1);
     let delivered = messages.lock().expect("lock").clone();
     assert_eq!(delivered.len(), 1);
     assert!(
@@ -207,12 +200,14 @@ async fn staff_requeue_failed_emails_and_the_sender_delivers_them() {
 /// mail server it is refused and nothing is stored.
 #[tokio::test]
 async fn staff_send_themselves_a_test_email() {
-    let (port, messages) = smtp_sink().await;
-    let url = format!("smtp://127.0.0.1:{port}");
-    let mut app = spawn_app_with(|c| c.smtp_url = Some(url.clone())).await;
-    app.stop_worker("email outbox").await;
-    let (staff, _) = crate::admin::account(&app, "test-mail-staff@example.in", "admin").await;
-    let (owner, _) = crate::admin::account(&app, "test-mail-owner@example.in", "user").await;
+    let Staffed {
+        app,
+        url,
+        messages,
+        staff,
+        owner,
+        ..
+    } = staffed("test-mail").await;
     app.send(
         "POST",
         "/api/admin/system/emails/test",
@@ -237,15 +232,7 @@ async fn staff_send_themselves_a_test_email() {
         "{}",
         health.body
     );
-    let sender =
-        ca_auth::Mailer::new(Some(&url), "ConvertAssist <no-reply@example.in>").expect("mailer");
-    assert_eq!(
-        sender
-            .tick(&app.db.conn, chrono::Utc::now())
-            .await
-            .expect("tick"),
-        1
-    );
+    assert_eq!(sender_round(&app, &url).await, 1);
     let got = messages.lock().expect("lock").clone();
     assert_eq!(got.len(), 1);
     assert!(got[0].contains("To: test-mail-staff@example.in"), "{got:?}");
@@ -268,6 +255,46 @@ async fn staff_send_themselves_a_test_email() {
         .await
         .expect("outbox");
     assert!(listed.is_empty(), "{listed:?}");
+}
+
+/// A server sending to a mail server on this machine, whose sender's
+/// rounds the test runs itself (so none races its changes), with a staff
+/// member and an owner.
+struct Staffed {
+    app: crate::helpers::TestApp,
+    url: String,
+    messages: Arc<Mutex<Vec<String>>>,
+    staff: String,
+    staff_id: String,
+    owner: String,
+}
+
+async fn staffed(tag: &str) -> Staffed {
+    let (port, messages) = smtp_sink().await;
+    let url = format!("smtp://127.0.0.1:{port}");
+    let mut app = spawn_app_with(|c| c.smtp_url = Some(url.clone())).await;
+    app.stop_worker("email outbox").await;
+    let (staff, staff_id) =
+        crate::admin::account(&app, &format!("{tag}-staff@example.in"), "admin").await;
+    let (owner, _) = crate::admin::account(&app, &format!("{tag}-owner@example.in"), "user").await;
+    Staffed {
+        app,
+        url,
+        messages,
+        staff,
+        staff_id,
+        owner,
+    }
+}
+
+/// One round of the sender against the mail server at `url`; how many
+/// emails it delivered.
+async fn sender_round(app: &crate::helpers::TestApp, url: &str) -> usize {
+    ca_auth::Mailer::new(Some(url), "ConvertAssist <no-reply@example.in>")
+        .expect("mailer")
+        .tick(&app.db.conn, chrono::Utc::now())
+        .await
+        .expect("tick")
 }
 
 /// Marks the emails to `to` as given up by the mail server.
