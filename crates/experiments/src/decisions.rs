@@ -5,7 +5,8 @@
 //! auto-promote, promotes the winner (a control win or an inconclusive test
 //! is closed with the campaign left as it is). Several servers may run it at
 //! once: a call is recorded only by the round whose conditional update
-//! changed the test, so the owner is told once.
+//! changed the test, so the owner is told once. Tests whose campaign was
+//! deleted are closed first, untold.
 
 use chrono::{DateTime, Duration, Utc};
 use sea_orm::sea_query::Expr;
@@ -17,7 +18,9 @@ use ca_campaigns::entities::campaign;
 
 use crate::ExperimentError;
 use crate::entities::{test, variant};
-use crate::service::{RUNNING, Totals, call_of, close_in, promote_in, totals_of, variants_of};
+use crate::service::{
+    CLOSED, RUNNING, Totals, call_of, close_in, promote_in, totals_of, variants_of,
+};
 use crate::stats::Arm;
 
 /// No call is made before this many days, so no test younger is looked at.
@@ -32,6 +35,7 @@ pub async fn decide_due(
     public_url: &str,
     now: DateTime<Utc>,
 ) -> Result<usize, ExperimentError> {
+    close_orphans(db, now).await?;
     let open = test::Entity::find()
         .filter(test::Column::Status.eq(RUNNING))
         .filter(test::Column::DecidedAt.is_null())
@@ -48,6 +52,40 @@ pub async fn decide_due(
         }
     }
     Ok(recorded)
+}
+
+/// The reason a test of a deleted campaign was closed with.
+pub const CAMPAIGN_DELETED: &str = "Closed because its campaign was deleted";
+
+/// Closes the open tests (running or paused) whose campaign was deleted:
+/// they end with it, without a call and without telling the owner about a
+/// campaign that is gone. Returns how many.
+pub async fn close_orphans(
+    db: &DatabaseConnection,
+    now: DateTime<Utc>,
+) -> Result<u64, ExperimentError> {
+    use sea_orm::sea_query::Query;
+    let closed = test::Entity::update_many()
+        .col_expr(test::Column::Status, Expr::value(CLOSED))
+        .col_expr(test::Column::ClosedAt, Expr::value(Some(now)))
+        .col_expr(test::Column::DecisionReason, Expr::value(CAMPAIGN_DELETED))
+        .col_expr(test::Column::UpdatedAt, Expr::value(now))
+        .filter(test::Column::Status.ne(CLOSED))
+        .filter(
+            test::Column::CampaignId.not_in_subquery(
+                Query::select()
+                    .column(campaign::Column::Id)
+                    .from(campaign::Entity)
+                    .to_owned(),
+            ),
+        )
+        .exec(db)
+        .await?
+        .rows_affected;
+    if closed > 0 {
+        tracing::info!(closed, "A/B tests of deleted campaigns closed");
+    }
+    Ok(closed)
 }
 
 /// What happened to the campaign when the call was recorded.

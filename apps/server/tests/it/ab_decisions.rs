@@ -476,6 +476,42 @@ async fn inconclusive_with_auto_promote_closes_and_keeps_the_campaign() {
     );
 }
 
+/// Deleting a campaign ends its test: the next round closes it without a
+/// call and without emailing the owner about a campaign that is gone; a
+/// test of a campaign that still exists is untouched.
+#[tokio::test]
+async fn a_deleted_campaigns_test_is_closed_without_telling_the_owner() {
+    let app = spawn_app().await;
+    let email = "ab-deleted@example.in";
+    let (token, id) = owner_with_campaign(&app, email).await;
+    let (test_id, arms) = start(&app, &token, &id, json!({"maxDays": 14})).await;
+    seed(&app, &test_id, &arms, &[(1000, 50), (1000, 50)]).await;
+    let (other_token, other_id) = owner_with_campaign(&app, "ab-kept@example.in").await;
+    let (kept, _) = start(&app, &other_token, &other_id, json!({})).await;
+    let r = app
+        .send(
+            "DELETE",
+            &format!("/api/campaigns/{id}"),
+            Some(&token),
+            json!({}),
+        )
+        .await;
+    assert!(r.status == 200 || r.status == 204, "{}", r.body);
+    // Past its maximum duration, where an inconclusive call would be due.
+    let started = row(&app, &test_id).await.started_at;
+    assert_eq!(decide(&app, started + Duration::days(15)).await, 0);
+    let stored = row(&app, &test_id).await;
+    assert_eq!(stored.status, "closed");
+    assert!(stored.closed_at.is_some());
+    assert!(stored.winner.is_none());
+    assert_eq!(
+        stored.decision_reason.as_deref(),
+        Some(ca_experiments::decisions::CAMPAIGN_DELETED)
+    );
+    assert!(test_emails(&app, email).await.is_empty());
+    assert_eq!(row(&app, &kept).await.status, "running");
+}
+
 /// An install with tests upgrades to a 30-day maximum and no auto-promote;
 /// a call a read recorded on an open test is taken back (so the worker
 /// makes it and tells the owner); the migration undoes cleanly.
