@@ -133,9 +133,7 @@ impl AdminService {
         })
         .await
     }
-}
 
-impl AdminService {
     /// Emails a test message to the staff member asking (staff), through the
     /// outbox like every account email, so the Email card shows within
     /// seconds whether the mail server takes it. Audited; refused without a

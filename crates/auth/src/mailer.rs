@@ -270,7 +270,7 @@ impl Mailer {
         let failed = || {
             email_outbox::Entity::find()
                 .filter(email_outbox::Column::Status.eq(FAILED))
-                .filter(email_outbox::Column::CreatedAt.gte(now - Duration::days(7)))
+                .filter(email_outbox::Column::CreatedAt.gte(now - Duration::days(REQUEUE_DAYS)))
         };
         let failed_last7_days = failed().count(db).await?;
         let last_failure = failed()
