@@ -54,6 +54,7 @@ mod m20261128_000049_search_index_cleans;
 mod m20261128_000050_email_delivery;
 mod m20261128_000051_experiment_visitors;
 mod m20261128_000052_email_expiry;
+mod m20261128_000053_sealed_two_factor_secrets;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -115,6 +116,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261128_000050_email_delivery::Migration),
             Box::new(m20261128_000051_experiment_visitors::Migration),
             Box::new(m20261128_000052_email_expiry::Migration),
+            Box::new(m20261128_000053_sealed_two_factor_secrets::Migration),
         ]
     }
 }

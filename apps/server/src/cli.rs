@@ -139,6 +139,7 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     let bind = config.bind.clone();
     let listener = TcpListener::bind(&bind).with_context(|| format!("binding {bind} (CA_BIND)"))?;
     let state = crate::prepare(config).await?;
+    crate::seal_stored_secrets(&state).await?;
     let url = state.config.public_url();
     if !state.config.static_dir.join("index.html").exists() {
         tracing::warn!(dir = %state.config.static_dir.display(), "the dashboard is not built; only the API is served");

@@ -37,6 +37,22 @@ use utoipa_actix_web::{AppExt, scope};
 use crate::openapi::ApiDoc;
 use crate::state::AppState;
 
+/// Before serving: seals with the current data key the secrets stored in
+/// plain text (before sealing existed) or under a previous key, in one
+/// transaction. Fails, writing nothing, when some were sealed with a key
+/// this server does not have, as serving would lock staff out of two-factor
+/// sign-in and fail every webhook. Only a serving server does this: a
+/// command-line task run with other settings changes no secret.
+pub async fn seal_stored_secrets(state: &AppState) -> anyhow::Result<()> {
+    let keys = state.config.data_keys()?;
+    tracing::info!(key = keys.current_id(), "data key ready");
+    let txn = ca_core::db::begin_write(&state.db).await?;
+    ca_auth::two_factor::reseal_secrets(&txn, &keys).await?;
+    ca_webhooks::endpoints::reseal_secrets(&txn, &keys).await?;
+    txn.commit().await?;
+    Ok(())
+}
+
 /// Connects to the database, runs pending migrations and builds the services.
 pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
     let db = ca_core::db::connect(&config.database_url).await?;
@@ -47,6 +63,9 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
     // the commit of whichever request crosses its limit.
     ca_core::db::checkpoint_in_background(&config.database_url).await?;
     let keys = JwtKeys::new(&config.jwt_secret()?, config.jwt_ttl_hours);
+    // Secrets the server reads back (two-factor, webhook and Mailchimp) are
+    // kept sealed with the data key ([`seal_stored_secrets`]).
+    let data_keys = Arc::new(config.data_keys()?);
     let mailer = Mailer::new(config.smtp_url.as_deref(), &config.smtp_from)?;
     if !mailer.uses_smtp() {
         tracing::info!(
@@ -82,7 +101,8 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
         limiter.clone(),
         &config.public_url(),
     )
-    .with_registrations_per_ip(config.registrations_per_ip_per_hour);
+    .with_registrations_per_ip(config.registrations_per_ip_per_hour)
+    .with_data_keys(data_keys.clone());
     let conversations = ConversationService::new(
         db.clone(),
         assistant(&config)?,
@@ -143,6 +163,7 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
             public_url: config.public_url(),
             allow_private: config.webhooks_allow_private,
             mailchimp_url: config.mailchimp_api_url.clone(),
+            data_keys,
             ..Default::default()
         },
         auth.mailer().clone(),

@@ -337,6 +337,8 @@ impl ServerEnv {
             .env("CA_DATA_DIR", self.out.join(format!("data-{n}")))
             .env("CA_STATIC_DIR", self.out.join("no-dashboard"))
             .env("CA_JWT_SECRET", &self.secret)
+            // Instances on one database share the key sealing its secrets.
+            .env("CA_DATA_KEY", format!("data-key|{}", self.secret))
             // Every rate limit out of the way: one machine sends it all.
             .env("CA_WIDGET_IP_PER_MINUTE", "100000000")
             .env("CA_WIDGET_CAMPAIGN_PER_MINUTE", "100000000")

@@ -13,6 +13,7 @@ use sea_orm::{
 use validator::Validate;
 
 use ca_core::rate_limit::{Limit, RateLimiter};
+use ca_core::sealed::DataKeys;
 use ca_core::validation::{field_errors, first_message};
 
 use crate::challenge::token_hash;
@@ -93,6 +94,7 @@ pub struct AuthService {
     limiter: Arc<RateLimiter>,
     public_url: String,
     registrations_per_ip: Limit,
+    data_keys: Arc<DataKeys>,
 }
 
 fn validate<T: Validate>(input: &T) -> Result<(), AuthError> {
@@ -136,7 +138,19 @@ impl AuthService {
             limiter,
             public_url: public_url.trim_end_matches('/').to_string(),
             registrations_per_ip: REGISTRATIONS_PER_IP,
+            data_keys: Arc::new(DataKeys::random()),
         }
+    }
+
+    /// Seals two-factor secrets with the server's data keys (without it, a
+    /// random key that lives as long as the process: for tests only).
+    pub fn with_data_keys(mut self, keys: Arc<DataKeys>) -> Self {
+        self.data_keys = keys;
+        self
+    }
+
+    pub(crate) fn data_keys(&self) -> &DataKeys {
+        &self.data_keys
     }
 
     /// Allows `per_hour` sign-ups from one IP an hour instead of the default.

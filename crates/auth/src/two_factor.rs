@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use ca_core::rate_limit::Limit;
+use ca_core::sealed::{DataKeys, Resealing};
 
 use crate::challenge::token_hash;
 use crate::dto::{
@@ -124,15 +125,30 @@ fn unix_now(now: DateTime<Utc>) -> u64 {
     u64::try_from(now.timestamp()).unwrap_or(0)
 }
 
+/// Where a user's two-factor secret is sealed for: it opens in no other row.
+fn secret_context(user_id: &str) -> String {
+    format!("two_factor_secrets.secret:{user_id}")
+}
+
 /// Whether `code` is the secret's current code and was not used before;
-/// if so, records its step so it cannot be used again.
+/// if so, records its step so it cannot be used again. A secret that does
+/// not open (altered in the database) matches no code, so a recovery code
+/// still signs the person in.
 async fn take_totp<C: ConnectionTrait>(
     conn: &C,
+    keys: &DataKeys,
     secret: &two_factor_secret::Model,
     code: &str,
     now: DateTime<Utc>,
 ) -> Result<bool, AuthError> {
-    let Some(key) = totp::base32_decode(&secret.secret) else {
+    let opened = match keys.open(&secret.secret, &secret_context(&secret.user_id)) {
+        Ok(opened) => opened.text,
+        Err(err) => {
+            tracing::error!(user_id = %secret.user_id, %err, "a two-factor secret does not open");
+            return Ok(false);
+        }
+    };
+    let Some(key) = totp::base32_decode(&opened) else {
         return Err(AuthError::internal(
             "stored two-factor secret is not base32",
         ));
@@ -154,6 +170,32 @@ async fn take_totp<C: ConnectionTrait>(
         .exec(conn)
         .await?;
     Ok(claimed.rows_affected == 1)
+}
+
+/// Seals every two-factor secret not yet sealed with the current data key
+/// (stored in plain text before sealing existed, or with a previous key);
+/// run when the server starts. Answers how many were sealed again. A row
+/// changed meanwhile (by another server starting) is left to that change.
+/// Fails, naming the key, when secrets were sealed with a key this server
+/// does not have: starting would lock their owners out.
+pub async fn reseal_secrets<C: ConnectionTrait>(
+    conn: &C,
+    keys: &DataKeys,
+) -> anyhow::Result<usize> {
+    let mut resealing = Resealing::new(keys, "two-factor secrets");
+    for secret in two_factor_secret::Entity::find().all(conn).await? {
+        let Some(sealed) = resealing.next(&secret.secret, &secret_context(&secret.user_id)) else {
+            continue;
+        };
+        let done = two_factor_secret::Entity::update_many()
+            .col_expr(two_factor_secret::Column::Secret, Expr::value(sealed))
+            .filter(two_factor_secret::Column::UserId.eq(&secret.user_id))
+            .filter(two_factor_secret::Column::Secret.eq(&secret.secret))
+            .exec(conn)
+            .await?;
+        resealing.rewritten(done.rows_affected);
+    }
+    resealing.finish()
 }
 
 /// Whether `code` is one of the user's unused recovery codes; if so, it is
@@ -215,6 +257,7 @@ impl AuthService {
     ) -> Result<TwoFactorSetupOut, AuthError> {
         let now = Utc::now();
         let secret = totp::base32_encode(&random_bytes::<20>());
+        let sealed = self.data_keys().seal(&secret, &secret_context(&user.id));
         let codes: Vec<String> = (0..RECOVERY_CODES).map(|_| new_recovery_code()).collect();
         let txn = ca_core::db::begin_write(self.db()).await?;
         let existing = two_factor_secret::Entity::find_by_id(user.id.clone())
@@ -227,7 +270,7 @@ impl AuthService {
             }
             Some(s) => {
                 let mut active: two_factor_secret::ActiveModel = s.into();
-                active.secret = Set(secret.clone());
+                active.secret = Set(sealed);
                 active.last_used_step = Set(None);
                 active.updated_at = Set(now);
                 active.update(&txn).await?;
@@ -235,7 +278,7 @@ impl AuthService {
             None => {
                 two_factor_secret::ActiveModel {
                     user_id: Set(user.id.clone()),
-                    secret: Set(secret.clone()),
+                    secret: Set(sealed),
                     enabled_at: Set(None),
                     last_used_step: Set(None),
                     created_at: Set(now),
@@ -293,7 +336,7 @@ impl AuthService {
             txn.rollback().await?;
             return Err(AuthError::TwoFactorAlreadyEnabled);
         }
-        if !take_totp(&txn, &secret, code, now).await? {
+        if !take_totp(&txn, self.data_keys(), &secret, code, now).await? {
             txn.rollback().await?;
             return Err(AuthError::InvalidTwoFactorCode);
         }
@@ -333,7 +376,7 @@ impl AuthService {
             txn.rollback().await?;
             return Err(AuthError::TwoFactorNotEnabled);
         };
-        let right = take_totp(&txn, &secret, code, now).await?
+        let right = take_totp(&txn, self.data_keys(), &secret, code, now).await?
             || take_recovery_code(&txn, &user.id, code, now).await?;
         if !right {
             txn.rollback().await?;
@@ -395,7 +438,7 @@ impl AuthService {
             txn.rollback().await?;
             return Err(AuthError::InvalidChallenge);
         };
-        let right = take_totp(&txn, &secret, &input.code, now).await?
+        let right = take_totp(&txn, self.data_keys(), &secret, &input.code, now).await?
             || take_recovery_code(&txn, &user.id, &input.code, now).await?;
         if !right {
             // Counted atomically, so parallel guesses share the five tries.

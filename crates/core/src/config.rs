@@ -23,6 +23,14 @@ pub struct Config {
     pub data_dir: PathBuf,
     /// HS256 secret; generated once into `data_dir` when unset.
     pub jwt_secret: Option<String>,
+    /// The key that seals secrets the server keeps in the database (two-factor
+    /// secrets, webhook signing secrets, Mailchimp keys); generated once into
+    /// `data_dir/data-key` when unset. Every instance on one database needs
+    /// the same key.
+    pub data_key: Option<String>,
+    /// Earlier data keys, comma-separated: values sealed with them still open
+    /// and are sealed again with `data_key` when the server starts.
+    pub data_key_previous: Option<String>,
     /// Lifetime of a session token, in hours.
     pub jwt_ttl_hours: i64,
     /// The built dashboard (`frontend/app/dist`).
@@ -149,6 +157,8 @@ impl Default for Config {
             public_url: None,
             data_dir: PathBuf::from("data"),
             jwt_secret: None,
+            data_key: None,
+            data_key_previous: None,
             jwt_ttl_hours: 24 * 7,
             static_dir: PathBuf::from("frontend/app/dist"),
             smtp_url: None,
@@ -247,6 +257,18 @@ impl Config {
             && secret.len() < 32
         {
             bail!("CA_JWT_SECRET must be at least 32 characters");
+        }
+        if let Some(key) = &self.data_key
+            && key.trim().chars().count() < crate::sealed::MIN_KEY_CHARS
+        {
+            bail!("CA_DATA_KEY must be at least 32 characters");
+        }
+        if self
+            .previous_data_keys()
+            .iter()
+            .any(|k| k.chars().count() < crate::sealed::MIN_KEY_CHARS)
+        {
+            bail!("each key in CA_DATA_KEY_PREVIOUS must be at least 32 characters");
         }
         if let Some(url) = &self.llm_base_url
             && !(url.starts_with("http://") || url.starts_with("https://"))
@@ -396,7 +418,30 @@ impl Config {
         if let Some(secret) = &self.jwt_secret {
             return Ok(secret.clone());
         }
-        load_or_create_secret(&self.data_dir.join("jwt-secret"))
+        load_or_create_secret(&self.data_dir.join("jwt-secret"), "JWT secret")
+    }
+
+    /// The keys that seal secrets kept in the database: the configured data
+    /// key, or one generated once and kept in `data_dir/data-key` (keep it
+    /// with the database's backups: without it those secrets cannot be
+    /// read), and the earlier ones that still open.
+    pub fn data_keys(&self) -> anyhow::Result<crate::sealed::DataKeys> {
+        let current = match &self.data_key {
+            Some(key) => key.clone(),
+            None => load_or_create_secret(&self.data_dir.join("data-key"), "data key")?,
+        };
+        crate::sealed::DataKeys::new(&current, &self.previous_data_keys())
+    }
+
+    fn previous_data_keys(&self) -> Vec<String> {
+        self.data_key_previous
+            .as_deref()
+            .unwrap_or_default()
+            .split(',')
+            .map(str::trim)
+            .filter(|k| !k.is_empty())
+            .map(String::from)
+            .collect()
     }
 }
 
@@ -433,7 +478,7 @@ impl Provider for EnvText {
     }
 }
 
-fn load_or_create_secret(path: &Path) -> anyhow::Result<String> {
+fn load_or_create_secret(path: &Path, what: &str) -> anyhow::Result<String> {
     if let Ok(existing) = std::fs::read_to_string(path) {
         let existing = existing.trim().to_string();
         if existing.len() >= 32 {
@@ -448,7 +493,7 @@ fn load_or_create_secret(path: &Path) -> anyhow::Result<String> {
     let secret: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
     std::fs::write(path, &secret).with_context(|| format!("writing {}", path.display()))?;
     restrict_permissions(path);
-    tracing::info!(path = %path.display(), "generated a new JWT secret");
+    tracing::info!(path = %path.display(), "generated a new {what}");
     Ok(secret)
 }
 
@@ -456,7 +501,7 @@ fn load_or_create_secret(path: &Path) -> anyhow::Result<String> {
 fn restrict_permissions(path: &Path) {
     use std::os::unix::fs::PermissionsExt;
     if let Err(err) = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)) {
-        tracing::warn!(%err, "could not restrict the JWT secret file's permissions");
+        tracing::warn!(%err, path = %path.display(), "could not restrict a secret file's permissions");
     }
 }
 
@@ -478,6 +523,55 @@ mod tests {
         let second = config.jwt_secret().expect("secret");
         assert_eq!(first, second);
         assert_eq!(first.len(), 96);
+    }
+
+    #[test]
+    fn the_generated_data_key_is_kept_and_a_configured_one_wins() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let config = Config {
+            data_dir: dir.path().to_path_buf(),
+            ..Config::default()
+        };
+        let first = config.data_keys().expect("keys");
+        let sealed = first.seal("secret", "ctx");
+        let again = config.data_keys().expect("keys");
+        assert_eq!(again.current_id(), first.current_id());
+        assert_eq!(again.open(&sealed, "ctx").expect("opens").text, "secret");
+        assert_ne!(
+            std::fs::read_to_string(dir.path().join("data-key")).expect("file"),
+            config.jwt_secret().expect("jwt"),
+            "the data key is not the JWT secret"
+        );
+        let configured = Config {
+            data_key: Some("k".repeat(40)),
+            data_key_previous: Some(format!(" {} , ", "p".repeat(32))),
+            ..config
+        };
+        assert!(configured.check().is_ok());
+        let keys = configured.data_keys().expect("keys");
+        assert_ne!(keys.current_id(), first.current_id());
+        assert_eq!(
+            keys.current_id(),
+            crate::sealed::DataKeys::new(&"k".repeat(40), &[])
+                .expect("k")
+                .current_id()
+        );
+    }
+
+    #[test]
+    fn short_data_keys_are_refused() {
+        for config in [
+            Config {
+                data_key: Some("short".into()),
+                ..Config::default()
+            },
+            Config {
+                data_key_previous: Some(format!("{},short", "p".repeat(32))),
+                ..Config::default()
+            },
+        ] {
+            assert!(config.check().is_err());
+        }
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod ids;
 pub mod paging;
 pub mod period;
 pub mod rate_limit;
+pub mod sealed;
 pub mod search;
 pub mod spreadsheet;
 pub mod validation;

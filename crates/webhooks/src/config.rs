@@ -1,7 +1,10 @@
 //! How deliveries are made: the settings the sender and the Mailchimp push
 //! both read.
 
+use std::sync::Arc;
 use std::time::Duration;
+
+use ca_core::sealed::DataKeys;
 
 /// How deliveries are made.
 #[derive(Debug, Clone)]
@@ -18,6 +21,9 @@ pub struct WebhookConfig {
     /// Mailchimp's API address; `{dc}` is the data centre named by the API
     /// key's suffix (a local stand-in in tests).
     pub mailchimp_url: String,
+    /// Seal the endpoints' secrets in the database (the default, a random
+    /// key living as long as the process, is for tests only).
+    pub data_keys: Arc<DataKeys>,
 }
 
 impl Default for WebhookConfig {
@@ -28,6 +34,7 @@ impl Default for WebhookConfig {
             timeout: Duration::from_secs(10),
             per_endpoint: 4,
             mailchimp_url: "https://{dc}.api.mailchimp.com".into(),
+            data_keys: Arc::new(DataKeys::random()),
         }
     }
 }

@@ -9,6 +9,9 @@ use sea_orm::{
 };
 
 use ca_core::FieldErrors;
+use ca_core::error::InfraError;
+use ca_core::sealed::{DataKeys, Resealing};
+use sea_orm::sea_query::Expr;
 
 use crate::WebhookError;
 use crate::dto::{EndpointIn, EndpointOut, SecretOut};
@@ -45,6 +48,77 @@ fn out(e: &endpoint::Model, now: DateTime<Utc>) -> EndpointOut {
         created_at: e.created_at,
         updated_at: e.updated_at,
     }
+}
+
+/// Where an endpoint's secret (signing secret or Mailchimp key) is sealed
+/// for, and its secret before the last rotation: each opens in no other
+/// place.
+fn secret_context(id: &str) -> String {
+    format!("webhook_endpoints.secret:{id}")
+}
+
+fn previous_secret_context(id: &str) -> String {
+    format!("webhook_endpoints.previous_secret:{id}")
+}
+
+/// The endpoint as stored, its secrets opened for signing or showing. A
+/// previous secret that does not open is dropped (it only signs for a day
+/// after a rotation); a current one that does not open is an error.
+pub(crate) fn opened(
+    keys: &DataKeys,
+    mut e: endpoint::Model,
+) -> Result<endpoint::Model, WebhookError> {
+    e.secret = keys
+        .open(&e.secret, &secret_context(&e.id))
+        .map_err(|err| {
+            tracing::error!(endpoint = %e.id, %err, "an endpoint's secret does not open");
+            InfraError::Other(format!(
+                "the secret of endpoint {} does not open: {err}",
+                e.id
+            ))
+        })?
+        .text;
+    e.previous_secret = e
+        .previous_secret
+        .take()
+        .and_then(|p| keys.open(&p, &previous_secret_context(&e.id)).ok())
+        .map(|o| o.text);
+    Ok(e)
+}
+
+/// Seals every endpoint secret not yet sealed with the current data key
+/// (stored in plain text before sealing existed, or with a previous key);
+/// run when the server starts. Answers how many values were sealed again.
+/// Fails, naming the key, when secrets were sealed with a key this server
+/// does not have: every delivery would fail.
+pub async fn reseal_secrets<C: sea_orm::ConnectionTrait>(
+    conn: &C,
+    keys: &DataKeys,
+) -> anyhow::Result<usize> {
+    let mut resealing = Resealing::new(keys, "webhook and Mailchimp secrets");
+    for e in endpoint::Entity::find().all(conn).await? {
+        if let Some(sealed) = resealing.next(&e.secret, &secret_context(&e.id)) {
+            let done = endpoint::Entity::update_many()
+                .col_expr(endpoint::Column::Secret, Expr::value(sealed))
+                .filter(endpoint::Column::Id.eq(&e.id))
+                .filter(endpoint::Column::Secret.eq(&e.secret))
+                .exec(conn)
+                .await?;
+            resealing.rewritten(done.rows_affected);
+        }
+        if let Some(previous) = &e.previous_secret
+            && let Some(sealed) = resealing.next(previous, &previous_secret_context(&e.id))
+        {
+            let done = endpoint::Entity::update_many()
+                .col_expr(endpoint::Column::PreviousSecret, Expr::value(sealed))
+                .filter(endpoint::Column::Id.eq(&e.id))
+                .filter(endpoint::Column::PreviousSecret.eq(previous))
+                .exec(conn)
+                .await?;
+            resealing.rewritten(done.rows_affected);
+        }
+    }
+    resealing.finish()
 }
 
 /// The Mailchimp data centre an API key names (`…-us21` → `us21`).
@@ -215,13 +289,15 @@ impl WebhookService {
         })
     }
 
+    /// The owner's endpoint `id`, its secrets opened.
     async fn owned(&self, owner_id: &str, id: &str) -> Result<endpoint::Model, WebhookError> {
-        endpoint::Entity::find()
+        let e = endpoint::Entity::find()
             .filter(endpoint::Column::Id.eq(id.trim()))
             .filter(endpoint::Column::OwnerId.eq(owner_id))
             .one(&self.db)
             .await?
-            .ok_or(WebhookError::EndpointNotFound)
+            .ok_or(WebhookError::EndpointNotFound)?;
+        opened(&self.config.data_keys, e)
     }
 
     /// The owner's endpoints, oldest first.
@@ -277,15 +353,16 @@ impl WebhookService {
                 signing::new_secret(),
             ),
         };
+        let id = ca_core::ids::new_id().to_string();
         let model = endpoint::ActiveModel {
-            id: Set(ca_core::ids::new_id().to_string()),
+            secret: Set(self.config.data_keys.seal(&secret, &secret_context(&id))),
+            id: Set(id),
             owner_id: Set(owner_id.to_string()),
             kind: Set(kind.clone()),
             url: Set(url),
             description: Set(checked.description.unwrap_or_default()),
             event_types: Set(types_json(&checked.event_types.unwrap_or_default())),
             enabled: Set(input.enabled.unwrap_or(true)),
-            secret: Set(secret.clone()),
             previous_secret: Set(None),
             previous_secret_expires_at: Set(None),
             list_id: Set(checked.list_id),
@@ -351,7 +428,10 @@ impl WebhookService {
                 .or(current.list_id.clone())
                 .unwrap_or_default();
             let dc = mailchimp_dc(&key).unwrap_or("us1").to_string();
-            active.secret = Set(key);
+            active.secret = Set(self
+                .config
+                .data_keys
+                .seal(&key, &secret_context(&current.id)));
             active.list_id = Set(Some(list.clone()));
             active.url = Set(format!(
                 "{}/3.0/lists/{list}",
@@ -402,9 +482,10 @@ impl WebhookService {
         let until = now + Duration::hours(ROTATION_OVERLAP_HOURS);
         let secret = signing::new_secret();
         let mut active: endpoint::ActiveModel = e.clone().into();
-        active.previous_secret = Set(Some(e.secret));
+        let keys = &self.config.data_keys;
+        active.previous_secret = Set(Some(keys.seal(&e.secret, &previous_secret_context(&e.id))));
         active.previous_secret_expires_at = Set(Some(until));
-        active.secret = Set(secret.clone());
+        active.secret = Set(keys.seal(&secret, &secret_context(&e.id)));
         active.updated_at = Set(now);
         active.update(&self.db).await?;
         tracing::info!(owner = %owner_id, endpoint = %id, "webhook signing secret rotated");

@@ -182,7 +182,18 @@ impl WebhookService {
             return Ok(());
         };
         let started = Instant::now();
-        let answer = if !e.enabled && ev.event_type != "webhook.test" {
+        // Signed (or sent to Mailchimp) with the secret opened; an attempt
+        // whose secret does not open fails and is tried again later.
+        let (e, unreadable) = match crate::endpoints::opened(&self.config.data_keys, e.clone()) {
+            Ok(open) => (open, false),
+            Err(_) => (e, true),
+        };
+        let answer = if unreadable {
+            Answer::Refused {
+                status: None,
+                body: "This server cannot read the endpoint's secret; see the server log".into(),
+            }
+        } else if !e.enabled && ev.event_type != "webhook.test" {
             Answer::Refused {
                 status: None,
                 body: "The endpoint is switched off".into(),

@@ -6,7 +6,7 @@ use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 
 use crate::helpers::spawn_app;
 
-fn ca_server(db_url: &str, data_dir: &std::path::Path) -> Command {
+pub(crate) fn ca_server(db_url: &str, data_dir: &std::path::Path) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_ca-server"));
     cmd.env("CA_DATABASE_URL", db_url)
         .env("CA_DATA_DIR", data_dir)

@@ -65,6 +65,9 @@ pub async fn spawn_app_with(change: impl FnOnce(&mut Config)) -> TestApp {
     };
     change(&mut config);
     let state = ca_server::prepare(config).await.expect("prepare");
+    ca_server::seal_stored_secrets(&state)
+        .await
+        .expect("seal stored secrets");
     let events = state.tracking.writer().clone();
     let workers = ca_server::workers::Workers::start(&state);
     let server = ca_server::serve(state, listener).expect("serve");

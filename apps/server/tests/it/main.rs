@@ -28,6 +28,7 @@ mod payments;
 mod plans_currency;
 mod push;
 mod robustness;
+mod sealed_secrets;
 mod security;
 mod smtp;
 mod tokens;

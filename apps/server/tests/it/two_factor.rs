@@ -13,11 +13,11 @@ use ca_auth::totp;
 use crate::admin::account;
 use crate::helpers::{TestApp, spawn_app};
 
-const PASSWORD: &str = "correct horse 1";
+pub(crate) const PASSWORD: &str = "correct horse 1";
 
 /// The code the app shows now. The step of the last code used is forgotten
 /// first (as if the next 30 seconds had come), so a test can sign in again.
-async fn code_now(app: &TestApp, user_id: &str, secret: &str) -> String {
+pub(crate) async fn code_now(app: &TestApp, user_id: &str, secret: &str) -> String {
     two_factor_secret::Entity::update_many()
         .col_expr(
             two_factor_secret::Column::LastUsedStep,
@@ -40,7 +40,11 @@ fn wrong_code(right: &str) -> String {
 
 /// Sets up and turns on two-factor sign-in; returns the new token, the
 /// secret and the recovery codes.
-async fn enrol(app: &TestApp, token: &str, user_id: &str) -> (String, String, Vec<String>) {
+pub(crate) async fn enrol(
+    app: &TestApp,
+    token: &str,
+    user_id: &str,
+) -> (String, String, Vec<String>) {
     let setup = app
         .send("POST", "/api/auth/2fa/setup", Some(token), json!({}))
         .await;
@@ -70,7 +74,7 @@ async fn enrol(app: &TestApp, token: &str, user_id: &str) -> (String, String, Ve
 }
 
 /// Signs in with the password; asserts the challenge and returns its token.
-async fn challenge(app: &TestApp, email: &str) -> String {
+pub(crate) async fn challenge(app: &TestApp, email: &str) -> String {
     let r = app.login(email, PASSWORD).await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.body["success"], true);
@@ -83,7 +87,7 @@ async fn challenge(app: &TestApp, email: &str) -> String {
         .to_string()
 }
 
-async fn verify(app: &TestApp, challenge: &str, code: &str) -> crate::helpers::Reply {
+pub(crate) async fn verify(app: &TestApp, challenge: &str, code: &str) -> crate::helpers::Reply {
     app.post(
         "/api/auth/2fa/verify",
         json!({"challengeToken": challenge, "code": code}),

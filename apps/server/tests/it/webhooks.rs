@@ -24,7 +24,7 @@ use crate::helpers::{Reply, TestApp, spawn_app, spawn_app_with};
 
 /// How a receiver answers one request.
 #[derive(Debug, Clone, Copy)]
-enum Then {
+pub(crate) enum Then {
     Status(u16),
     /// Never answers.
     Hang,
@@ -32,7 +32,7 @@ enum Then {
 
 /// One request a receiver got.
 #[derive(Debug, Clone)]
-struct Got {
+pub(crate) struct Got {
     method: String,
     path: String,
     headers: HashMap<String, String>,
@@ -40,10 +40,10 @@ struct Got {
 }
 
 impl Got {
-    fn json(&self) -> Value {
+    pub(crate) fn json(&self) -> Value {
         serde_json::from_str(&self.body).expect("json body")
     }
-    fn header(&self, name: &str) -> &str {
+    pub(crate) fn header(&self, name: &str) -> &str {
         self.headers
             .get(name)
             .map(String::as_str)
@@ -54,8 +54,8 @@ impl Got {
 /// A local HTTP server standing in for an owner's endpoint: answers from
 /// its script, then with `then`, and keeps every request it got.
 #[derive(Clone)]
-struct Receiver {
-    url: String,
+pub(crate) struct Receiver {
+    pub(crate) url: String,
     got: Arc<Mutex<Vec<Got>>>,
     script: Arc<Mutex<VecDeque<Then>>>,
     then: Arc<Mutex<Then>>,
@@ -64,7 +64,7 @@ struct Receiver {
 }
 
 impl Receiver {
-    async fn start(script: &[Then], then: Then) -> Self {
+    pub(crate) async fn start(script: &[Then], then: Then) -> Self {
         use actix_web::{App, HttpRequest, HttpResponse, HttpServer, web};
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
         let url = format!(
@@ -138,7 +138,7 @@ impl Receiver {
     }
 
     /// Waits until the receiver got at least `n` requests (at most `secs`).
-    async fn wait_for(&self, n: usize, secs: u64) -> Vec<Got> {
+    pub(crate) async fn wait_for(&self, n: usize, secs: u64) -> Vec<Got> {
         let deadline = Instant::now() + Duration::from_secs(secs);
         loop {
             let got = self.got();
@@ -159,7 +159,7 @@ impl Receiver {
 /// specification's libraries do: HMAC-SHA256 of `{id}.{timestamp}.{body}`
 /// with the base64-decoded secret (after `whsec_`); any one `v1,` entry of
 /// the space-separated list may match. Answers how many entries matched.
-fn verified_by(secret: &str, got: &Got) -> usize {
+pub(crate) fn verified_by(secret: &str, got: &Got) -> usize {
     let key = base64::engine::general_purpose::STANDARD
         .decode(secret.strip_prefix("whsec_").expect("whsec_ prefix"))
         .expect("base64 secret");
@@ -206,7 +206,7 @@ pub(crate) async fn owner_with_campaign(app: &TestApp, email: &str) -> (String, 
     (token, id)
 }
 
-async fn add_endpoint(app: &TestApp, token: &str, body: Value) -> Value {
+pub(crate) async fn add_endpoint(app: &TestApp, token: &str, body: Value) -> Value {
     let added = app
         .send("POST", "/api/webhooks/endpoints", Some(token), body)
         .await;
@@ -1019,6 +1019,14 @@ async fn leads_reach_a_mailchimp_audience_through_its_api() {
             .contains("0123456789abcdef0123456789abcdef")
     );
     let id = added["id"].as_str().expect("id").to_string();
+    // Kept sealed: a copy of the database does not give the owner's key away.
+    let stored = endpoint::Entity::find_by_id(id.clone())
+        .one(&app.db.conn)
+        .await
+        .expect("q")
+        .expect("endpoint");
+    assert!(stored.secret.starts_with("ca1."), "{}", stored.secret);
+    assert!(!stored.secret.contains("0123456789abcdef"));
 
     lead(
         &app,
