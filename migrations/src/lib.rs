@@ -55,6 +55,7 @@ mod m20261128_000050_email_delivery;
 mod m20261128_000051_experiment_visitors;
 mod m20261128_000052_email_expiry;
 mod m20261128_000053_sealed_two_factor_secrets;
+mod m20261128_000054_exposure_outcomes;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -117,6 +118,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261128_000051_experiment_visitors::Migration),
             Box::new(m20261128_000052_email_expiry::Migration),
             Box::new(m20261128_000053_sealed_two_factor_secrets::Migration),
+            Box::new(m20261128_000054_exposure_outcomes::Migration),
         ]
     }
 }

@@ -291,6 +291,10 @@ pub struct Tally {
     pub leads: i64,
     pub purchases: i64,
     pub revenue_paise: i64,
+    /// What the revenue adds to the sum of squares of each visitor's
+    /// revenue, in rupees² (see [`purchase_squares`]); unset, the square of
+    /// `revenue_paise`, as for one order of a visitor with no revenue before.
+    pub revenue_squares: Option<f64>,
 }
 
 /// Adds `tally` to a variant's counters for `day` on `conn` (the caller's
@@ -303,7 +307,7 @@ pub async fn record<C: ConnectionTrait>(
     tally: Tally,
 ) -> Result<(), sea_orm::DbErr> {
     let rupees = tally.revenue_paise as f64 / 100.0;
-    let squares = rupees * rupees;
+    let squares = tally.revenue_squares.unwrap_or(rupees * rupees);
     let row = count::ActiveModel {
         variant_id: Set(variant_id.to_string()),
         day: Set(day),
@@ -467,6 +471,98 @@ pub async fn first_exposures<C: ConnectionTrait>(
         }
     }
     Ok(gained)
+}
+
+/// A test counts one lead per visitor: whether the lead `visitor_id` just
+/// left counts, on `conn` (the caller's transaction). It does when it is the
+/// visitor's first in the test; a visitor the test had not counted yet (their
+/// impression not stored yet) is counted now, on `variant_id`, and answered
+/// as a visitor too, so the impression adds nothing later. Answers the tally
+/// to record, or `None`.
+pub async fn lead_tally<C: ConnectionTrait>(
+    conn: &C,
+    test_id: &str,
+    variant_id: &str,
+    visitor_id: &str,
+    now: DateTime<Utc>,
+) -> Result<Option<Tally>, sea_orm::DbErr> {
+    use exposure::Column as E;
+    let lead = Tally {
+        leads: 1,
+        ..Tally::default()
+    };
+    // Twice at most: a visitor stored by another writer between the update
+    // and the insert is marked on the second round.
+    for _ in 0..2 {
+        let marked = exposure::Entity::update_many()
+            .col_expr(E::LedAt, Expr::value(now))
+            .filter(E::TestId.eq(test_id))
+            .filter(E::VisitorId.eq(visitor_id))
+            .filter(E::LedAt.is_null())
+            .exec(conn)
+            .await?;
+        if marked.rows_affected > 0 {
+            return Ok(Some(lead));
+        }
+        let known = exposure::Entity::find_by_id((test_id.to_string(), visitor_id.to_string()))
+            .one(conn)
+            .await?;
+        if known.is_some() {
+            // Their lead was counted before.
+            return Ok(None);
+        }
+        let inserted = exposure::Entity::insert(exposure::ActiveModel {
+            test_id: Set(test_id.to_string()),
+            visitor_id: Set(visitor_id.to_string()),
+            variant_id: Set(variant_id.to_string()),
+            first_at: Set(now),
+            led_at: Set(Some(now)),
+            revenue_paise: Set(0),
+        })
+        .on_conflict(
+            OnConflict::columns([E::TestId, E::VisitorId])
+                .do_nothing()
+                .to_owned(),
+        )
+        .exec_without_returning(conn)
+        .await?;
+        if inserted > 0 {
+            return Ok(Some(Tally {
+                visitors: 1,
+                ..lead
+            }));
+        }
+    }
+    Ok(None)
+}
+
+/// The spread of revenue per visitor is over each visitor's total: what an
+/// order of `value_paise` by `visitor_id` adds to the sum of squares, in
+/// rupees², on `conn` (the caller's transaction). For a visitor whose
+/// revenue so far is r it is (r + x)² − r² = 2rx + x²; the visitor's total
+/// is kept for the next order. A visitor the test never counted adds x².
+pub async fn purchase_squares<C: ConnectionTrait>(
+    conn: &C,
+    test_id: &str,
+    visitor_id: &str,
+    value_paise: i64,
+) -> Result<f64, sea_orm::DbErr> {
+    use exposure::Column as E;
+    use sea_orm::sea_query::ExprTrait;
+    let x = value_paise as f64 / 100.0;
+    // Added in the statement, which answers the new total: two orders of
+    // one visitor at once each see the other's.
+    let after = exposure::Entity::update_many()
+        .col_expr(E::RevenuePaise, Expr::col(E::RevenuePaise).add(value_paise))
+        .filter(E::TestId.eq(test_id))
+        .filter(E::VisitorId.eq(visitor_id))
+        .exec_with_returning(conn)
+        .await?;
+    let Some(after) = after.first() else {
+        return Ok(x * x);
+    };
+    let r = (after.revenue_paise - value_paise) as f64 / 100.0;
+    Ok(2.0 * r * x + x * x)
 }
 
 /// A visitor's variant that counts: an unpaused arm of its campaign's

@@ -138,10 +138,18 @@ impl TrackingService {
         if first {
             ca_campaigns::counters::add_conversion(txn, &campaign.id, now).await?;
             // The conversation's A/B test variant, while it still runs,
-            // counts the lead too.
+            // counts the lead too: once per visitor, like its visitors.
             if let Some(arm) = self
                 .arms
                 .get(txn, &campaign.id, conv.variant_id.as_deref())
+                .await?
+                && let Some(tally) = ca_experiments::service::lead_tally(
+                    txn,
+                    &arm.test_id,
+                    &arm.variant_id,
+                    &conv.visitor_id,
+                    now,
+                )
                 .await?
             {
                 ca_experiments::service::record(
@@ -149,10 +157,7 @@ impl TrackingService {
                     &arm.test_id,
                     &arm.variant_id,
                     now.date_naive(),
-                    ca_experiments::service::Tally {
-                        leads: 1,
-                        ..Default::default()
-                    },
+                    tally,
                 )
                 .await?;
             }

@@ -184,6 +184,13 @@ impl TrackingService {
                     .is_none_or(|max| value <= max)
             };
             if believable {
+                let squares = ca_experiments::service::purchase_squares(
+                    &txn,
+                    &arm.test_id,
+                    &input.visitor_id,
+                    value,
+                )
+                .await?;
                 ca_experiments::service::record(
                     &txn,
                     &arm.test_id,
@@ -192,6 +199,7 @@ impl TrackingService {
                     ca_experiments::service::Tally {
                         purchases: 1,
                         revenue_paise: value,
+                        revenue_squares: Some(squares),
                         ..Default::default()
                     },
                 )

@@ -572,7 +572,8 @@ async fn widget_traffic_is_counted_per_variant_and_day() {
     );
     assert_eq!(conversation_variant(&app, &chat_none).await, None);
 
-    // Leads count for the conversation's variant, once per conversation.
+    // Leads count for the conversation's variant, once per conversation
+    // (and once per visitor).
     for (chat, email) in [
         (&chat_a, "asha@example.in"),
         (&chat_b1, "bina@example.in"),
@@ -601,12 +602,15 @@ async fn widget_traffic_is_counted_per_variant_and_day() {
     let v = &data["variants"];
     assert_eq!(counts(&v[0]), (4, 1, 1, 1, 200.0), "{v}");
     assert_eq!(counts(&v[1]), (2, 2, 1, 2, 1749.75), "{v}");
+    // The chats' visitors had no impression stored: a lead counts its
+    // visitor then (one more per arm), so an arm's leads never outnumber
+    // its visitors.
     assert_eq!(
         (&v[0]["visitors"], &v[1]["visitors"]),
-        (&json!(3), &json!(2))
+        (&json!(4), &json!(3))
     );
-    assert_eq!(v[1]["revenuePerVisitor"], 874.88);
-    assert_eq!(v[0]["conversionRate"], 33.33);
+    assert_eq!(v[1]["revenuePerVisitor"], 583.25);
+    assert_eq!(v[0]["conversionRate"], 25.0);
 
     // Each arm's days add up to its totals, all on the days the traffic came.
     let last_day = chrono::Utc::now().date_naive();
@@ -1086,6 +1090,78 @@ async fn a_visitor_counts_once_however_often_they_see_the_popup() {
     assert_eq!(exposures(next_id.clone()).await, 1);
     let data = results(&app, &token, &id, &test_id).await;
     assert_eq!(data["variants"][1]["visitors"], 21, "{data}");
+}
+
+/// A test counts leads and revenue per visitor, as it counts visitors: a
+/// visitor who leaves their email in two chats is one lead of one visitor;
+/// a visitor whose lead comes before their impression is stored counts as a
+/// visitor then, and not again; a visitor's two orders make one visitor's
+/// revenue, so its spread is taken over that total.
+#[tokio::test]
+async fn a_visitor_leads_and_buys_once_as_far_as_the_test_counts() {
+    use ca_experiments::entities::count;
+    use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+    let app = spawn_app().await;
+    let (token, id) = owner_with_campaign(&app, "ab-per-visitor@example.in").await;
+    let (test_id, arms) = start_test(&app, &token, &id, two_arms()).await;
+    let a = json!(arms[0]);
+    impression(&app, &id, "v_ab_pv_a1", a.clone()).await;
+    impression(&app, &id, "v_ab_pv_a2", a.clone()).await;
+    for (n, email) in ["first@example.in", "second@example.in"].iter().enumerate() {
+        let (chat, _) = start_chat(&app, &id, "v_ab_pv_a1", a.clone()).await;
+        let r = app
+            .post(
+                &format!("/api/widget/conversations/{chat}/forms"),
+                json!({"values": {"email": email}}),
+            )
+            .await;
+        assert_eq!(r.status, 200, "chat {n}: {}", r.body);
+    }
+    let data = results(&app, &token, &id, &test_id).await;
+    let v = &data["variants"][0];
+    assert_eq!((&v["visitors"], &v["leads"]), (&json!(2), &json!(1)), "{v}");
+    assert_eq!(v["conversionRate"], 50.0, "{v}");
+
+    // A lead whose impression is not stored yet: the visitor counts now,
+    // and their impression later adds an impression only.
+    let (chat, _) = start_chat(&app, &id, "v_ab_pv_a3", a.clone()).await;
+    let r = app
+        .post(
+            &format!("/api/widget/conversations/{chat}/forms"),
+            json!({"values": {"email": "early@example.in"}}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    impression(&app, &id, "v_ab_pv_a3", a.clone()).await;
+    let data = results(&app, &token, &id, &test_id).await;
+    let v = &data["variants"][0];
+    assert_eq!(
+        (&v["visitors"], &v["impressions"], &v["leads"]),
+        (&json!(3), &json!(3), &json!(2)),
+        "{v}"
+    );
+
+    // Two orders of ₹100 by one visitor and one of ₹100 by another: the
+    // sum of squares is over visitors' totals, 200² + 100².
+    purchase(&app, &id, "v_ab_pv_a1", "PV-1", 100.0, a.clone()).await;
+    purchase(&app, &id, "v_ab_pv_a1", "PV-2", 100.0, a.clone()).await;
+    purchase(&app, &id, "v_ab_pv_a2", "PV-3", 100.0, a.clone()).await;
+    let squares: f64 = count::Entity::find()
+        .filter(count::Column::VariantId.eq(&arms[0]))
+        .all(&app.db.conn)
+        .await
+        .unwrap()
+        .iter()
+        .map(|c| c.revenue_squares)
+        .sum();
+    assert!((squares - 50_000.0).abs() < 1e-6, "{squares}");
+    let data = results(&app, &token, &id, &test_id).await;
+    let v = &data["variants"][0];
+    assert_eq!(
+        (&v["purchases"], &v["revenue"]),
+        (&json!(3), &json!(300.0)),
+        "{v}"
+    );
 }
 
 /// Editing the variants of an open test starts its next version in one

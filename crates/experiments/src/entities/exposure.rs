@@ -1,6 +1,7 @@
 //! `experiment_exposures`: the visitors a test has already counted, one row
 //! per test and visitor (a visitor counts once for the test, on the day and
-//! for the variant they first saw).
+//! for the variant they first saw), with their first lead and their
+//! revenue so far, so leads and the spread of revenue are per visitor too.
 
 use sea_orm::entity::prelude::*;
 
@@ -13,6 +14,10 @@ pub struct Model {
     pub visitor_id: String,
     pub variant_id: String,
     pub first_at: DateTimeUtc,
+    /// When the test counted the visitor's first lead (later ones add nothing).
+    pub led_at: Option<DateTimeUtc>,
+    /// The visitor's revenue in the test so far, in paise.
+    pub revenue_paise: i64,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
