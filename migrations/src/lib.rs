@@ -56,6 +56,7 @@ mod m20261128_000051_experiment_visitors;
 mod m20261128_000052_email_expiry;
 mod m20261128_000053_sealed_two_factor_secrets;
 mod m20261128_000054_exposure_outcomes;
+mod m20261128_000055_webhook_resend_schedule;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -119,6 +120,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261128_000052_email_expiry::Migration),
             Box::new(m20261128_000053_sealed_two_factor_secrets::Migration),
             Box::new(m20261128_000054_exposure_outcomes::Migration),
+            Box::new(m20261128_000055_webhook_resend_schedule::Migration),
         ]
     }
 }

@@ -75,7 +75,8 @@ impl WebhookService {
     }
 
     /// Sends the event of the delivery attempt (or delivery) `id` to its
-    /// endpoint again, now, with the same `webhook-id`.
+    /// endpoint again, now, with the same `webhook-id`; if that attempt
+    /// fails for a moment, it is retried on the whole schedule again.
     pub async fn resend(&self, owner_id: &str, id: &str) -> Result<(), WebhookError> {
         let id = id.trim();
         let delivery_id = match attempt::Entity::find()
@@ -91,6 +92,11 @@ impl WebhookService {
         let moved = delivery::Entity::update_many()
             .col_expr(delivery::Column::Status, Expr::value("pending"))
             .col_expr(delivery::Column::NextAttemptAt, Expr::value(Some(now)))
+            // A fresh retry schedule from this attempt on.
+            .col_expr(
+                delivery::Column::ScheduleFrom,
+                Expr::col(delivery::Column::Attempts),
+            )
             .col_expr(delivery::Column::UpdatedAt, Expr::value(now))
             .filter(delivery::Column::Id.eq(&delivery_id))
             .filter(delivery::Column::OwnerId.eq(owner_id))

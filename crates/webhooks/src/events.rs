@@ -473,6 +473,7 @@ fn pending_delivery(
         event_type: Set(event_type.to_string()),
         status: Set("pending".into()),
         attempts: Set(0),
+        schedule_from: Set(0),
         next_attempt_at: Set(Some(now)),
         claimed_until: Set(None),
         created_at: Set(now),

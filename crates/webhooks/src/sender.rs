@@ -302,7 +302,7 @@ impl WebhookService {
             Answer::Refused { status, body } => ("failed", status, body),
         };
         let next = match outcome {
-            "retry" => usize::try_from(attempt_no - 1)
+            "retry" => usize::try_from(attempt_no - 1 - d.schedule_from)
                 .ok()
                 .and_then(|i| SCHEDULE_SECS.get(i))
                 .map(|secs| now + Duration::seconds(*secs)),

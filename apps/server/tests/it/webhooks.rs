@@ -480,6 +480,57 @@ async fn a_500_is_tried_again_and_a_400_is_not() {
     assert_eq!((d.status.as_str(), d.next_attempt_at), ("failed", None));
 }
 
+/// "Resend" gives a delivery its whole retry schedule again: resent after
+/// its last scheduled attempt, a moment's failure is still retried.
+#[tokio::test]
+async fn a_resent_delivery_is_retried_on_a_fresh_schedule() {
+    let app = spawn_app().await;
+    // Refused at first (given up at once); after the resend a 500, then 200.
+    let receiver =
+        Receiver::start(&[Then::Status(400), Then::Status(500)], Then::Status(200)).await;
+    let (token, campaign) = owner_with_campaign(&app, "resend-schedule@example.in").await;
+    let id = add_endpoint(
+        &app,
+        &token,
+        json!({"url": receiver.url, "eventTypes": ["lead.created"]}),
+    )
+    .await["id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    lead(&app, &campaign, "v_resend_schedule_1", "resend@example.in").await;
+    let rows = logged(&app, &token, &id, "failed", 10).await;
+    // As if that had been the last attempt of the schedule (the eighth).
+    delivery::Entity::update_many()
+        .col_expr(delivery::Column::Attempts, Expr::value(8))
+        .filter(delivery::Column::EndpointId.eq(&id))
+        .exec(&app.db.conn)
+        .await
+        .expect("update");
+    let resent = app
+        .send(
+            "POST",
+            &format!(
+                "/api/webhooks/deliveries/{}/resend",
+                rows[0]["id"].as_str().expect("id")
+            ),
+            Some(&token),
+            json!({}),
+        )
+        .await;
+    assert_eq!(resent.status, 200, "{}", resent.body);
+    // The resent attempt answers 500: it waits for its first retry, 5 s.
+    let rows = logged(&app, &token, &id, "pending", 10).await;
+    let row = rows.iter().find(|r| r["status"] == "pending").expect("row");
+    assert_eq!(row["attempt"], 9);
+    let at =
+        |k: &str| chrono::DateTime::parse_from_rfc3339(row[k].as_str().expect(k)).expect("date");
+    assert_eq!((at("nextAttemptAt") - at("createdAt")).num_seconds(), 5);
+    let rows = logged(&app, &token, &id, "delivered", 15).await;
+    assert_eq!(rows[0]["attempt"], 10, "{rows:?}");
+    assert_eq!(receiver.got().len(), 3);
+}
+
 #[tokio::test]
 async fn a_hanging_receiver_holds_only_its_own_deliveries() {
     let app = spawn_app().await;

@@ -16,6 +16,9 @@ pub struct Model {
     /// `pending`, `delivered` or `failed`.
     pub status: String,
     pub attempts: i32,
+    /// Attempts made before the last "Resend": the retry schedule counts
+    /// from there, so a resent delivery gets every retry again.
+    pub schedule_from: i32,
     pub next_attempt_at: Option<DateTimeUtc>,
     /// A sender working on it holds it until then.
     pub claimed_until: Option<DateTimeUtc>,
