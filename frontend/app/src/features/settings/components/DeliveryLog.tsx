@@ -247,7 +247,7 @@ export function DeliveryLog({
             </Title>
             <Text fz="sm" c="dimmed">
               Every attempt of the last 30 days; failed deliveries are retried after 5 s, 5 min, 30
-              min, 2 h, 5 h, 10 h and 10 h.
+              min, 2 h, 5 h, 10 h and 10 h, and a resent one on the same schedule again.
             </Text>
           </div>
           <Select
