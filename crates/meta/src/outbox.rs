@@ -52,6 +52,56 @@ impl MetaConfig {
 pub enum MetaError {
     #[error("database error: {0}")]
     Db(#[from] sea_orm::DbErr),
+    #[error("{message}")]
+    Validation {
+        message: String,
+        errors: ca_core::FieldErrors,
+    },
+}
+
+impl ca_core::DomainError for MetaError {
+    fn kind(&self) -> ca_core::ErrorKind {
+        match self {
+            Self::Db(_) => ca_core::ErrorKind::Internal,
+            Self::Validation { .. } => ca_core::ErrorKind::Validation,
+        }
+    }
+
+    fn code(&self) -> &'static str {
+        match self {
+            Self::Db(_) => "internal_error",
+            Self::Validation { .. } => "validation_failed",
+        }
+    }
+
+    fn field_errors(&self) -> Option<&ca_core::FieldErrors> {
+        match self {
+            Self::Validation { errors, .. } => Some(errors),
+            Self::Db(_) => None,
+        }
+    }
+}
+
+/// The states an event of the outbox is in.
+pub const STATUSES: [&str; 5] = ["pending", "sent", "failed", "not_forwarded", "skipped"];
+
+/// Which events staff list: every filter optional, empty meaning any.
+#[derive(Debug, Clone, Default, Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct OutboxQuery {
+    /// Only events in this state.
+    #[param(schema_with = status_schema)]
+    pub status: Option<String>,
+    /// From 1.
+    #[param(schema_with = ca_core::paging::page_schema)]
+    pub page: Option<String>,
+    /// 1–100 (default 50).
+    #[param(schema_with = ca_core::paging::limit_schema)]
+    pub limit: Option<String>,
+}
+
+fn status_schema() -> utoipa::openapi::schema::Schema {
+    ca_core::paging::blank_or_one_of(&STATUSES)
 }
 
 /// Who the event is about, before normalising and hashing.
@@ -197,8 +247,10 @@ pub struct OutboxView {
     pub not_forwarded: u64,
     /// Purchases that moved no money (simulator, demo): never sent.
     pub skipped: u64,
-    /// The 50 newest, newest first.
+    /// One page of the events (in the state asked for, if any), newest first.
     pub events: Vec<OutboxEntry>,
+    /// Where that page is in the list.
+    pub pagination: ca_core::paging::Pagination,
 }
 
 /// What re-queueing failed events did.
@@ -209,6 +261,21 @@ pub struct RequeueOut {
     pub requeued: u64,
     /// Failed events left failed: older than Meta accepts (7 days).
     pub too_old: u64,
+}
+
+/// An event as staff see it.
+fn entry(e: entity::Model) -> OutboxEntry {
+    OutboxEntry {
+        event_id: e.event_id,
+        event_name: e.event_name,
+        event_time: e.event_time,
+        status: e.status,
+        attempts: e.attempts,
+        last_error: e.last_error,
+        test_event: e.test_event,
+        created_at: e.created_at,
+        sent_at: e.sent_at,
+    }
 }
 
 /// Meta's `error` object.
@@ -591,24 +658,75 @@ impl Outbox {
         Ok(())
     }
 
-    /// The outbox as staff see it.
-    pub async fn view(&self) -> Result<OutboxView, MetaError> {
+    /// The outbox as staff see it: the counts, and one page of the events
+    /// `query` asks for. A bad filter or page is an error naming it.
+    pub async fn view(&self, query: &OutboxQuery) -> Result<OutboxView, MetaError> {
+        use ca_core::paging::{Pagination, whole_number};
         use sea_orm::PaginatorTrait;
+        let mut errors = ca_core::FieldErrors::new();
+        let page = whole_number(query.page.as_deref(), "page", 1, 1, 1_000_000, &mut errors);
+        let limit = whole_number(query.limit.as_deref(), "limit", 50, 1, 100, &mut errors);
+        let status = query
+            .status
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty());
+        if let Some(s) = status
+            && !STATUSES.contains(&s)
+        {
+            errors.insert(
+                "status".into(),
+                vec![format!("status must be one of {}", STATUSES.join(", "))],
+            );
+        }
+        if !errors.is_empty() {
+            return Err(MetaError::Validation {
+                message: ca_core::validation::first_message(&errors),
+                errors,
+            });
+        }
         let count = |status: &'static str| {
             entity::Entity::find()
                 .filter(entity::Column::Status.eq(status))
                 .count(&self.db)
         };
+        let counts = [
+            count("pending").await?,
+            count("sent").await?,
+            count("failed").await?,
+            count("not_forwarded").await?,
+            count("skipped").await?,
+        ];
+        let total = match status {
+            Some(s) => counts[STATUSES.iter().position(|x| *x == s).unwrap_or(0)],
+            None => counts.iter().sum(),
+        };
+        let pagination = Pagination::new(page, limit, total);
+        let mut events = entity::Entity::find()
+            .order_by_desc(entity::Column::CreatedAt)
+            .order_by_desc(entity::Column::EventId);
+        if let Some(s) = status {
+            events = events.filter(entity::Column::Status.eq(s));
+        }
+        let events = events
+            .offset(pagination.offset())
+            .limit(limit)
+            .all(&self.db)
+            .await?
+            .into_iter()
+            .map(entry)
+            .collect();
         Ok(OutboxView {
             forwarding: self.configured(),
             test_events: self.config.test_event_code.is_some(),
             paused: self.pause().await?,
-            pending: count("pending").await?,
-            sent: count("sent").await?,
-            failed: count("failed").await?,
-            not_forwarded: count("not_forwarded").await?,
-            skipped: count("skipped").await?,
-            events: self.recent(50).await?,
+            pending: counts[0],
+            sent: counts[1],
+            failed: counts[2],
+            not_forwarded: counts[3],
+            skipped: counts[4],
+            events,
+            pagination,
         })
     }
 
@@ -620,17 +738,7 @@ impl Outbox {
             .all(&self.db)
             .await?
             .into_iter()
-            .map(|e| OutboxEntry {
-                event_id: e.event_id,
-                event_name: e.event_name,
-                event_time: e.event_time,
-                status: e.status,
-                attempts: e.attempts,
-                last_error: e.last_error,
-                test_event: e.test_event,
-                created_at: e.created_at,
-                sent_at: e.sent_at,
-            })
+            .map(entry)
             .collect())
     }
 

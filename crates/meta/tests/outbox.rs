@@ -375,7 +375,7 @@ async fn one_bad_event_among_999_good_ones_is_isolated() {
     assert!(reason.contains("code 100"), "{reason}");
     assert!(reason.contains("subcode 2804003"), "{reason}");
     assert!(reason.contains("too far in the past"), "{reason}");
-    let view = outbox.view().await.expect("view");
+    let view = outbox.view(&Default::default()).await.expect("view");
     assert_eq!((view.sent, view.failed, view.pending), (999, 1, 0));
     assert!(view.paused.is_none());
 }
@@ -407,7 +407,7 @@ async fn a_rejected_token_pauses_and_loses_nothing() {
             ("lead-3".into(), "pending".into(), 0)
         ]
     );
-    let view = revoked.view().await.expect("view");
+    let view = revoked.view(&Default::default()).await.expect("view");
     let paused = view.paused.expect("paused");
     assert!(
         paused.reason.starts_with("Meta token rejected"),
@@ -580,7 +580,8 @@ async fn the_token_never_reaches_a_stored_error_or_a_log_line() {
     for e in &errors {
         assert!(!e.contains(TOKEN), "stored error holds the token: {e}");
     }
-    let view = serde_json::to_string(&quoted.view().await.expect("view")).expect("json");
+    let view = serde_json::to_string(&quoted.view(&Default::default()).await.expect("view"))
+        .expect("json");
     assert!(!view.contains(TOKEN), "the staff view holds the token");
     let logs = String::from_utf8(logs.0.lock().unwrap().clone()).expect("utf8");
     assert!(logs.contains("Meta"), "logs were captured: {logs}");
@@ -664,7 +665,7 @@ async fn test_and_simulated_purchases_never_reach_the_live_dataset() {
     assert_eq!(seen.len(), 2);
     assert_eq!(seen[1].1["test_event_code"], "TEST42");
     assert_eq!(seen[1].1["data"][0]["event_id"], "purchase-test");
-    let view = testing.view().await.expect("view");
+    let view = testing.view(&Default::default()).await.expect("view");
     assert_eq!((view.sent, view.skipped), (2, 1));
     assert!(
         rows(&db)

@@ -121,6 +121,20 @@ test("the System tab shows the Meta outbox paused, with what failed and why", as
       await page.evaluate(() => window.scrollTo(0, 0));
       await shot(page, `93-admin-system-meta-outbox-${width}`);
       if (width !== 768) await expectAccessible(page, `meta outbox at ${width}px`);
+
+      // Staff look at one state: only the failed events, then all again.
+      const show = meta.getByRole("textbox", { name: "Show" });
+      await show.click();
+      await page.getByRole("option", { name: "Failed", exact: true }).click();
+      const refused = meta.getByRole("row", { name: new RegExp(`lead-e2e-${tag}-refused`) });
+      await expect(refused).toBeVisible();
+      await expect(meta.getByRole("row", { name: new RegExp(`-e2e-${tag}-sim`) })).toHaveCount(0);
+      await expect(meta.getByRole("row", { name: new RegExp(`-e2e-${tag}-sent`) })).toHaveCount(0);
+      await meta.scrollIntoViewIfNeeded();
+      await shot(page, `93-admin-system-meta-outbox-failed-${width}`);
+      await show.click();
+      await page.getByRole("option", { name: "All events" }).click();
+      await expect(meta.getByRole("row", { name: new RegExp(`-e2e-${tag}-sim`) })).toBeVisible();
     }
   } finally {
     clearOutbox(tag);

@@ -727,12 +727,15 @@ pub async fn refund_payment(
 /// The Meta Conversions API outbox: whether events are forwarded (a pixel
 /// id and access token are configured), whether sending is paused because
 /// Meta rejected the access token, how many wait, went, failed, are kept
-/// unforwarded or are never sent, and the newest 50 (staff).
+/// unforwarded or are never sent, and one page of the events, newest first,
+/// all of them or those in one state (staff).
 #[utoipa::path(
     tag = "admin",
     security(("bearer" = [])),
+    params(ca_meta::outbox::OutboxQuery),
     responses(
         (status = 200, description = "The outbox", body = MetaOutboxResponse),
+        (status = 400, description = "A query parameter breaks a rule", body = ErrorBody),
         (status = 401, description = "No valid session", body = ErrorBody),
         (status = 403, description = "Not staff", body = ErrorBody),
     )
@@ -741,15 +744,10 @@ pub async fn refund_payment(
 pub async fn meta_events(
     state: web::Data<AppState>,
     user: CurrentUser,
+    query: web::Query<ca_meta::outbox::OutboxQuery>,
 ) -> Result<web::Json<MetaOutboxResponse>, ApiError> {
     ca_admin::access::check(&user.actor(), ca_admin::access::Permission::ViewAdmin)?;
-    let view = state
-        .meta
-        .outbox()
-        .view()
-        .await
-        .map_err(ApiError::internal)?;
-    Ok(ok(view))
+    Ok(ok(state.meta.outbox().view(&query).await?))
 }
 
 /// Put the Meta events that failed back in the queue (staff): those Meta

@@ -322,6 +322,97 @@ async fn staff_see_the_outbox_and_what_was_not_forwarded() {
     );
 }
 
+/// Staff page through the whole outbox and pick one state (the failed
+/// events, say) instead of seeing only the newest 50; a bad filter or page
+/// is a 400 naming it.
+#[tokio::test]
+async fn staff_page_through_the_outbox_and_filter_it_by_state() {
+    use sea_orm::Set;
+    let app = spawn_app().await;
+    let (staff, _) = crate::admin::account(&app, "meta-pages@example.in", "admin").await;
+    let start = chrono::Utc::now() - chrono::Duration::hours(2);
+    let rows: Vec<ca_meta::entity::ActiveModel> = (0..63)
+        .map(|n| {
+            let at = start + chrono::Duration::seconds(n);
+            let status = if n % 20 == 7 { "failed" } else { "sent" };
+            ca_meta::entity::ActiveModel {
+                id: Set(format!("row-{n:03}")),
+                event_id: Set(format!("evt-{n:03}")),
+                event_name: Set("Purchase".into()),
+                event_time: Set(at),
+                payload: Set("{}".into()),
+                status: Set(status.into()),
+                attempts: Set(1),
+                next_attempt_at: Set(at),
+                claim_token: Set(None),
+                claimed_until: Set(None),
+                last_error: Set((status == "failed").then(|| "Invalid parameter".to_string())),
+                created_at: Set(at),
+                sent_at: Set((status == "sent").then_some(at)),
+                browser_at: Set(None),
+                test_event: Set(false),
+            }
+        })
+        .collect();
+    ca_meta::entity::Entity::insert_many(rows)
+        .exec(&app.db.conn)
+        .await
+        .expect("insert");
+    let page = |q: &str| {
+        let path = format!("/api/admin/meta/events{q}");
+        let app = &app;
+        let staff = staff.clone();
+        async move { app.get(&path, Some(&staff)).await }
+    };
+    let ids = |body: &Value| -> Vec<String> {
+        body["data"]["events"]
+            .as_array()
+            .expect("events")
+            .iter()
+            .map(|e| e["eventId"].as_str().expect("id").to_string())
+            .collect()
+    };
+
+    let first = page("").await;
+    assert_eq!(first.status, 200, "{}", first.body);
+    assert_eq!(ids(&first.body).len(), 50);
+    assert_eq!(ids(&first.body)[0], "evt-062", "newest first");
+    assert_eq!(
+        first.body["data"]["pagination"],
+        json!({"page": 1, "limit": 50, "total": 63, "pages": 2, "capped": false})
+    );
+    let second = page("?page=2").await;
+    assert_eq!(
+        ids(&second.body),
+        (0..13)
+            .rev()
+            .map(|n| format!("evt-{n:03}"))
+            .collect::<Vec<_>>()
+    );
+    let failed = page("?status=failed&limit=2").await;
+    assert_eq!(ids(&failed.body), ["evt-047", "evt-027"]);
+    assert_eq!(failed.body["data"]["pagination"]["total"], 3);
+    assert_eq!(failed.body["data"]["failed"], 3, "the counts stay whole");
+    assert_eq!(failed.body["data"]["sent"], 60);
+    let rest = page("?status=failed&limit=2&page=2").await;
+    assert_eq!(ids(&rest.body), ["evt-007"]);
+    // Empty means any.
+    assert_eq!(
+        page("?status=&page=").await.body["data"]["pagination"]["total"],
+        63
+    );
+
+    let bad = page("?status=lost").await;
+    assert!(
+        bad.error(400, "validation_failed").contains("status"),
+        "{}",
+        bad.body
+    );
+    assert!(bad.body["errors"]["status"].is_array(), "{}", bad.body);
+    page("?limit=0").await.error(400, "validation_failed");
+    page("?page=x").await.error(400, "validation_failed");
+}
+
 /// The first browser copy of an event is kept: someone who learns an
 /// account id (or a txnid) cannot rewrite the event's attribution by
 /// sending it again with their own cookies and user agent.

@@ -74,7 +74,8 @@ export interface paths {
          * The Meta Conversions API outbox: whether events are forwarded (a pixel
          *     id and access token are configured), whether sending is paused because
          *     Meta rejected the access token, how many wait, went, failed, are kept
-         *     unforwarded or are never sent, and the newest 50 (staff).
+         *     unforwarded or are never sent, and one page of the events, newest first,
+         *     all of them or those in one state (staff).
          */
         get: operations["meta_events"];
         put?: never;
@@ -3767,7 +3768,7 @@ export interface components {
          *     sending is paused and why, how many are in each state, and the newest.
          */
         OutboxView: {
-            /** @description The 50 newest, newest first. */
+            /** @description One page of the events (in the state asked for, if any), newest first. */
             events: components["schemas"]["OutboxEntry"][];
             /** Format: int64 */
             failed: number;
@@ -3778,6 +3779,8 @@ export interface components {
             forwarding: boolean;
             /** Format: int64 */
             notForwarded: number;
+            /** @description Where that page is in the list. */
+            pagination: components["schemas"]["Pagination"];
             paused?: null | components["schemas"]["OutboxPause"];
             /** Format: int64 */
             pending: number;
@@ -5747,7 +5750,11 @@ export interface operations {
     };
     meta_events: {
         parameters: {
-            query?: never;
+            query?: {
+                status?: "" | "pending" | "sent" | "failed" | "not_forwarded" | "skipped";
+                page?: number | "";
+                limit?: number | "";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5761,6 +5768,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MetaOutboxResponse"];
+                };
+            };
+            /** @description A query parameter breaks a rule */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid session */

@@ -101,9 +101,18 @@ export function useSystemHealth() {
   return $api.useQuery("get", "/api/admin/system/health", {}, { refetchInterval: 30_000 });
 }
 
-export function useMetaOutbox() {
-  return $api.useQuery("get", "/api/admin/meta/events", {}, { refetchInterval: 30_000 });
+/** The Meta outbox's counts and one page of its events, all or in one state (staff). */
+export function useMetaOutbox(query: { status?: MetaEventStatus; page: number }) {
+  return $api.useQuery(
+    "get",
+    "/api/admin/meta/events",
+    { params: { query: { status: query.status ?? "", page: query.page } } },
+    { refetchInterval: 30_000, placeholderData: (previous) => previous },
+  );
 }
+
+/** The states of a Meta outbox event. */
+export type MetaEventStatus = "pending" | "sent" | "failed" | "not_forwarded" | "skipped";
 
 /** Puts failed Meta events back in the queue and lifts a pause (staff). */
 export function useRequeueMetaEvents() {

@@ -1,6 +1,7 @@
 import { MantineProvider } from "@mantine/core";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { fireEvent, render, screen } from "@testing-library/react";
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { fetchMock, json } from "../../../test/fetch-mock";
 import { MetaOutboxPanel } from "./MetaOutboxPanel";
@@ -8,7 +9,7 @@ import { MetaOutboxPanel } from "./MetaOutboxPanel";
 const REJECTED =
   "Meta token rejected: Meta answered 400: Error validating access token [type OAuthException, code 190]";
 
-function outbox(paused: boolean) {
+function outbox(paused: boolean, pagination = { page: 1, limit: 50, total: 1, pages: 1 }) {
   return {
     success: true,
     data: {
@@ -33,6 +34,7 @@ function outbox(paused: boolean) {
           sentAt: null,
         },
       ],
+      pagination: { ...pagination, capped: false },
     },
   };
 }
@@ -40,7 +42,7 @@ function outbox(paused: boolean) {
 function renderPanel() {
   localStorage.setItem("token", "t");
   render(
-    <MantineProvider>
+    <MantineProvider env="test">
       <QueryClientProvider client={new QueryClient()}>
         <MetaOutboxPanel />
       </QueryClientProvider>
@@ -64,5 +66,33 @@ describe("MetaOutboxPanel", () => {
     expect(requeue?.method).toBe("POST");
     expect(requeue?.url).toMatch(/\/api\/admin\/meta\/events\/requeue$/);
     expect(await screen.findByTestId("meta-outbox-state")).toHaveTextContent("Forwarding");
+  });
+
+  it("pages through the events and shows one state", async () => {
+    fetchMock.mockResolvedValueOnce(
+      json(200, outbox(false, { page: 1, limit: 50, total: 120, pages: 3 })),
+    );
+    renderPanel();
+    expect(await screen.findByText("120 events")).toBeInTheDocument();
+    const first = fetchMock.mock.calls[0]?.[0];
+    expect(new URL(first?.url ?? "").searchParams.get("page")).toBe("1");
+    fetchMock.mockResolvedValueOnce(
+      json(200, outbox(false, { page: 2, limit: 50, total: 120, pages: 3 })),
+    );
+    fireEvent.click(screen.getByRole("button", { name: "2" }));
+    await waitFor(() => expect(fetchMock.mock.calls.length).toBe(2));
+    expect(new URL(fetchMock.mock.calls[1]?.[0]?.url ?? "").searchParams.get("page")).toBe("2");
+
+    // One state: back to its first page; an empty state says so.
+    const empty = outbox(false, { page: 1, limit: 50, total: 0, pages: 0 });
+    empty.data.events = [];
+    fetchMock.mockResolvedValueOnce(json(200, empty));
+    const user = userEvent.setup();
+    await user.click(screen.getByRole("textbox", { name: "Show" }));
+    await user.click(await screen.findByRole("option", { name: "Never sent" }));
+    expect(await screen.findByText("No events in this state.")).toBeInTheDocument();
+    const filtered = new URL(fetchMock.mock.calls[2]?.[0]?.url ?? "").searchParams;
+    expect([filtered.get("status"), filtered.get("page")]).toEqual(["skipped", "1"]);
+    expect(screen.queryByText("120 events")).not.toBeInTheDocument();
   });
 });

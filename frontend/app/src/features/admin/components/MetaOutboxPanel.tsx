@@ -4,6 +4,8 @@ import {
   Button,
   Card,
   Group,
+  Pagination,
+  Select,
   SimpleGrid,
   Skeleton,
   Stack,
@@ -14,12 +16,12 @@ import {
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { messageOf } from "../../../lib/api-client";
-import { useMetaOutbox, useRequeueMetaEvents } from "../api/admin";
-import { scrollRegion } from "../../../components/a11y";
+import { type MetaEventStatus, useMetaOutbox, useRequeueMetaEvents } from "../api/admin";
+import { paginationControlLabel, scrollRegion } from "../../../components/a11y";
 
 const timeFormat = new Intl.DateTimeFormat("en-IN", { dateStyle: "medium", timeStyle: "short" });
 
-const STATUS: Record<string, { label: string; color: string }> = {
+const STATUS: Record<MetaEventStatus, { label: string; color: string }> = {
   pending: { label: "Waiting", color: "yellow" },
   sent: { label: "Sent", color: "green" },
   failed: { label: "Failed", color: "red" },
@@ -38,11 +40,20 @@ function requeueMessage(requeued: number, tooOld: number): string {
     : put;
 }
 
+/** The filter's choices: every event, or those in one state. */
+const SHOW = [
+  { value: "", label: "All events" },
+  ...Object.entries(STATUS).map(([value, s]) => ({ value, label: s.label })),
+];
+
 /** The Meta Conversions API outbox: what was sent to Meta, what waits, what
  * failed and why, whether sending is paused because Meta rejected the access
- * token; staff re-queue failed events from here. */
+ * token, every event page by page or those in one state; staff re-queue
+ * failed events from here. */
 export function MetaOutboxPanel() {
-  const { data, isPending, error } = useMetaOutbox();
+  const [status, setStatus] = useState<MetaEventStatus | undefined>(undefined);
+  const [page, setPage] = useState(1);
+  const { data, isPending, error } = useMetaOutbox({ status, page });
   const requeue = useRequeueMetaEvents();
   const queryClient = useQueryClient();
   const [done, setDone] = useState<string | null>(null);
@@ -142,9 +153,22 @@ export function MetaOutboxPanel() {
           )}
         </Group>
       )}
+      <Select
+        label="Show"
+        data={SHOW}
+        value={status ?? ""}
+        onChange={(v) => {
+          setStatus(v ? (v as MetaEventStatus) : undefined);
+          setPage(1);
+        }}
+        allowDeselect={false}
+        mb="sm"
+        style={{ maxWidth: 240 }}
+        data-testid="meta-outbox-filter"
+      />
       {o.events.length === 0 ? (
         <Text fz="sm" c="dimmed">
-          No events yet.
+          {status ? "No events in this state." : "No events yet."}
         </Text>
       ) : (
         <Table.ScrollContainer minWidth={620} scrollAreaProps={scrollRegion("Meta events")}>
@@ -160,7 +184,10 @@ export function MetaOutboxPanel() {
             </Table.Thead>
             <Table.Tbody>
               {o.events.map((e) => {
-                const s = STATUS[e.status] ?? { label: e.status, color: "gray" };
+                const s = STATUS[e.status as MetaEventStatus] ?? {
+                  label: e.status,
+                  color: "gray",
+                };
                 return (
                   <Table.Tr key={e.eventId}>
                     <Table.Td>
@@ -190,6 +217,21 @@ export function MetaOutboxPanel() {
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
+      )}
+      {o.pagination.pages > 1 && (
+        <Group justify="space-between" mt="sm" gap="sm">
+          <Text fz="sm" c="dimmed">
+            {o.pagination.total.toLocaleString("en-IN")}{" "}
+            {o.pagination.total === 1 ? "event" : "events"}
+          </Text>
+          <Pagination
+            getControlProps={paginationControlLabel}
+            total={o.pagination.pages}
+            value={page}
+            onChange={setPage}
+            size="sm"
+          />
+        </Group>
       )}
     </Card>
   );
