@@ -85,6 +85,26 @@ describe("SystemHealthPanel's Email card", () => {
     expect(screen.queryByRole("button", { name: "Send test email" })).toBeNull();
   });
 
+  it("without a mail server still shows the emails left waiting when it was removed", async () => {
+    fetchMock.mockResolvedValueOnce(
+      json(
+        200,
+        health({
+          mailServer: false,
+          waiting: 4,
+          oldestWaitingSeconds: 7200,
+          failedLast7Days: 0,
+          lastFailure: null,
+        }),
+      ),
+    );
+    renderPanel();
+    const card = await screen.findByTestId("system-Email");
+    expect(card).toHaveTextContent("Not set: emails are kept in the outbox");
+    expect(card).toHaveTextContent("Waiting4 (oldest 2h 0m), sent once a mail server is set again");
+    expect(screen.queryByRole("button", { name: "Send test email" })).toBeNull();
+  });
+
   it("lets staff send the given-up emails again, then reads the card anew", async () => {
     const failing = {
       mailServer: true,

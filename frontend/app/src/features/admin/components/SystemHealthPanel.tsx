@@ -115,6 +115,14 @@ function EmailCard({ email }: { email: EmailHealth }) {
         label="Mail server"
         value={email.mailServer ? "Configured" : "Not set: emails are kept in the outbox"}
       />
+      {!email.mailServer && email.waiting > 0 && (
+        // Written while a mail server was set, and not sent before it was
+        // removed: they go once one is set again (an expired link never does).
+        <Line
+          label="Waiting"
+          value={`${email.waiting.toLocaleString("en-IN")} (oldest ${formatWait(email.oldestWaitingSeconds)}), sent once a mail server is set again`}
+        />
+      )}
       {email.mailServer && (
         <>
           <Line
