@@ -6,12 +6,40 @@ use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 
 use crate::helpers::spawn_app;
 
-pub(crate) fn ca_server(db_url: &str, data_dir: &std::path::Path) -> Command {
+fn ca_server(db_url: &str, data_dir: &std::path::Path) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_ca-server"));
     cmd.env("CA_DATABASE_URL", db_url)
         .env("CA_DATA_DIR", data_dir)
         .env("CA_LOG", "warn");
     cmd
+}
+
+/// `ca-server create-superuser` with `email` and `password`; asserts it worked.
+pub(crate) fn create_superuser(
+    db_url: &str,
+    data_dir: &std::path::Path,
+    email: &str,
+    password: &str,
+) {
+    let out = ca_server(db_url, data_dir)
+        .args([
+            "create-superuser",
+            "--email",
+            email,
+            "--name",
+            "Staff",
+            "--phone",
+            "+91 9000000009",
+            "--password",
+            password,
+        ])
+        .output()
+        .expect("run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 // The commands run as blocking child processes: the server under test keeps
@@ -23,25 +51,7 @@ async fn create_superuser_demo_outbox_and_openapi() {
     let data = std::env::temp_dir().join(format!("ca-cli-{}", uuid::Uuid::now_v7()));
     std::fs::create_dir_all(&data).expect("dir");
 
-    let out = ca_server(&app.db.url, &data)
-        .args([
-            "create-superuser",
-            "--email",
-            "Staff@Example.in",
-            "--name",
-            "Staff",
-            "--phone",
-            "+91 9000000009",
-            "--password",
-            "staff-pass",
-        ])
-        .output()
-        .expect("run");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    create_superuser(&app.db.url, &data, "Staff@Example.in", "staff-pass");
     let login = app.login("staff@example.in", "staff-pass").await;
     assert_eq!(login.status, 200);
     assert_eq!(login.body["user"]["role"], "superuser");

@@ -16,7 +16,9 @@ use serde_json::{Value, json};
 use crate::admin::account;
 use crate::helpers::{TestApp, spawn_app_with};
 use crate::two_factor::{PASSWORD, challenge, code_now, enrol, verify};
-use crate::webhooks::{Receiver, Then, add_endpoint, owner_with_campaign, verified_by};
+use crate::webhooks::{
+    Receiver, Then, add_endpoint, owner_with_campaign, rotate_secret, verified_by,
+};
 
 const FIRST_KEY: &str = "the-first-data-key-of-this-test-0000000000";
 const SECOND_KEY: &str = "the-second-data-key-of-this-test-111111111";
@@ -188,19 +190,8 @@ async fn webhook_secrets_are_sealed_and_still_sign_after_an_upgrade() {
     .await;
     let id = added["id"].as_str().expect("id").to_string();
     let old = added["secret"].as_str().expect("secret").to_string();
-    let rotated = app
-        .send(
-            "POST",
-            &format!("/api/webhooks/endpoints/{id}/rotate-secret"),
-            t,
-            json!({}),
-        )
-        .await;
-    assert_eq!(rotated.status, 200, "{}", rotated.body);
-    let new = rotated.body["data"]["secret"]
-        .as_str()
-        .expect("secret")
-        .to_string();
+    let rotated = rotate_secret(&app, &token, &id).await;
+    let new = rotated["secret"].as_str().expect("secret").to_string();
 
     let stored = endpoint_row(&app, &id).await;
     let first = keys(FIRST_KEY, &[]);
@@ -293,25 +284,7 @@ async fn an_operator_command_run_with_other_settings_seals_nothing() {
     // (the server could then no longer read it).
     let data = std::env::temp_dir().join(format!("ca-cli-sealed-{}", uuid::Uuid::now_v7()));
     std::fs::create_dir_all(&data).expect("dir");
-    let out = crate::cli::ca_server(&app.db.url, &data)
-        .args([
-            "create-superuser",
-            "--email",
-            "ops@example.in",
-            "--name",
-            "Ops",
-            "--phone",
-            "+91 9000000019",
-            "--password",
-            "ops-pass-1",
-        ])
-        .output()
-        .expect("run");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::cli::create_superuser(&app.db.url, &data, "ops@example.in", "ops-pass-1");
     assert_eq!(endpoint_row(&app, &id).await.secret, plain);
     let _ = std::fs::remove_dir_all(data);
 }

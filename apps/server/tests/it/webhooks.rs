@@ -214,6 +214,21 @@ pub(crate) async fn add_endpoint(app: &TestApp, token: &str, body: Value) -> Val
     added.body["data"].clone()
 }
 
+/// Rotates endpoint `id`'s signing secret; answers the new secret and until
+/// when the old one still signs.
+pub(crate) async fn rotate_secret(app: &TestApp, token: &str, id: &str) -> Value {
+    let rotated = app
+        .send(
+            "POST",
+            &format!("/api/webhooks/endpoints/{id}/rotate-secret"),
+            Some(token),
+            json!({}),
+        )
+        .await;
+    assert_eq!(rotated.status, 200, "{}", rotated.body);
+    rotated.body["data"].clone()
+}
+
 /// A visitor of `campaign` leaves `email` through the popup's form.
 pub(crate) async fn lead(app: &TestApp, campaign: &str, visitor: &str, email: &str) -> String {
     let started = app
@@ -834,24 +849,11 @@ async fn during_a_rotation_both_secrets_sign() {
         .await;
     assert_eq!(revealed.body["data"]["secret"], old.as_str());
 
-    let rotated = app
-        .send(
-            "POST",
-            &format!("/api/webhooks/endpoints/{id}/rotate-secret"),
-            t,
-            json!({}),
-        )
-        .await;
-    assert_eq!(rotated.status, 200, "{}", rotated.body);
-    let new = rotated.body["data"]["secret"]
-        .as_str()
-        .expect("secret")
-        .to_string();
+    let rotated = rotate_secret(&app, &token, &id).await;
+    let new = rotated["secret"].as_str().expect("secret").to_string();
     assert_ne!(new, old);
     let until = chrono::DateTime::parse_from_rfc3339(
-        rotated.body["data"]["previousSecretExpiresAt"]
-            .as_str()
-            .expect("until"),
+        rotated["previousSecretExpiresAt"].as_str().expect("until"),
     )
     .expect("date");
     let hours = (until.with_timezone(&Utc) - Utc::now()).num_minutes();
