@@ -400,7 +400,10 @@ pub struct EmailHealth {
 pub struct EmailFailure {
     /// When the email was written.
     pub created_at: DateTime<Utc>,
+    /// Its subject, each email address in it shown as its first letter and
+    /// domain (a lead email's subject names the lead).
     pub subject: String,
-    /// The mail server's last answer, or why there was none.
+    /// The mail server's last answer, or why there was none (addresses
+    /// masked the same way).
     pub error: String,
 }

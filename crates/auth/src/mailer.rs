@@ -279,8 +279,8 @@ impl Mailer {
             .await?
             .map(|m| EmailFailure {
                 created_at: m.created_at,
-                subject: m.subject,
-                error: m.last_error.unwrap_or_default(),
+                subject: masked_addresses(&m.subject),
+                error: masked_addresses(&m.last_error.unwrap_or_default()),
             });
         Ok(EmailHealth {
             mail_server: self.uses_smtp(),
@@ -464,4 +464,67 @@ pub async fn outbox(
             last_error: m.last_error,
         })
         .collect())
+}
+
+/// `text` with each email address in it shown as its first letter and its
+/// domain (`m•••@example.in`): staff see why an email failed without
+/// reading the address of an owner's lead, which a lead email's subject
+/// and the mail server's answer may hold.
+pub fn masked_addresses(text: &str) -> String {
+    let local = |c: char| c.is_alphanumeric() || "._%+-'".contains(c);
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        // The local part of an address starts here when the run of
+        // address characters from here ends in an `@` followed by a domain.
+        if local(chars[i]) && (i == 0 || !local(chars[i - 1])) {
+            let mut end = i;
+            while end < chars.len() && local(chars[end]) {
+                end += 1;
+            }
+            let domain = chars.get(end + 1).is_some_and(|c| c.is_alphanumeric());
+            if chars.get(end) == Some(&'@') && domain {
+                out.push(chars[i]);
+                out.push_str("•••");
+                i = end;
+                continue;
+            }
+            out.extend(&chars[i..end]);
+            i = end;
+            continue;
+        }
+        out.push(chars[i]);
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod masking_tests {
+    use super::masked_addresses;
+
+    #[test]
+    fn addresses_keep_their_first_letter_and_domain() {
+        assert_eq!(
+            masked_addresses("New lead: meera.iyer@example.in"),
+            "New lead: m•••@example.in"
+        );
+        assert_eq!(
+            masked_addresses(
+                "permanent error (550): 5.1.1 <gone@example.in>: Recipient address rejected"
+            ),
+            "permanent error (550): 5.1.1 <g•••@example.in>: Recipient address rejected"
+        );
+        assert_eq!(
+            masked_addresses("Receipt CA-000012: Basic"),
+            "Receipt CA-000012: Basic"
+        );
+        assert_eq!(
+            masked_addresses("a@b and x @ y, @z"),
+            "a•••@b and x @ y, @z"
+        );
+        assert_eq!(masked_addresses("ünï@exämple.in"), "ü•••@exämple.in");
+        assert_eq!(masked_addresses(""), "");
+    }
 }

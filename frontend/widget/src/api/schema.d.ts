@@ -3198,8 +3198,15 @@ export interface components {
              * @description When the email was written.
              */
             createdAt: string;
-            /** @description The mail server's last answer, or why there was none. */
+            /**
+             * @description The mail server's last answer, or why there was none (addresses
+             *     masked the same way).
+             */
             error: string;
+            /**
+             * @description Its subject, each email address in it shown as its first letter and
+             *     domain (a lead email's subject names the lead).
+             */
             subject: string;
         };
         /** @description The email outbox as staff see it on the System tab. */
