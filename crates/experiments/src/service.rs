@@ -491,8 +491,8 @@ pub async fn lead_tally<C: ConnectionTrait>(
         leads: 1,
         ..Tally::default()
     };
-    // Twice at most: a visitor stored by another writer between the update
-    // and the insert is marked on the second round.
+    // Twice at most: a visitor stored by another writer after the update
+    // is marked on the second round.
     for _ in 0..2 {
         let marked = exposure::Entity::update_many()
             .col_expr(E::LedAt, Expr::value(now))
@@ -507,9 +507,12 @@ pub async fn lead_tally<C: ConnectionTrait>(
         let known = exposure::Entity::find_by_id((test_id.to_string(), visitor_id.to_string()))
             .one(conn)
             .await?;
-        if known.is_some() {
+        match known {
             // Their lead was counted before.
-            return Ok(None);
+            Some(k) if k.led_at.is_some() => return Ok(None),
+            // Stored by another writer since the update: mark it next round.
+            Some(_) => continue,
+            None => {}
         }
         let inserted = exposure::Entity::insert(exposure::ActiveModel {
             test_id: Set(test_id.to_string()),
