@@ -44,11 +44,11 @@ use crate::state::AppState;
 /// sign-in and fail every webhook. Only a serving server does this: a
 /// command-line task run with other settings changes no secret.
 pub async fn seal_stored_secrets(state: &AppState) -> anyhow::Result<()> {
-    let keys = state.config.data_keys()?;
+    let keys = &state.data_keys;
     tracing::info!(key = keys.current_id(), "data key ready");
     let txn = ca_core::db::begin_write(&state.db).await?;
-    ca_auth::two_factor::reseal_secrets(&txn, &keys).await?;
-    ca_webhooks::endpoints::reseal_secrets(&txn, &keys).await?;
+    ca_auth::two_factor::reseal_secrets(&txn, keys).await?;
+    ca_webhooks::endpoints::reseal_secrets(&txn, keys).await?;
     txn.commit().await?;
     Ok(())
 }
@@ -163,7 +163,7 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
             public_url: config.public_url(),
             allow_private: config.webhooks_allow_private,
             mailchimp_url: config.mailchimp_api_url.clone(),
-            data_keys,
+            data_keys: data_keys.clone(),
             ..Default::default()
         },
         auth.mailer().clone(),
@@ -179,6 +179,7 @@ pub async fn prepare(config: Config) -> anyhow::Result<aweb::Data<AppState>> {
     );
     Ok(aweb::Data::new(AppState {
         config: Arc::new(config),
+        data_keys,
         billing,
         campaigns: CampaignService::new(db.clone()),
         experiments: ca_experiments::ExperimentService::new(db.clone()),

@@ -17,6 +17,8 @@ use sea_orm::DatabaseConnection;
 pub struct AppState {
     pub config: Arc<Config>,
     pub db: DatabaseConnection,
+    /// The keys that seal secrets kept in the database.
+    pub data_keys: Arc<ca_core::sealed::DataKeys>,
     pub auth: AuthService,
     pub billing: BillingService,
     pub campaigns: CampaignService,

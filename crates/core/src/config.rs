@@ -428,7 +428,21 @@ impl Config {
     pub fn data_keys(&self) -> anyhow::Result<crate::sealed::DataKeys> {
         let current = match &self.data_key {
             Some(key) => key.clone(),
-            None => load_or_create_secret(&self.data_dir.join("data-key"), "data key")?,
+            None => {
+                let path = self.data_dir.join("data-key");
+                // Unlike the JWT secret, a damaged key file is never replaced:
+                // a new key would leave every sealed secret unreadable.
+                if let Ok(text) = std::fs::read_to_string(&path)
+                    && text.trim().chars().count() < crate::sealed::MIN_KEY_CHARS
+                {
+                    bail!(
+                        "{} holds fewer than {} characters: restore the data key from a backup (see \"Data key\" in docs/operations.md)",
+                        path.display(),
+                        crate::sealed::MIN_KEY_CHARS
+                    );
+                }
+                load_or_create_secret(&path, "data key")?
+            }
         };
         crate::sealed::DataKeys::new(&current, &self.previous_data_keys())
     }
@@ -556,6 +570,20 @@ mod tests {
                 .expect("k")
                 .current_id()
         );
+    }
+
+    #[test]
+    fn a_damaged_data_key_file_is_never_replaced() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("data-key");
+        std::fs::write(&path, "cut short").expect("write");
+        let config = Config {
+            data_dir: dir.path().to_path_buf(),
+            ..Config::default()
+        };
+        let err = config.data_keys().expect_err("refused");
+        assert!(err.to_string().contains("restore the data key"), "{err}");
+        assert_eq!(std::fs::read_to_string(&path).expect("file"), "cut short");
     }
 
     #[test]

@@ -207,6 +207,22 @@ async fn webhook_secrets_are_sealed_and_still_sign_after_an_upgrade() {
             .text,
         new
     );
+    // Changing the endpoint writes no secret back in plain text.
+    let changed = app
+        .send(
+            "PUT",
+            &format!("/api/webhooks/endpoints/{id}"),
+            t,
+            json!({"description": "Renamed"}),
+        )
+        .await;
+    assert_eq!(changed.status, 200, "{}", changed.body);
+    let after = endpoint_row(&app, &id).await;
+    assert_eq!(after.description, "Renamed");
+    assert_eq!(
+        (&after.secret, &after.previous_secret),
+        (&stored.secret, &stored.previous_secret)
+    );
     // The owner still sees the secret itself.
     let shown = app
         .get(&format!("/api/webhooks/endpoints/{id}/secret"), t)
