@@ -1,5 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
+import type { paths } from "../../../api/schema";
 import { $api, client } from "../../../lib/api-client";
 import { PAGE_SIZE } from "./pagination";
 import { listQuery, type UserListState } from "./user-list";
@@ -111,8 +112,11 @@ export function useMetaOutbox(query: { status?: MetaEventStatus; page: number })
   );
 }
 
-/** The states of a Meta outbox event. */
-export type MetaEventStatus = "pending" | "sent" | "failed" | "not_forwarded" | "skipped";
+/** The states of a Meta outbox event (the API's `status` filter). */
+export type MetaEventStatus = Exclude<
+  NonNullable<NonNullable<paths["/api/admin/meta/events"]["get"]["parameters"]["query"]>["status"]>,
+  ""
+>;
 
 /** Puts failed Meta events back in the queue and lifts a pause (staff). */
 export function useRequeueMetaEvents() {
