@@ -57,6 +57,7 @@ mod m20261128_000052_email_expiry;
 mod m20261128_000053_sealed_two_factor_secrets;
 mod m20261128_000054_exposure_outcomes;
 mod m20261128_000055_webhook_resend_schedule;
+mod m20261128_000056_meta_outbox_pages;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -121,6 +122,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261128_000053_sealed_two_factor_secrets::Migration),
             Box::new(m20261128_000054_exposure_outcomes::Migration),
             Box::new(m20261128_000055_webhook_resend_schedule::Migration),
+            Box::new(m20261128_000056_meta_outbox_pages::Migration),
         ]
     }
 }

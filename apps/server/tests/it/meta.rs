@@ -413,6 +413,76 @@ async fn staff_page_through_the_outbox_and_filter_it_by_state() {
     page("?page=x").await.error(400, "validation_failed");
 }
 
+/// A page of the outbox, deep or not, filtered or not, is read from an
+/// index in its own order: without one, every page sorted the whole table
+/// (millions of sent events on a busy install) to find fifty rows.
+#[tokio::test]
+async fn outbox_pages_are_read_in_index_order_without_sorting() {
+    use sea_orm::{
+        ConnectionTrait, DbBackend, QuerySelect, QueryTrait, Statement, TransactionTrait,
+    };
+    let app = spawn_app().await;
+    let backend = app.db.conn.get_database_backend();
+    for status in [None, Some("sent"), Some("failed")] {
+        let tx = app.db.conn.begin().await.expect("tx");
+        // The table is empty here: make the planner show what it would do
+        // with millions of events (undone with the transaction).
+        let large = if backend == DbBackend::Postgres {
+            "SET LOCAL enable_seqscan = off"
+        } else {
+            "ANALYZE;
+             DELETE FROM sqlite_stat1 WHERE tbl = 'meta_events';
+             INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES
+               ('meta_events', NULL, '2000000'),
+               ('meta_events', 'ix_meta_events_due', '2000000 400000 1'),
+               ('meta_events', 'ux_meta_events_event_id', '2000000 1'),
+               ('meta_events', 'sqlite_autoindex_meta_events_1', '2000000 1'),
+               ('meta_events', 'ix_meta_events_newest', '2000000 1 1'),
+               ('meta_events', 'ix_meta_events_status_newest', '2000000 400000 1 1');
+             ANALYZE sqlite_schema;"
+        };
+        tx.execute_unprepared(large).await.expect("a large table");
+        let stmt = ca_meta::outbox::page_query(status)
+            .offset(5_000)
+            .limit(50)
+            .build(backend);
+        let explain = if backend == DbBackend::Postgres {
+            "EXPLAIN"
+        } else {
+            "EXPLAIN QUERY PLAN"
+        };
+        let plan = tx
+            .query_all_raw(Statement::from_sql_and_values(
+                backend,
+                format!("{explain} {}", stmt.sql),
+                stmt.values.map(|v| v.0).unwrap_or_default(),
+            ))
+            .await
+            .expect("explain");
+        let column = usize::from(backend == DbBackend::Sqlite) * 3;
+        let lines: Vec<String> = plan
+            .iter()
+            .map(|row| row.try_get_by_index::<String>(column).expect("line"))
+            .collect();
+        let index = if status.is_some() {
+            "ix_meta_events_status_newest"
+        } else {
+            "ix_meta_events_newest"
+        };
+        assert!(
+            lines.iter().any(|l| l.contains(index)),
+            "{status:?}: {lines:#?}"
+        );
+        assert!(
+            !lines
+                .iter()
+                .any(|l| l.contains("Sort") || l.contains("TEMP B-TREE")),
+            "{status:?} must not sort: {lines:#?}"
+        );
+        tx.rollback().await.expect("rollback");
+    }
+}
+
 /// The first browser copy of an event is kept: someone who learns an
 /// account id (or a txnid) cannot rewrite the event's attribution by
 /// sending it again with their own cookies and user agent.
