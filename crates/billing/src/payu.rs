@@ -277,6 +277,25 @@ fn text(v: Option<&Value>) -> Option<String> {
     }
 }
 
+/// Whether PayU's `verify_payment` answer says `txnid` is still in
+/// progress: a bank authorisation not yet captured, or a payment PayU itself
+/// reports as pending. The buyer's money may be held, so such a payment is
+/// not given up when its 30 minutes pass: it is asked about until PayU
+/// settles it one way or the other.
+pub fn in_progress(body: &Value, txnid: &str) -> bool {
+    let Some(t) = body.get("transaction_details").and_then(|d| d.get(txnid)) else {
+        return false;
+    };
+    let Some(status) = text(t.get("status")) else {
+        return false;
+    };
+    let unmapped = text(t.get("unmappedstatus"));
+    matches!(
+        classify(&status, unmapped.as_deref(), None),
+        Some((PaymentStatus::Pending, _))
+    )
+}
+
 /// Reads PayU's `verify_payment` answer for `txnid`. `None` when PayU does not
 /// know the transaction yet (or says it is still in progress).
 pub fn parse_verify(body: &Value, txnid: &str, stored_paise: i64) -> Option<Outcome> {

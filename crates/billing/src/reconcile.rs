@@ -5,7 +5,9 @@
 //! pending two minutes after it was made, and again every three minutes
 //! after that, and settles it from the answer: a paid checkout is settled
 //! within five minutes. One still unpaid after PayU's window (30 minutes) is
-//! not completed (`expired`), with the reason. What each run did, and what
+//! not completed (`expired`), with the reason, unless PayU says it is still
+//! in progress (a bank authorisation not yet captured: the buyer's money is
+//! held), which is asked about until PayU settles it. What each run did, and what
 //! went wrong (PayU unreachable, or refusing the call with a wrong key or
 //! salt), is kept for the staff's System tab.
 
@@ -110,7 +112,7 @@ impl BillingService {
                 if let Some(outcome) = outcome {
                     run.settled +=
                         i64::from(settle(&self.db, &self.config, p, &outcome, now).await?);
-                } else if window_over {
+                } else if window_over && !payu::in_progress(&body, &p.txnid) {
                     let reason = format!(
                         "Not completed: no payment arrived within {EXPIRE_AFTER_MINUTES} minutes"
                     );

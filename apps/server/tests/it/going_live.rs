@@ -386,6 +386,74 @@ async fn reconciliation_settles_what_nobody_came_back_for() {
     let _ = user;
 }
 
+/// A payment PayU still reports in progress after its 30 minutes (a bank
+/// authorisation not yet captured, a slow UPI or net-banking payment) holds
+/// the buyer's money: it is not given up, and it is asked about until PayU
+/// settles it. A transaction PayU does not know is given up as before.
+#[tokio::test]
+async fn money_payu_still_holds_is_never_given_up() {
+    let (app, answer, _, url) = payu_app().await;
+    let (token, _) = app.register("held@example.in", "correct horse 1").await;
+    let service = billing(&app, Some(&url));
+    let authorised = started(&app, &token, json!({"udf2": "basic"})).await;
+    let pending = started(&app, &token, json!({"udf2": "basic"})).await;
+    let unknown = started(&app, &token, json!({"udf2": "basic"})).await;
+    for t in [&authorised, &pending, &unknown] {
+        made_ago(&app, t, 31).await;
+    }
+    *answer.lock().expect("lock") = verified(&[
+        (
+            &authorised,
+            json!({"status": "success", "unmappedstatus": "auth", "amt": "999.00", "mihpayid": "4039937155"}),
+        ),
+        (
+            &pending,
+            json!({"status": "pending", "unmappedstatus": "pending", "amt": "999.00", "mihpayid": "4039937156"}),
+        ),
+        (
+            &unknown,
+            json!({"mihpayid": "Not Found", "status": "Not Found"}),
+        ),
+    ]);
+    let run = service.reconcile(Utc::now()).await.expect("run");
+    assert_eq!(
+        (run.checked, run.settled, run.expired),
+        (3, 0, 1),
+        "{run:?}"
+    );
+    assert_eq!(
+        payment(&app, &authorised).await.status,
+        PaymentStatus::Pending
+    );
+    assert_eq!(payment(&app, &pending).await.status, PaymentStatus::Pending);
+    assert_eq!(payment(&app, &unknown).await.status, PaymentStatus::Expired);
+
+    // Hours later PayU captures one and lets the other go.
+    for t in [&authorised, &pending] {
+        made_ago(&app, t, 240).await;
+    }
+    *answer.lock().expect("lock") = verified(&[
+        (&authorised, success("999.00")),
+        (
+            &pending,
+            json!({"status": "failure", "unmappedstatus": "failed", "amt": "999.00", "mihpayid": "4039937156"}),
+        ),
+    ]);
+    let run = service.reconcile(Utc::now()).await.expect("run");
+    assert_eq!(
+        (run.checked, run.settled, run.expired),
+        (2, 2, 0),
+        "{run:?}"
+    );
+    assert_eq!(
+        payment(&app, &authorised).await.status,
+        PaymentStatus::Success
+    );
+    assert_eq!(payment(&app, &pending).await.status, PaymentStatus::Failure);
+    let me = app.get("/api/auth/me", Some(&token)).await;
+    assert_eq!(me.body["user"]["planId"], "basic");
+}
+
 #[tokio::test]
 async fn every_status_payu_sends_is_handled() {
     let (app, answer, _, url) = payu_app().await;
