@@ -412,17 +412,19 @@ impl AuthService {
         let pair_key = format!("login:email-ip:{email}:{ip}");
         let email_key = format!("login:email:{email}");
         let ip_key = format!("login:ip:{ip}");
+        // Every attempt is counted before the password is checked, so
+        // guesses sent in parallel cannot all pass the limit while the
+        // first are still being checked; a right password gives its count
+        // back below. The attempt that goes over the limit is refused like
+        // the ones after it. The caller's own address is counted first: one
+        // refused there counts nothing against the account's email.
+        rate_limited(self.limiter.hit(&ip_key, LOGIN_FAILURES_PER_IP).await)?;
         rate_limited(
             self.limiter
-                .check(&pair_key, LOGIN_FAILURES_PER_EMAIL_AND_IP)
+                .hit(&pair_key, LOGIN_FAILURES_PER_EMAIL_AND_IP)
                 .await,
         )?;
-        rate_limited(
-            self.limiter
-                .check(&email_key, LOGIN_FAILURES_PER_EMAIL)
-                .await,
-        )?;
-        rate_limited(self.limiter.check(&ip_key, LOGIN_FAILURES_PER_IP).await)?;
+        rate_limited(self.limiter.hit(&email_key, LOGIN_FAILURES_PER_EMAIL).await)?;
 
         let found = user::Entity::find()
             .filter(user::Column::Email.eq(&email))
@@ -436,18 +438,12 @@ impl AuthService {
             }
         };
         let Some(user) = found.filter(|_| verified) else {
-            // The attempt that reaches the limit is refused like the ones after it.
-            rate_limited(
-                self.limiter
-                    .hit(&pair_key, LOGIN_FAILURES_PER_EMAIL_AND_IP)
-                    .await,
-            )?;
-            rate_limited(self.limiter.hit(&email_key, LOGIN_FAILURES_PER_EMAIL).await)?;
-            rate_limited(self.limiter.hit(&ip_key, LOGIN_FAILURES_PER_IP).await)?;
             tracing::info!("failed sign-in");
             return Err(AuthError::InvalidCredentials);
         };
         self.limiter.reset(&pair_key).await;
+        self.limiter.give_back(&email_key).await;
+        self.limiter.give_back(&ip_key).await;
         crate::suspension::refuse_if_suspended(&self.db, &user.id).await?;
         if crate::challenge::second_factor_on(&self.db, &user.id).await? {
             return Ok(LoginOut::Challenge(
@@ -511,9 +507,11 @@ impl AuthService {
         }
         validate(&input)?;
         let now = Utc::now();
+        let txn = ca_core::db::begin_write(&self.db).await?;
         let user = self
-            .set_password(&self.db, user, &input.new_password, now)
+            .set_password(&txn, user, &input.new_password, now)
             .await?;
+        txn.commit().await?;
         Ok(ChangePasswordOut {
             success: true,
             message: "Password changed successfully".into(),
@@ -529,6 +527,7 @@ impl AuthService {
         now: DateTime<Utc>,
     ) -> Result<user::Model, AuthError> {
         let version = user.token_version + 1;
+        end_open_links(conn, &user.id, now).await?;
         let mut active: user::ActiveModel = user.into();
         active.password_hash = Set(password::hash(new_password)?);
         active.token_version = Set(version);
@@ -536,13 +535,18 @@ impl AuthService {
         Ok(active.update(conn).await?)
     }
 
-    /// Revokes every token of the caller ("sign out of all devices").
+    /// Revokes every token of the caller ("sign out of all devices"), with
+    /// the reset links and the half-finished two-factor sign-ins still open.
     pub async fn logout_all(&self, user: user::Model) -> Result<(), AuthError> {
+        let now = Utc::now();
+        let txn = ca_core::db::begin_write(&self.db).await?;
+        end_open_links(&txn, &user.id, now).await?;
         let version = user.token_version + 1;
         let mut active: user::ActiveModel = user.into();
         active.token_version = Set(version);
-        active.updated_at = Set(Utc::now());
-        active.update(&self.db).await?;
+        active.updated_at = Set(now);
+        active.update(&txn).await?;
+        txn.commit().await?;
         Ok(())
     }
 
@@ -785,6 +789,46 @@ impl AuthService {
     pub async fn has_users(&self) -> Result<bool, AuthError> {
         Ok(user::Entity::find().count(&self.db).await? > 0)
     }
+}
+
+/// Ends what could still sign in to `user_id` without its current
+/// password: unused reset and invitation links, and two-factor sign-ins
+/// whose password step is done but whose code is not yet given. Done when
+/// the password changes, when the account signs out everywhere, and when
+/// staff change its email (a link sent to the old address must not set the
+/// password of the account at its new one).
+pub async fn end_open_links<C: ConnectionTrait>(
+    conn: &C,
+    user_id: &str,
+    now: DateTime<Utc>,
+) -> Result<(), AuthError> {
+    password_reset_token::Entity::update_many()
+        .col_expr(password_reset_token::Column::UsedAt, Expr::value(now))
+        .filter(password_reset_token::Column::UserId.eq(user_id))
+        .filter(password_reset_token::Column::UsedAt.is_null())
+        .exec(conn)
+        .await?;
+    end_open_challenges(conn, user_id, now).await
+}
+
+/// Ends the two-factor sign-ins of `user_id` whose password step is done
+/// but whose code is not yet given: with every session ended, a sign-in
+/// half done before that does not finish after it.
+pub async fn end_open_challenges<C: ConnectionTrait>(
+    conn: &C,
+    user_id: &str,
+    now: DateTime<Utc>,
+) -> Result<(), AuthError> {
+    crate::entities::two_factor_challenge::Entity::update_many()
+        .col_expr(
+            crate::entities::two_factor_challenge::Column::UsedAt,
+            Expr::value(now),
+        )
+        .filter(crate::entities::two_factor_challenge::Column::UserId.eq(user_id))
+        .filter(crate::entities::two_factor_challenge::Column::UsedAt.is_null())
+        .exec(conn)
+        .await?;
+    Ok(())
 }
 
 /// Which of `ids` are accounts that still exist (events queued for an owner

@@ -282,6 +282,7 @@ pub async fn update<C: ConnectionTrait>(
         }
         active.name = Set(name);
     }
+    let mut email_changed = false;
     if let Some(email) = change.email.map(|e| e.trim().to_lowercase()) {
         if !validator::ValidateEmail::validate_email(&email) || email.len() > 254 {
             errors.insert(
@@ -297,6 +298,7 @@ pub async fn update<C: ConnectionTrait>(
             if taken {
                 return Err(AuthError::EmailTaken);
             }
+            email_changed = true;
         }
         active.email = Set(email);
     }
@@ -323,6 +325,10 @@ pub async fn update<C: ConnectionTrait>(
             message: ca_core::validation::first_message(&errors),
             errors,
         });
+    }
+    if email_changed {
+        // Links already sent went to the old address.
+        crate::service::end_open_links(conn, &found.id, Utc::now()).await?;
     }
     active.updated_at = Set(Utc::now());
     Ok(active.update(conn).await?)

@@ -96,12 +96,14 @@ pub async fn unsuspend<C: ConnectionTrait>(conn: &C, user_id: &str) -> Result<bo
 }
 
 /// Ends every session of `target` ("sign out everywhere"): every token
-/// issued so far stops working at once, login-as ones included.
+/// issued so far stops working at once, login-as ones included, and a
+/// two-factor sign-in waiting for its code does not finish.
 pub async fn end_sessions<C: ConnectionTrait>(
     conn: &C,
     target: &user::Model,
     now: DateTime<Utc>,
 ) -> Result<user::Model, AuthError> {
+    crate::service::end_open_challenges(conn, &target.id, now).await?;
     let mut active: user::ActiveModel = target.clone().into();
     active.token_version = Set(target.token_version + 1);
     active.updated_at = Set(now);

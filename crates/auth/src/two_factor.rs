@@ -418,15 +418,33 @@ impl AuthService {
             txn.rollback().await?;
             return Err(AuthError::InvalidChallenge);
         };
-        if challenge.failed_attempts >= CHALLENGE_ATTEMPTS {
+        // The try is taken before the code is checked, on the row itself:
+        // codes sent in parallel wait for each other here, so together they
+        // get the five tries, not five each.
+        let tried = two_factor_challenge::Entity::update_many()
+            .col_expr(
+                two_factor_challenge::Column::FailedAttempts,
+                Expr::col(two_factor_challenge::Column::FailedAttempts).add(1),
+            )
+            .filter(two_factor_challenge::Column::Id.eq(&challenge.id))
+            .filter(two_factor_challenge::Column::UsedAt.is_null())
+            .filter(two_factor_challenge::Column::FailedAttempts.lt(CHALLENGE_ATTEMPTS))
+            .exec_with_returning(&txn)
+            .await?;
+        let Some(tries) = tried.first().map(|c| c.failed_attempts) else {
             txn.rollback().await?;
             return Err(AuthError::TwoFactorLocked);
-        }
+        };
+        // Likewise counted first for the account; a right code gives it back.
         let account_key = format!("2fa:wrong:{}", challenge.user_id);
-        self.limiter()
-            .check(&account_key, WRONG_CODES_PER_ACCOUNT)
+        if let Err(wait) = self
+            .limiter()
+            .hit(&account_key, WRONG_CODES_PER_ACCOUNT)
             .await
-            .map_err(AuthError::RateLimited)?;
+        {
+            txn.rollback().await?;
+            return Err(AuthError::RateLimited(wait));
+        }
         let secret = two_factor_secret::Entity::find_by_id(challenge.user_id.clone())
             .one(&txn)
             .await?
@@ -436,37 +454,32 @@ impl AuthService {
             .await?;
         let (Some(secret), Some(user)) = (secret, user) else {
             txn.rollback().await?;
+            self.limiter().give_back(&account_key).await;
             return Err(AuthError::InvalidChallenge);
         };
+        // Staff may have suspended the account since the password was
+        // checked: the open challenge does not sign in then.
+        if let Err(e) = crate::suspension::refuse_if_suspended(&txn, &user.id).await {
+            txn.rollback().await?;
+            self.limiter().give_back(&account_key).await;
+            return Err(e);
+        }
         let right = take_totp(&txn, self.data_keys(), &secret, &input.code, now).await?
             || take_recovery_code(&txn, &user.id, &input.code, now).await?;
         if !right {
-            // Counted atomically, so parallel guesses share the five tries.
-            two_factor_challenge::Entity::update_many()
-                .col_expr(
-                    two_factor_challenge::Column::FailedAttempts,
-                    Expr::col(two_factor_challenge::Column::FailedAttempts).add(1),
-                )
-                .filter(two_factor_challenge::Column::Id.eq(&challenge.id))
-                .exec(&txn)
-                .await?;
             txn.commit().await?;
-            let _ = self
-                .limiter()
-                .hit(&account_key, WRONG_CODES_PER_ACCOUNT)
-                .await;
             tracing::info!(user_id = %challenge.user_id, "wrong two-factor code");
-            return Err(if challenge.failed_attempts + 1 >= CHALLENGE_ATTEMPTS {
+            return Err(if tries >= CHALLENGE_ATTEMPTS {
                 AuthError::TwoFactorLocked
             } else {
                 AuthError::InvalidTwoFactorCode
             });
         }
+        self.limiter().give_back(&account_key).await;
         let claimed = two_factor_challenge::Entity::update_many()
             .col_expr(two_factor_challenge::Column::UsedAt, Expr::value(now))
             .filter(two_factor_challenge::Column::Id.eq(&challenge.id))
             .filter(two_factor_challenge::Column::UsedAt.is_null())
-            .filter(two_factor_challenge::Column::FailedAttempts.lt(CHALLENGE_ATTEMPTS))
             .exec(&txn)
             .await?;
         if claimed.rows_affected != 1 {

@@ -128,3 +128,134 @@ async fn a_reset_link_can_be_used_only_once_even_concurrently() {
     let successes = [a.is_ok(), b.is_ok()].iter().filter(|ok| **ok).count();
     assert_eq!(successes, 1, "exactly one reset wins: {a:?} / {b:?}");
 }
+
+fn login_in(email: &str, password: &str) -> LoginIn {
+    LoginIn {
+        email: email.into(),
+        password: password.into(),
+    }
+}
+
+/// Guesses sent in parallel share the sign-in limit: after four failures
+/// only one more password is checked, however many arrive at once, so the
+/// right one among them does not get in.
+#[tokio::test]
+async fn parallel_guesses_share_the_sign_in_limit() {
+    let (svc, _db) = service().await;
+    svc.register(signup("guess@example.in"), "1.2.3.4")
+        .await
+        .expect("register");
+    for _ in 0..4 {
+        assert!(matches!(
+            svc.login(login_in("guess@example.in", "wrong-1"), "5.6.7.8")
+                .await,
+            Err(AuthError::InvalidCredentials)
+        ));
+    }
+    let mut attempts: Vec<_> = (0..20)
+        .map(|i| {
+            svc.login(
+                login_in("guess@example.in", &format!("wrong-{i}")),
+                "5.6.7.8",
+            )
+        })
+        .collect();
+    attempts.push(svc.login(login_in("guess@example.in", "secret1"), "5.6.7.8"));
+    let answers = futures_util::future::join_all(attempts).await;
+    let checked = answers
+        .iter()
+        .filter(|a| !matches!(a, Err(AuthError::RateLimited(_))))
+        .count();
+    assert_eq!(checked, 1, "only one more password is checked: {answers:?}");
+    assert!(
+        matches!(answers.last(), Some(Err(AuthError::RateLimited(_)))),
+        "{:?}",
+        answers.last()
+    );
+    // From another address the owner still signs in, and a right password
+    // does not use up that address's allowance.
+    for _ in 0..25 {
+        let ok = svc
+            .login(login_in("guess@example.in", "secret1"), "9.9.9.9")
+            .await;
+        assert!(ok.is_ok(), "{ok:?}");
+    }
+}
+
+fn reset_token(body: &str) -> String {
+    body.split("token=")
+        .nth(1)
+        .expect("token")
+        .chars()
+        .take_while(char::is_ascii_hexdigit)
+        .collect()
+}
+
+async fn reset_link(svc: &AuthService, db: &TestDb, email: &str) -> String {
+    svc.forgot_password(
+        ForgotPasswordIn {
+            email: email.into(),
+        },
+        "1.2.3.4",
+    )
+    .await
+    .expect("forgot");
+    let mail = ca_auth::mailer::outbox(&db.conn, Some(email), 1)
+        .await
+        .expect("outbox");
+    reset_token(&mail[0].body)
+}
+
+/// A reset link stops working once the password is changed another way or
+/// the account signs out everywhere: an owner who suspects a link leaked
+/// ends it by doing either.
+#[tokio::test]
+async fn a_reset_link_ends_when_the_password_changes_or_every_session_ends() {
+    let (svc, db) = service().await;
+    let session = svc
+        .register(signup("links@example.in"), "1.2.3.4")
+        .await
+        .expect("register");
+    let reset = |token: String| {
+        svc.reset_password(
+            ResetPasswordIn {
+                token,
+                password: "attacker-pass".into(),
+            },
+            "1.2.3.4",
+        )
+    };
+
+    let leaked = reset_link(&svc, &db, "links@example.in").await;
+    let user = svc.authenticate(&session.token).await.expect("user");
+    let changed = svc
+        .change_password(
+            user,
+            ca_auth::dto::ChangePasswordIn {
+                current_password: "secret1".into(),
+                new_password: "secret2-new".into(),
+            },
+        )
+        .await
+        .expect("change");
+    assert!(matches!(
+        reset(leaked).await,
+        Err(AuthError::InvalidResetToken)
+    ));
+
+    let leaked = reset_link(&svc, &db, "links@example.in").await;
+    let user = svc.authenticate(&changed.token).await.expect("user");
+    svc.logout_all(user).await.expect("sign out everywhere");
+    assert!(matches!(
+        reset(leaked).await,
+        Err(AuthError::InvalidResetToken)
+    ));
+    // The password is the owner's own all along; a new link still works.
+    assert!(
+        svc.login(login_in("links@example.in", "secret2-new"), "1.2.3.4")
+            .await
+            .is_ok()
+    );
+    let fresh = reset_link(&svc, &db, "links@example.in").await;
+    assert!(reset(fresh).await.is_ok());
+}

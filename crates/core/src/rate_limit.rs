@@ -307,6 +307,41 @@ impl RateLimiter {
         }
     }
 
+    /// Takes back one event counted by [`Self::hit`] for `key`, if its
+    /// window still holds one. Sign-ins count every attempt before the
+    /// password is checked (so parallel guesses cannot all slip under the
+    /// limit) and give the count back when the password was right: only
+    /// failures stay counted.
+    pub async fn give_back(&self, key: &str) {
+        match self {
+            Self::Memory(map) => {
+                if let Ok(mut map) = map.lock()
+                    && let Some(entry) = map.map.get_mut(key)
+                    && entry.0.elapsed() < entry.1
+                {
+                    entry.2 = entry.2.saturating_sub(1);
+                }
+            }
+            Self::Redis(shared) => {
+                let mut conn = shared.conn.clone();
+                // Never below zero, and never a key without its expiry (a
+                // window that ended in between is left alone).
+                let script = redis::Script::new(
+                    r"local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+                      if n > 0 and redis.call('TTL', KEYS[1]) > 0 then
+                        redis.call('DECR', KEYS[1])
+                      end
+                      return 0",
+                );
+                let result: redis::RedisResult<i64> =
+                    script.key(redis_key(key)).invoke_async(&mut conn).await;
+                if let Err(err) = result {
+                    tracing::warn!(%err, "rate limit give-back failed");
+                }
+            }
+        }
+    }
+
     /// Forgets `key`'s count (after a successful login, say).
     pub async fn reset(&self, key: &str) {
         match self {
@@ -516,6 +551,21 @@ mod tests {
         assert!(limiter.hit(key, limit).await.is_err());
         limiter.reset(key).await;
         assert!(limiter.check(key, limit).await.is_ok());
+        // A count given back frees one event again, never below zero.
+        for _ in 0..3 {
+            assert!(limiter.hit(key, limit).await.is_ok());
+        }
+        limiter.give_back(key).await;
+        assert!(limiter.hit(key, limit).await.is_ok());
+        assert!(limiter.hit(key, limit).await.is_err());
+        limiter.reset(key).await;
+        limiter.give_back(key).await;
+        limiter.give_back(key).await;
+        for _ in 0..3 {
+            assert!(limiter.hit(key, limit).await.is_ok());
+        }
+        assert!(limiter.hit(key, limit).await.is_err());
+        limiter.reset(key).await;
     }
 
     #[tokio::test]

@@ -548,6 +548,73 @@ async fn staff_send_a_reset_sign_out_everywhere_and_keep_notes() {
     );
 }
 
+/// Staff who correct a mistyped email end the link already sent to the
+/// old address: whoever reads that mailbox cannot choose the password of
+/// the account at its new one. A link sent after the change works.
+#[tokio::test]
+async fn a_link_sent_to_an_old_address_ends_when_staff_change_the_email() {
+    let app = spawn_app().await;
+    let (admin, _) = account(&app, "desk@example.in", "admin").await;
+    let r = app
+        .send(
+            "POST",
+            "/api/users",
+            Some(&admin),
+            json!({"name": "Invited Owner", "email": "invitd@example.in"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let id = r.body["user"]["id"].as_str().expect("id").to_string();
+    let old_link = app.reset_token_from_outbox("invitd@example.in").await;
+    // A refused change (a bad phone) changes nothing, the link included.
+    let bad = app
+        .send(
+            "PUT",
+            &format!("/api/admin/users/{id}"),
+            Some(&admin),
+            json!({"email": "invited@example.in", "phone": "12"}),
+        )
+        .await;
+    assert_eq!(bad.status, 400, "{}", bad.body);
+    let r = app
+        .send(
+            "PUT",
+            &format!("/api/admin/users/{id}"),
+            Some(&admin),
+            json!({"email": "invited@example.in"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    app.post(
+        "/api/auth/reset-password",
+        json!({"token": old_link, "password": "taken over 1"}),
+    )
+    .await
+    .error(400, "invalid_reset_token");
+    let r = app
+        .send(
+            "POST",
+            &format!("/api/admin/users/{id}/send-password-reset"),
+            Some(&admin),
+            json!({}),
+        )
+        .await;
+    assert!(
+        r.status == 200 || r.status == 204,
+        "{} {}",
+        r.status,
+        r.body
+    );
+    let new_link = app.reset_token_from_outbox("invited@example.in").await;
+    let r = app
+        .post(
+            "/api/auth/reset-password",
+            json!({"token": new_link, "password": "my own horse 1"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+}
+
 /// An account staff create without a password gets a link to choose one
 /// that works for 7 days; a reset link asked for later works for 1 hour.
 #[tokio::test]

@@ -257,6 +257,79 @@ async fn five_wrong_codes_lock_the_challenge() {
     assert_eq!(verify(&app, &next, &right).await.status, 200);
 }
 
+/// Wrong codes sent at once share the challenge's five tries: each waits
+/// for the one before it, so ten guesses in parallel test five codes, not
+/// ten, and the challenge is locked after them.
+#[tokio::test]
+async fn parallel_wrong_codes_share_the_five_tries() {
+    use ca_auth::entities::two_factor_challenge;
+    let app = spawn_app().await;
+    let (token, id) = account(&app, "burst@example.in", "superuser").await;
+    let (_, secret, _) = enrol(&app, &token, &id).await;
+    let ch = challenge(&app, "burst@example.in").await;
+    let right = code_now(&app, &id, &secret).await;
+    let wrong = wrong_code(&right);
+    let answers = futures_util::future::join_all((0..10).map(|_| verify(&app, &ch, &wrong))).await;
+    let tested = answers
+        .iter()
+        .filter(|r| r.body["code"] == "invalid_two_factor_code")
+        .count();
+    assert_eq!(
+        tested,
+        4,
+        "{:?}",
+        answers.iter().map(|r| &r.body).collect::<Vec<_>>()
+    );
+    let row = two_factor_challenge::Entity::find()
+        .filter(two_factor_challenge::Column::UserId.eq(&id))
+        .one(&app.db.conn)
+        .await
+        .expect("challenge")
+        .expect("row");
+    assert_eq!(row.failed_attempts, 5);
+    verify(&app, &ch, &right)
+        .await
+        .error(403, "two_factor_locked");
+}
+
+/// A sign-in waiting for its code does not finish once staff suspend the
+/// account or the account signs out everywhere.
+#[tokio::test]
+async fn an_open_challenge_ends_with_a_suspension_or_signing_out_everywhere() {
+    let app = spawn_app().await;
+    let (su, _) = account(&app, "root@example.in", "superuser").await;
+    let (token, id) = account(&app, "owner-2fa@example.in", "user").await;
+    let (token, secret, _) = enrol(&app, &token, &id).await;
+
+    let ch = challenge(&app, "owner-2fa@example.in").await;
+    let r = app
+        .send("POST", "/api/auth/logout-all", Some(&token), json!({}))
+        .await;
+    assert!(r.status.is_success(), "{} {}", r.status, r.body);
+    verify(&app, &ch, &code_now(&app, &id, &secret).await)
+        .await
+        .error(401, "invalid_challenge");
+
+    let ch = challenge(&app, "owner-2fa@example.in").await;
+    let r = app
+        .send(
+            "POST",
+            &format!("/api/admin/users/{id}/suspend"),
+            Some(&su),
+            json!({"pauseWidget": false}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let r = verify(&app, &ch, &code_now(&app, &id, &secret).await).await;
+    assert!(
+        r.status == 401 || r.status == 403,
+        "no session for a suspended account: {} {}",
+        r.status,
+        r.body
+    );
+    assert!(r.body.get("token").is_none(), "{}", r.body);
+}
+
 #[tokio::test]
 async fn turning_it_off_needs_a_code() {
     let app = spawn_app().await;
