@@ -450,6 +450,7 @@ pub async fn seed(
                             website: None,
                         },
                         &ip,
+                        None,
                         at,
                     )
                     .await

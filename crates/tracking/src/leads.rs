@@ -21,6 +21,7 @@ impl TrackingService {
         conversation_id: &str,
         input: SubmitIn,
         ip: &str,
+        origin: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<SubmitOut, TrackingError> {
         // The collected data and the lead it makes are one step: both are
@@ -31,7 +32,7 @@ impl TrackingService {
             .submit(&txn, conversation_id, input, ip, now)
             .await?;
         let lead = match &conversation {
-            Some(conv) => self.record_lead(&txn, conv, now).await?,
+            Some(conv) => self.record_lead(&txn, conv, origin, now).await?,
             None => None,
         };
         // The attribution touch is part of the same write: on SQLite a write
@@ -56,11 +57,15 @@ impl TrackingService {
     /// A form submitted in `conv` collected an email: creates or updates the
     /// owner's customer, and on the conversation's first lead marks it
     /// `conversion` and counts a campaign conversion, in the caller's
-    /// transaction.
+    /// transaction. A form the owner fills in on their own Preview page
+    /// (`origin` is this server, not the campaign's website) is answered
+    /// like any other but makes no lead: no customer, no conversion, no
+    /// lead email or webhook.
     async fn record_lead<C: sea_orm::ConnectionTrait>(
         &self,
         txn: &C,
         conv: &conversation::Model,
+        origin: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<Option<RecordedLead>, TrackingError> {
         let data: serde_json::Map<String, serde_json::Value> =
@@ -73,6 +78,11 @@ impl TrackingService {
             .one(txn)
             .await?
             .ok_or(TrackingError::CampaignNotFound)?;
+        if origin.is_some_and(|o| {
+            crate::origin::is_preview(o, &campaign.website_url, &self.config.public_url)
+        }) {
+            return Ok(None);
+        }
         // Only the first lead of a conversation counts as a conversion.
         let first = ca_conversations::visitor::mark_converted(txn, &conv.id).await?;
         let (name, phone, company) = (text("name"), text("phone"), text("company"));

@@ -293,7 +293,9 @@ pub async fn send_message(
 }
 
 /// Submit a conversion form (or the popup's email field: `formId` absent or
-/// `email-capture`). Fields are checked against the form's definitions.
+/// `email-capture`). Fields are checked against the form's definitions. A
+/// form sent from the owner's own Preview page (this server's origin) is
+/// answered the same but makes no lead, customer or conversion.
 #[utoipa::path(
     tag = "widget",
     params(("conversationId" = String, Path, description = "The conversation's public id")),
@@ -308,6 +310,7 @@ pub async fn send_message(
 #[post("/conversations/{conversationId}/forms")]
 pub async fn submit_form(
     state: web::Data<AppState>,
+    req: HttpRequest,
     ip: ClientIp,
     path: web::Path<String>,
     body: web::Json<SubmitIn>,
@@ -316,7 +319,13 @@ pub async fn submit_form(
     Ok(web::Json(
         state
             .tracking
-            .submit_form(&path, body.into_inner(), &ip.0, now)
+            .submit_form(
+                &path,
+                body.into_inner(),
+                &ip.0,
+                origin(&req).as_deref(),
+                now,
+            )
             .await?,
     ))
 }

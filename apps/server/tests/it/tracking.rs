@@ -522,6 +522,62 @@ async fn submit_email(app: &TestApp, conversation: &str, email: &str, name: Opti
     .await
 }
 
+/// A form the owner fills in on their own Preview page is answered like any
+/// other (the popup thanks them) but makes no lead: no customer, no
+/// conversion, no lead email. The same form from the campaign's website is
+/// a lead.
+#[tokio::test]
+async fn a_form_sent_from_the_owners_preview_makes_no_lead() {
+    let app = spawn_app_with(|_| {}).await;
+    let (token, id) = owner_and_campaign(&app, "preview-lead@example.in").await;
+    let t = Some(token.as_str());
+    let submit = |conversation: String, origin: String, email: &'static str| {
+        let app = &app;
+        async move {
+            let res = app
+                .client
+                .post(app.url(&format!("/api/widget/conversations/{conversation}/forms")))
+                .header("origin", origin)
+                .json(&json!({"values": {"email": email, "name": "Owner Testing"}}))
+                .send()
+                .await
+                .expect("send");
+            Reply::from(res).await
+        }
+    };
+    let tried = start_conversation(&app, &id, "v_owner_preview").await;
+    let r = submit(tried, app.base.clone(), "owner.testing@example.in").await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let campaign = app.get(&format!("/api/campaigns/{id}/analytics"), t).await;
+    assert_eq!(
+        campaign.body["analytics"]["conversions"], 0,
+        "{}",
+        campaign.body
+    );
+    let customers = app.get("/api/customers/user", t).await;
+    assert_eq!(
+        customers.body["pagination"]["total"], 0,
+        "{}",
+        customers.body
+    );
+
+    let real = start_conversation(&app, &id, "v_real_visitor").await;
+    let r = submit(real, SITE.to_string(), "meera@example.in").await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let campaign = app.get(&format!("/api/campaigns/{id}/analytics"), t).await;
+    assert_eq!(
+        campaign.body["analytics"]["conversions"], 1,
+        "{}",
+        campaign.body
+    );
+    let customers = app.get("/api/customers/user", t).await;
+    assert_eq!(
+        customers.body["pagination"]["total"], 1,
+        "{}",
+        customers.body
+    );
+}
+
 #[tokio::test]
 async fn a_submitted_email_makes_one_customer_and_one_conversion_per_conversation() {
     let app = spawn_app_with(|_| {}).await;

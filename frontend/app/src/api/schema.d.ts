@@ -2040,7 +2040,9 @@ export interface paths {
         put?: never;
         /**
          * Submit a conversion form (or the popup's email field: `formId` absent or
-         *     `email-capture`). Fields are checked against the form's definitions.
+         *     `email-capture`). Fields are checked against the form's definitions. A
+         *     form sent from the owner's own Preview page (this server's origin) is
+         *     answered the same but makes no lead, customer or conversion.
          */
         post: operations["submit_form"];
         delete?: never;
