@@ -164,8 +164,9 @@ pub async fn upsert_lead_and_previous<C: ConnectionTrait>(
 }
 
 /// Records a purchase on the owner's customer last seen with `visitor_id`, if
-/// any: status `customer`, purchase count, revenue and score. Returns whether
-/// a customer was found.
+/// any: status `customer`, purchase count, revenue and score, and tells the
+/// owner's webhooks (`lead.updated`) when the status or score changed.
+/// Returns whether a customer was found.
 pub async fn record_purchase<C: ConnectionTrait>(
     conn: &C,
     owner_id: &str,
@@ -200,5 +201,11 @@ pub async fn record_purchase<C: ConnectionTrait>(
         sea_orm::Condition::all().add(customer::Column::Id.eq(found.id.as_str())),
     )
     .await?;
+    if let Some(after) = customer::Entity::find_by_id(found.id.clone())
+        .one(conn)
+        .await?
+    {
+        crate::hooks::lead_updated(conn, &found, &after, now).await?;
+    }
     Ok(true)
 }
