@@ -51,7 +51,11 @@ impl AdminService {
             total_conversations: ca_conversations::stats::count_all(&self.db).await?,
             total_customers: ca_customers::count_all(&self.db).await?,
             trial_users,
-            revenue_this_month: rupees(ca_billing::staff::paid_since(&self.db, month).await?.1),
+            revenue_this_month: rupees(
+                ca_billing::staff::paid_since(&self.db, month, self.billing.counted_modes())
+                    .await?
+                    .1,
+            ),
         })
     }
 
@@ -59,13 +63,15 @@ impl AdminService {
     pub async fn superadmin(&self, actor: &Actor) -> Result<SuperadminFigures, AdminError> {
         access::check(actor, Permission::ViewBusiness)?;
         let now = Utc::now();
-        let revenue = ca_billing::staff::revenue_figures(&self.db, now).await?;
+        let revenue =
+            ca_billing::staff::revenue_figures(&self.db, now, self.billing.counted_modes()).await?;
         let users = ca_auth::staff::all(&self.db).await?;
         let owners: Vec<&user::Model> = users.iter().filter(|u| u.role == "user").collect();
         let paid_owner_ids: std::collections::HashSet<String> =
             ca_billing::staff::owner_payment_totals(
                 &self.db,
                 &owners.iter().map(|u| u.id.clone()).collect::<Vec<_>>(),
+                self.billing.counted_modes(),
             )
             .await?
             .into_keys()
@@ -123,7 +129,9 @@ impl AdminService {
             m.users = counts.get(&m.month).copied().unwrap_or(0);
         }
         let since = now - Duration::days(30);
-        let new_payers = ca_billing::staff::first_payments_since(&self.db, since).await?;
+        let new_payers =
+            ca_billing::staff::first_payments_since(&self.db, since, self.billing.counted_modes())
+                .await?;
         let ad_spend = ad_spend(&self.db).await?;
         let acquisition_cost = ad_spend.and_then(|spend| {
             (new_payers > 0).then(|| ca_core::figures::round(spend / new_payers as f64, 2))

@@ -47,7 +47,9 @@ impl AdminService {
     ) -> Result<Vec<AdminUser>, AdminError> {
         let ids: Vec<String> = users.iter().map(|u| u.id.clone()).collect();
         let campaigns = ca_campaigns::counters::count_by_owner(&self.db, &ids).await?;
-        let payments = ca_billing::staff::owner_payment_totals(&self.db, &ids).await?;
+        let payments =
+            ca_billing::staff::owner_payment_totals(&self.db, &ids, self.billing.counted_modes())
+                .await?;
         let cancelled = ca_billing::staff::cancelled_owner_ids(&self.db).await?;
         let suspended = ca_auth::suspension::of_many(&self.db, ids).await?;
         Ok(users

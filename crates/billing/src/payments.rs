@@ -648,6 +648,23 @@ impl BillingService {
         }
     }
 
+    /// The payments whose money counts in staff figures (revenue, MRR, new
+    /// payers, an owner's total): on a live install only live PayU payments,
+    /// so the test-card payments made while going live never count as
+    /// revenue; on a test install (PayU's test mode, the simulator or the
+    /// demo page) every payment, so its screens can be tried.
+    pub fn counted_modes(&self) -> &'static [CheckoutMode] {
+        match &self.config.gateway {
+            Gateway::Payu { live: true, .. } => &[CheckoutMode::Live],
+            _ => &[
+                CheckoutMode::Live,
+                CheckoutMode::Test,
+                CheckoutMode::Simulator,
+                CheckoutMode::Demo,
+            ],
+        }
+    }
+
     /// Whether the built-in simulator of PayU's page is on (no PayU keys).
     pub fn simulator_enabled(&self) -> bool {
         matches!(self.config.gateway, Gateway::Simulator)

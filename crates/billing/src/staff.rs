@@ -16,6 +16,7 @@ use ca_core::FieldErrors;
 
 use crate::BillingError;
 use crate::dto::{PlanLimits, PlanOut};
+use crate::entities::payment::CheckoutMode;
 use crate::entities::{payment, plan, subscription};
 use crate::plans::FREE_PLAN;
 
@@ -451,6 +452,7 @@ pub async fn change_plan<C: ConnectionTrait>(
 pub async fn owner_payment_totals<C: ConnectionTrait>(
     conn: &C,
     owner_ids: &[String],
+    modes: &[CheckoutMode],
 ) -> Result<HashMap<String, (u64, i64, Option<DateTime<Utc>>)>, BillingError> {
     let mut out: HashMap<String, (u64, i64, Option<DateTime<Utc>>)> = HashMap::new();
     if owner_ids.is_empty() {
@@ -459,6 +461,7 @@ pub async fn owner_payment_totals<C: ConnectionTrait>(
     let rows = payment::Entity::find()
         .filter(payment::Column::OwnerId.is_in(owner_ids.to_vec()))
         .filter(payment::Column::Status.eq(crate::entities::payment::PaymentStatus::Success))
+        .filter(payment::Column::Mode.is_in(modes.to_vec()))
         .all(conn)
         .await?;
     for p in rows {
@@ -549,6 +552,7 @@ fn month_key(t: DateTime<Utc>) -> String {
 pub async fn revenue_figures<C: ConnectionTrait>(
     conn: &C,
     now: DateTime<Utc>,
+    modes: &[CheckoutMode],
 ) -> Result<RevenueFigures, BillingError> {
     let this_month = Utc
         .with_ymd_and_hms(now.year(), now.month(), 1, 0, 0, 0)
@@ -560,6 +564,7 @@ pub async fn revenue_figures<C: ConnectionTrait>(
     let paid = payment::Entity::find()
         .filter(payment::Column::Status.eq(crate::entities::payment::PaymentStatus::Success))
         .filter(payment::Column::SettledAt.gte(first))
+        .filter(payment::Column::Mode.is_in(modes.to_vec()))
         .all(conn)
         .await?;
     let mut months: Vec<MonthRevenue> = (0..12)
@@ -588,6 +593,7 @@ pub async fn revenue_figures<C: ConnectionTrait>(
         if let Some(txnid) = &s.last_txnid
             && let Some(p) = payment::Entity::find()
                 .filter(payment::Column::Txnid.eq(txnid))
+                .filter(payment::Column::Mode.is_in(modes.to_vec()))
                 .one(conn)
                 .await?
         {
@@ -648,10 +654,12 @@ pub async fn revenue_figures<C: ConnectionTrait>(
 pub async fn paid_since<C: ConnectionTrait>(
     conn: &C,
     since: DateTime<Utc>,
+    modes: &[CheckoutMode],
 ) -> Result<(u64, i64), BillingError> {
     let rows = payment::Entity::find()
         .filter(payment::Column::Status.eq(crate::entities::payment::PaymentStatus::Success))
         .filter(payment::Column::SettledAt.gte(since))
+        .filter(payment::Column::Mode.is_in(modes.to_vec()))
         .all(conn)
         .await?;
     Ok((rows.len() as u64, rows.iter().map(|p| p.amount_paise).sum()))
@@ -677,9 +685,11 @@ pub async fn active_subscription_count<C: ConnectionTrait>(
 pub async fn first_payments_since<C: ConnectionTrait>(
     conn: &C,
     since: DateTime<Utc>,
+    modes: &[CheckoutMode],
 ) -> Result<u64, BillingError> {
     let rows = payment::Entity::find()
         .filter(payment::Column::Status.eq(crate::entities::payment::PaymentStatus::Success))
+        .filter(payment::Column::Mode.is_in(modes.to_vec()))
         .all(conn)
         .await?;
     let mut first: HashMap<String, DateTime<Utc>> = HashMap::new();

@@ -454,6 +454,84 @@ async fn money_payu_still_holds_is_never_given_up() {
     assert_eq!(me.body["user"]["planId"], "basic");
 }
 
+/// On a live install, the test-card payments made while going live (PayU's
+/// test mode, same database) are not revenue: staff figures count live
+/// payments only.
+#[tokio::test]
+async fn test_payments_made_before_going_live_are_not_revenue() {
+    let answer: Answer = Arc::new(Mutex::new(json!({"status": 0, "msg": "nothing yet"})));
+    let url = payu_stub(answer.clone(), Arc::new(Mutex::new(Vec::new()))).await;
+    let verify = url.clone();
+    let mut app = spawn_app_with(|c| {
+        c.payu_key = Some(KEY.into());
+        c.payu_salt = Some(SALT.into());
+        c.payu_mode = Some("live".into());
+        c.payu_verify_url = Some(verify);
+    })
+    .await;
+    app.stop_worker("payment reconciliation").await;
+    let (su, _) = account(&app, "root@example.in", "superuser").await;
+    let (tried, _) = app.register("tried@example.in", "correct horse 1").await;
+    let (paid, _) = app.register("paid@example.in", "correct horse 1").await;
+    let test_card = started(&app, &tried, json!({"udf2": "basic"})).await;
+    let real = started(&app, &paid, json!({"udf2": "basic"})).await;
+    // The first was made while the install still ran PayU's test mode.
+    payment::Entity::update_many()
+        .col_expr(payment::Column::Mode, Expr::value("test"))
+        .filter(payment::Column::Txnid.eq(&test_card))
+        .exec(&app.db.conn)
+        .await
+        .expect("test mode");
+    for t in [&test_card, &real] {
+        made_ago(&app, t, 3).await;
+    }
+    *answer.lock().expect("lock") =
+        verified(&[(&test_card, success("999.00")), (&real, success("999.00"))]);
+    let mut config = billing(&app, Some(&url)).config().clone();
+    config.gateway = ca_billing::Gateway::Payu {
+        credentials: payu_credentials(),
+        payment_url: ca_billing::payu::TEST_PAYMENT_URL.into(),
+        verify_url: url.clone(),
+        live: true,
+    };
+    let service = ca_billing::BillingService::new(
+        app.db.conn.clone(),
+        config,
+        Arc::new(ca_campaigns::counters::Meter(app.db.conn.clone())),
+    );
+    let run = service.reconcile(Utc::now()).await.expect("run");
+    assert_eq!(run.settled, 2, "{run:?}");
+
+    let stats = app.get("/api/admin/dashboard/stats", Some(&su)).await;
+    assert_eq!(
+        stats.body["data"]["revenueThisMonth"], 999.0,
+        "{}",
+        stats.body
+    );
+    let fig = app.get("/api/admin/superadmin", Some(&su)).await;
+    let f = &fig.body["data"];
+    assert_eq!(f["revenueByMonth"][11]["revenue"], 999.0, "{}", fig.body);
+    assert_eq!(f["revenueByMonth"][11]["payments"], 1);
+    assert_eq!(f["revenueThisMonth"], 999.0);
+    assert_eq!(f["mrr"], 999.0);
+    let list = app
+        .get("/api/admin/users?search=tried%40example.in", Some(&su))
+        .await;
+    assert_eq!(
+        list.body["data"]["users"][0]["totalRevenue"], 0.0,
+        "{}",
+        list.body
+    );
+    let list = app
+        .get("/api/admin/users?search=paid%40example.in", Some(&su))
+        .await;
+    assert_eq!(
+        list.body["data"]["users"][0]["totalRevenue"], 999.0,
+        "{}",
+        list.body
+    );
+}
+
 #[tokio::test]
 async fn every_status_payu_sends_is_handled() {
     let (app, answer, _, url) = payu_app().await;
