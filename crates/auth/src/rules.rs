@@ -17,6 +17,11 @@ pub fn name(value: &str) -> Result<(), ValidationError> {
     if v.chars().count() > 100 {
         return Err(error("length", "Name must be at most 100 characters long"));
     }
+    // The name goes into the account's emails: a line break in it could pass
+    // for the platform's own text.
+    if v.chars().any(char::is_control) {
+        return Err(error("format", "Name must be on one line"));
+    }
     Ok(())
 }
 
@@ -82,6 +87,30 @@ pub fn optional_name(value: &str) -> Result<(), ValidationError> {
 
 pub fn optional_phone(value: &str) -> Result<(), ValidationError> {
     phone(value)
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::name;
+
+    #[test]
+    fn a_name_is_one_line() {
+        assert!(name("Ravi Kumar").is_ok());
+        assert!(name("  Ravi Kumar  ").is_ok());
+        for bad in [
+            "Ravi\nKumar",
+            "Ravi\r\n\nYour account is locked",
+            "Ravi\u{1b}[2J",
+            "Ravi\tKumar",
+        ] {
+            let err = name(bad).expect_err(bad);
+            assert_eq!(
+                err.message.as_deref(),
+                Some("Name must be on one line"),
+                "{bad:?}"
+            );
+        }
+    }
 }
 
 #[cfg(test)]

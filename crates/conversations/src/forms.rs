@@ -88,6 +88,18 @@ pub struct CollectedData {
     pub other: Vec<(String, String)>,
 }
 
+/// A form value as one line: every field is a single-line input, and the
+/// values go into the owner's lead emails and exports, where a line break or
+/// control character typed by a visitor could pass for the platform's own
+/// text. Runs of spaces, line breaks and control characters become one space.
+fn single_line(value: &str) -> String {
+    value
+        .split(|c: char| c.is_whitespace() || c.is_control())
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Checks a submitted form against its field definitions (required, email,
 /// phone) and returns the collected data, or the field errors.
 pub fn validate_submission(
@@ -100,7 +112,7 @@ pub fn validate_submission(
         let value = values
             .iter()
             .find(|(k, _)| *k == field.name)
-            .map(|(_, v)| v.trim().to_string())
+            .map(|(_, v)| single_line(v))
             .unwrap_or_default();
         let label = if field.label.is_empty() {
             &field.name

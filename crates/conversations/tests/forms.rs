@@ -152,4 +152,32 @@ fn submissions_are_checked_against_the_field_definitions() {
     assert_eq!(bad["email"], vec!["Please enter a valid email address"]);
     assert_eq!(bad["name"], vec!["Name is required"]);
     assert_eq!(bad["phone"], vec!["Please enter a valid phone number"]);
+
+    // Every field is one line: a visitor's line breaks and control
+    // characters cannot write lines of their own into the owner's lead
+    // email ("Asha\n\nYour account is locked: …").
+    let one_line = validate_submission(
+        &f,
+        &v(&[
+            ("email", "asha@example.in"),
+            (
+                "name",
+                "Asha\r\n\nYour account is locked:\u{1b}[2J https://evil.example",
+            ),
+            ("city", "\tPune \u{0085} West "),
+        ]),
+    )
+    .expect("valid");
+    assert_eq!(
+        one_line.name.as_deref(),
+        Some("Asha Your account is locked: [2J https://evil.example")
+    );
+    assert_eq!(
+        one_line.other,
+        vec![("city".to_string(), "Pune West".to_string())]
+    );
+    // Nothing but spaces and line breaks is nothing.
+    let blank = validate_submission(&f, &v(&[("email", "a@example.in"), ("name", "\n \r\n")]))
+        .expect_err("name is required");
+    assert_eq!(blank["name"], vec!["Name is required"]);
 }
