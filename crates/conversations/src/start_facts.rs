@@ -15,6 +15,9 @@ pub(crate) struct StartFacts {
     pub(crate) campaign_id: String,
     pub(crate) owner_id: String,
     pub(crate) is_active: bool,
+    /// Staff suspended the owner and paused their widget: no chat starts or
+    /// goes on (each reply may cost a paid completion).
+    pub(crate) widget_paused: bool,
     pub(crate) greeting: String,
     /// The form shown instead of the chat when the AI allowance is used up.
     pub(crate) lead_form: PublicForm,

@@ -183,7 +183,7 @@ impl ConversationService {
         }
         let facts = self.start_facts(&input.campaign_id, now).await?;
         self.throttle_campaign(&facts.campaign_id).await?;
-        if !facts.is_active {
+        if !facts.is_active || facts.widget_paused {
             return Err(ConversationError::CampaignInactive);
         }
         // The visitor's A/B test variant, when it counts: the conversation
@@ -273,10 +273,16 @@ impl ConversationService {
             .await?
             .ok_or(ConversationError::CampaignNotFound)?;
         let allowed = entitlement(&self.db, &owner, now).await?;
+        let widget_paused = ca_auth::suspension::widget_paused(&self.db, &owner.id)
+            .await
+            .map_err(|e| {
+                ConversationError::Infra(ca_core::error::InfraError::Other(e.to_string()))
+            })?;
         let facts = Arc::new(StartFacts {
             campaign_id: campaign.id,
             owner_id: owner.id,
             is_active: campaign.is_active,
+            widget_paused,
             greeting: settings.greeting(),
             lead_form: PublicForm::of(&lead_form(&settings)),
             ai_conversations: allowed.ai_conversations,
@@ -380,6 +386,14 @@ impl ConversationService {
         self.throttle_campaign(&conv.campaign_id).await?;
         if self.close_if_idle(&conv, now).await? {
             return Err(ConversationError::Ended);
+        }
+        // A chat going on when staff paused the owner's widget ends there.
+        if self
+            .start_facts(&conv.campaign_id, now)
+            .await?
+            .widget_paused
+        {
+            return Err(ConversationError::CampaignInactive);
         }
         let campaign = self.campaign(&self.db, &conv.campaign_id).await?;
         let settings = self

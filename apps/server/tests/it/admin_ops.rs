@@ -330,6 +330,16 @@ async fn a_suspended_account_cannot_sign_in_and_unsuspending_restores_it() {
         list.body
     );
 
+    // A visitor starts a chat while the widget still runs.
+    let campaign_id = c.body["campaign"]["_id"].as_str().expect("id").to_string();
+    let start = json!({"campaignId": campaign_id, "visitorId": "v_before_pause"});
+    let started = app.post("/api/widget/conversations", start.clone()).await;
+    assert_eq!(started.status, 201, "{}", started.body);
+    let chat = started.body["conversationId"]
+        .as_str()
+        .expect("id")
+        .to_string();
+
     // Suspending again with the widget paused pauses it.
     let r = app
         .send(
@@ -344,6 +354,18 @@ async fn a_suspended_account_cannot_sign_in_and_unsuspending_restores_it() {
     let paused = app.get(&config, None).await;
     assert_eq!(paused.body["active"], false, "{}", paused.body);
     assert_eq!(paused.body["reason"], "paused");
+    // Not only the configuration: a page that kept it, or a script calling
+    // the API, neither starts a chat nor goes on with one (each reply may
+    // cost a paid completion).
+    app.post("/api/widget/conversations", start.clone())
+        .await
+        .error(403, "campaign_inactive");
+    app.post(
+        &format!("/api/widget/conversations/{chat}/messages"),
+        json!({"message": "Is COD available?"}),
+    )
+    .await
+    .error(403, "campaign_inactive");
 
     // Unsuspending restores sign-in and the widget; the password is as it was.
     let r = app
@@ -361,6 +383,8 @@ async fn a_suspended_account_cannot_sign_in_and_unsuspending_restores_it() {
     let fresh = login.body["token"].as_str().expect("token");
     assert_eq!(app.get("/api/auth/me", Some(fresh)).await.status, 200);
     assert_eq!(app.get(&config, None).await.body["active"], true);
+    let again = app.post("/api/widget/conversations", start).await;
+    assert_eq!(again.status, 201, "{}", again.body);
 
     let log = audit(&app, &su, &format!("?targetUserId={owner_id}")).await;
     assert_eq!(
