@@ -285,6 +285,30 @@ pub async fn pause_over_limit<C: ConnectionTrait>(
     Ok(paused)
 }
 
+/// The current names of the owner's campaigns among `ids` (reports that
+/// keep the name a lead came in under show a renamed campaign by its name
+/// now). Deleted campaigns are left out.
+pub async fn names<C: ConnectionTrait>(
+    conn: &C,
+    owner_id: &str,
+    ids: &[String],
+) -> Result<std::collections::HashMap<String, String>, CampaignError> {
+    if ids.is_empty() {
+        return Ok(Default::default());
+    }
+    Ok(campaign::Entity::find()
+        .select_only()
+        .column(campaign::Column::Id)
+        .column(campaign::Column::Name)
+        .filter(campaign::Column::OwnerId.eq(owner_id))
+        .filter(campaign::Column::Id.is_in(ids.to_vec()))
+        .into_tuple::<(String, String)>()
+        .all(conn)
+        .await?
+        .into_iter()
+        .collect())
+}
+
 /// The settings of one of the owner's campaigns, read on `conn` (the
 /// caller's transaction when it goes on to change them).
 pub async fn settings_of<C: ConnectionTrait>(

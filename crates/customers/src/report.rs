@@ -22,7 +22,10 @@ pub fn period(raw: Option<&str>) -> Result<(String, Duration), CustomerError> {
 struct Totals {
     all: u64,
     stats: ConversionStats,
-    /// (campaign id, campaign name) → customers, for campaigns with a name.
+    /// (campaign id, campaign name) → customers, for campaigns with a name:
+    /// one entry per campaign however often it was renamed (under the name
+    /// most of its customers came in with; the caller may know a newer one),
+    /// and per name for deleted campaigns.
     campaigns: Vec<(Option<String>, String, u64)>,
 }
 
@@ -32,7 +35,9 @@ async fn totals<C: ConnectionTrait>(conn: &C, owner_id: &str) -> Result<Totals, 
         .all(conn)
         .await?;
     let mut t = Totals::default();
-    let mut campaigns: BTreeMap<(String, String), u64> = BTreeMap::new();
+    // By campaign id (or by name once the campaign is gone): the customers
+    // under each name it had.
+    let mut campaigns: BTreeMap<(String, String), BTreeMap<String, u64>> = BTreeMap::new();
     for row in rows {
         let n = u64::try_from(row.n).unwrap_or(0);
         t.all += n;
@@ -44,14 +49,29 @@ async fn totals<C: ConnectionTrait>(conn: &C, owner_id: &str) -> Result<Totals, 
             _ => {}
         }
         if !row.campaign_name.is_empty() {
+            let key = if row.campaign_id.is_empty() {
+                (String::new(), row.campaign_name.clone())
+            } else {
+                (row.campaign_id, String::new())
+            };
             *campaigns
-                .entry((row.campaign_id, row.campaign_name))
+                .entry(key)
+                .or_default()
+                .entry(row.campaign_name)
                 .or_default() += n;
         }
     }
     t.campaigns = campaigns
         .into_iter()
-        .map(|((id, name), n)| ((!id.is_empty()).then_some(id), name, n))
+        .map(|((id, _), names)| {
+            let n = names.values().sum();
+            let name = names
+                .into_iter()
+                .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(&a.0)))
+                .map(|(name, _)| name)
+                .unwrap_or_default();
+            ((!id.is_empty()).then_some(id), name, n)
+        })
         .collect();
     Ok(t)
 }

@@ -132,12 +132,23 @@ pub async fn overview(
     query: web::Query<PeriodQuery>,
 ) -> Result<web::Json<OverviewResponse>, ApiError> {
     let (name, length) = report::period(query.period.as_deref())?;
-    Ok(web::Json(
-        state
-            .customers
-            .overview(&user.0.id, name, length, chrono::Utc::now())
-            .await?,
-    ))
+    let mut out = state
+        .customers
+        .overview(&user.0.id, name, length, chrono::Utc::now())
+        .await?;
+    // A renamed campaign shows under its name now.
+    let ids: Vec<String> = out
+        .top_campaigns
+        .iter()
+        .filter_map(|c| c.id.clone())
+        .collect();
+    let names = ca_campaigns::service::names(&state.db, &user.0.id, &ids).await?;
+    for c in &mut out.top_campaigns {
+        if let Some(now) = c.id.as_ref().and_then(|id| names.get(id)) {
+            c.campaign_name.clone_from(now);
+        }
+    }
+    Ok(web::Json(out))
 }
 
 /// Every customer as `customers.csv`, streamed page by page (constant memory).

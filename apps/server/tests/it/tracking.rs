@@ -522,6 +522,41 @@ async fn submit_email(app: &TestApp, conversation: &str, email: &str, name: Opti
     .await
 }
 
+/// A campaign renamed after its first leads stays one campaign in Top
+/// Performing Campaigns, under its name now: it was split in two rows (the
+/// old name's leads and the new name's), which could push it, or another
+/// campaign, out of the top five.
+#[tokio::test]
+async fn a_renamed_campaign_is_one_entry_under_its_new_name() {
+    let app = spawn_app_with(|_| {}).await;
+    let (token, id) = owner_and_campaign(&app, "renamed@example.in").await;
+    let t = Some(token.as_str());
+    for (i, email) in ["asha@example.in", "ravi@example.in"].iter().enumerate() {
+        let c = start_conversation(&app, &id, &format!("v_before_rename_{i}")).await;
+        assert_eq!(submit_email(&app, &c, email, None).await.status, 200);
+    }
+    let mut renamed = app.get(&format!("/api/campaigns/{id}"), t).await.body["campaign"].clone();
+    renamed["name"] = json!("Kesar Diwali offer");
+    let saved = app
+        .send("PUT", &format!("/api/campaigns/{id}"), t, renamed)
+        .await;
+    assert_eq!(saved.status, 200, "{}", saved.body);
+    let c = start_conversation(&app, &id, "v_after_rename").await;
+    assert_eq!(
+        submit_email(&app, &c, "meera@example.in", None)
+            .await
+            .status,
+        200
+    );
+
+    let o = app.get("/api/customers/analytics/overview", t).await;
+    assert_eq!(o.status, 200, "{}", o.body);
+    assert_eq!(
+        o.body["topCampaigns"],
+        json!([{"_id": id, "campaignName": "Kesar Diwali offer", "customers": 3}])
+    );
+}
+
 /// A form the owner fills in on their own Preview page is answered like any
 /// other (the popup thanks them) but makes no lead: no customer, no
 /// conversion, no lead email. The same form from the campaign's website is
