@@ -301,8 +301,10 @@ pub(crate) async fn insert_pending<C: ConnectionTrait>(
 /// moves forward only from `pending` (a resend changes nothing), except that
 /// a success PayU reports after the payment had failed or expired is
 /// applied, since the money was taken: it is logged at warn and marked
-/// (`late_success_at`) for staff. A success takes the next invoice number
-/// and starts (or extends) the paid period, and the tax invoice is issued.
+/// (`late_success_at`) for staff; and a success PayU later reverses by itself
+/// (`autoRefund`) is refunded, with its credit note and the period ended. A
+/// success takes the next invoice number and starts (or extends) the paid
+/// period, and the tax invoice is issued.
 pub(crate) async fn settle(
     db: &DatabaseConnection,
     config: &BillingConfig,
@@ -325,6 +327,24 @@ pub(crate) async fn settle(
     let late = match (current.status, outcome.status) {
         (PaymentStatus::Pending, _) => false,
         (PaymentStatus::Failure | PaymentStatus::Expired, PaymentStatus::Success) => true,
+        (PaymentStatus::Success, PaymentStatus::Failure)
+            if outcome
+                .unmapped_status
+                .as_deref()
+                .is_some_and(|u| u.eq_ignore_ascii_case("autorefund")) =>
+        {
+            // PayU gave the money back itself (a payment captured late, after
+            // the buyer had paid again): a refund like one staff make, with
+            // its credit note, and the period it paid for ends.
+            let refund_id = outcome
+                .mihpayid
+                .clone()
+                .unwrap_or_else(|| format!("autorefund-{}", current.txnid));
+            crate::refunds::record_refund(&txn, config, &current, &refund_id, false, now).await?;
+            txn.commit().await?;
+            tracing::warn!(txnid = %current.txnid, owner = %current.owner_id, "PayU refunded a settled payment by itself (autoRefund)");
+            return Ok(true);
+        }
         _ => {
             txn.rollback().await?;
             return Ok(false);

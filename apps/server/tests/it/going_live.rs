@@ -634,6 +634,38 @@ async fn every_status_payu_sends_is_handled() {
         .expect("payment")
         .clone();
     assert!(shown["lateSuccessAt"].is_string(), "{shown}");
+
+    // PayU then reverses that late capture by itself (the buyer had paid
+    // again): the payment is refunded, with a credit note, and the period
+    // it paid for ends. A resend of the notice changes nothing more.
+    let reversed: Vec<(String, String)> = fields
+        .iter()
+        .map(|(k, v)| match k.as_str() {
+            "status" => (k.clone(), "failure".to_string()),
+            "unmappedstatus" => (k.clone(), "autoRefund".to_string()),
+            _ => (k.clone(), v.clone()),
+        })
+        .collect();
+    let reversed = resign(&payu_credentials(), &reversed);
+    for _ in 0..2 {
+        let (status, _, body) = post_form(&app, "/api/payment/payu/webhook", &reversed).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let p = payment(&app, &txnid).await;
+    assert_eq!(p.status, PaymentStatus::Refunded);
+    assert_eq!(p.refund_amount_paise, Some(99_900));
+    let notes = ca_billing::entities::invoice::Entity::find()
+        .filter(ca_billing::entities::invoice::Column::PaymentId.eq(&p.id))
+        .all(&app.db.conn)
+        .await
+        .expect("documents");
+    assert_eq!(
+        notes.iter().filter(|d| d.kind == "credit_note").count(),
+        1,
+        "{notes:?}"
+    );
+    let sub = app.get("/api/billing/subscription", Some(&token)).await;
+    assert_ne!(sub.body["data"]["status"], "active", "{}", sub.body);
 }
 
 #[tokio::test]
