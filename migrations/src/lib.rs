@@ -58,6 +58,7 @@ mod m20261128_000053_sealed_two_factor_secrets;
 mod m20261128_000054_exposure_outcomes;
 mod m20261128_000055_webhook_resend_schedule;
 mod m20261128_000056_meta_outbox_pages;
+mod m20261128_000057_refund_in_progress;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -123,6 +124,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261128_000054_exposure_outcomes::Migration),
             Box::new(m20261128_000055_webhook_resend_schedule::Migration),
             Box::new(m20261128_000056_meta_outbox_pages::Migration),
+            Box::new(m20261128_000057_refund_in_progress::Migration),
         ]
     }
 }

@@ -49,6 +49,8 @@ pub enum BillingError {
     NotRefundable,
     #[error("The refund was not made: {0}")]
     RefundRefused(String),
+    #[error("A refund of this payment is already on its way to PayU; refresh in a minute")]
+    RefundInProgress,
     #[error("internal error: {0}")]
     Infra(#[from] InfraError),
 }
@@ -99,6 +101,7 @@ impl DomainError for BillingError {
             Self::AlreadySubscribed => ErrorKind::Conflict,
             Self::RateLimited(retry) => ErrorKind::RateLimited(*retry),
             Self::NotRefundable | Self::RefundRefused(_) => ErrorKind::BusinessRule,
+            Self::RefundInProgress => ErrorKind::Conflict,
             Self::Infra(_) => ErrorKind::Internal,
         }
     }
@@ -123,6 +126,7 @@ impl DomainError for BillingError {
             Self::RateLimited(_) => "rate_limited",
             Self::NotRefundable => "not_refundable",
             Self::RefundRefused(_) => "refund_refused",
+            Self::RefundInProgress => "refund_in_progress",
             Self::Infra(_) => "internal_error",
         }
     }

@@ -292,6 +292,7 @@ pub(crate) async fn insert_pending<C: ConnectionTrait>(
         refund_id: Set(None),
         refund_keeps_access: Set(None),
         late_success_at: Set(None),
+        refund_started_at: Set(None),
     }
     .insert(conn)
     .await?)

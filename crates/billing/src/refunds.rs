@@ -7,7 +7,7 @@
 
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::Expr;
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
+use sea_orm::{ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter};
 
 use crate::BillingError;
 use crate::config::{BillingConfig, Gateway};
@@ -15,6 +15,19 @@ use crate::entities::payment::{self, PaymentStatus};
 use crate::entities::subscription;
 use crate::payu;
 use crate::service::BillingService;
+
+/// How long a refund started but never recorded (its server stopped while
+/// PayU was being asked) blocks another.
+const REFUND_CLAIM_MINUTES: i64 = 5;
+
+/// The id PayU knows a payment's refund by (`var2`, at most 20
+/// characters): the same for every request about the payment.
+fn refund_token(payment_id: &str) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(payment_id.as_bytes());
+    let hex: String = digest.iter().map(|b| format!("{b:02X}")).collect();
+    format!("RF{}", &hex[..18])
+}
 
 /// A payment by its txnid (staff: any owner's).
 pub async fn by_txnid<C: ConnectionTrait>(
@@ -40,10 +53,53 @@ impl BillingService {
         if p.status != PaymentStatus::Success {
             return Err(BillingError::NotRefundable);
         }
-        let our_id = format!(
-            "RF{}",
-            &ca_core::ids::new_id().simple().to_string()[..18].to_uppercase()
-        );
+        let now = Utc::now();
+        // Claimed before PayU is asked, so one payment's money is asked back
+        // once however many clicks or staff members arrive together. A claim
+        // left by a server that stopped mid-request lapses after a while.
+        let claimed = payment::Entity::update_many()
+            .col_expr(payment::Column::RefundStartedAt, Expr::value(Some(now)))
+            .filter(payment::Column::Id.eq(&p.id))
+            .filter(payment::Column::Status.eq(PaymentStatus::Success))
+            .filter(
+                Condition::any()
+                    .add(payment::Column::RefundStartedAt.is_null())
+                    .add(
+                        payment::Column::RefundStartedAt
+                            .lt(now - chrono::Duration::minutes(REFUND_CLAIM_MINUTES)),
+                    ),
+            )
+            .exec(&self.db)
+            .await?
+            .rows_affected
+            == 1;
+        if !claimed {
+            let current = by_txnid(&self.db, &p.txnid).await?;
+            return Err(if current.status == PaymentStatus::Success {
+                BillingError::RefundInProgress
+            } else {
+                BillingError::NotRefundable
+            });
+        }
+        let answer = self.ask_refund(p).await;
+        if answer.is_err() {
+            payment::Entity::update_many()
+                .col_expr(
+                    payment::Column::RefundStartedAt,
+                    Expr::value(Option::<DateTime<Utc>>::None),
+                )
+                .filter(payment::Column::Id.eq(&p.id))
+                .exec(&self.db)
+                .await?;
+        }
+        answer
+    }
+
+    /// Asks the payment's provider to give the money back.
+    async fn ask_refund(&self, p: &payment::Model) -> Result<String, BillingError> {
+        // The same id for every request about this payment: should a request
+        // PayU queued look lost (a timeout), asking again cannot refund twice.
+        let our_id = refund_token(&p.id);
         match (p.provider.as_str(), &self.config.gateway) {
             // No money moved: nothing to give back.
             ("simulator" | "demo", _) => Ok(our_id),

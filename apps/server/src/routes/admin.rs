@@ -704,6 +704,7 @@ pub async fn health(
         (status = 401, description = "No valid session", body = ErrorBody),
         (status = 403, description = "Not staff", body = ErrorBody),
         (status = 404, description = "No such payment", body = ErrorBody),
+        (status = 409, description = "`refund_in_progress`: a refund of this payment is already on its way to PayU (it is asked once, however many clicks)", body = ErrorBody),
         (status = 422, description = "Not a successful payment, or PayU refused the refund", body = ErrorBody),
     )
 )]

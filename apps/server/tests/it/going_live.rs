@@ -726,6 +726,59 @@ async fn a_refund_goes_back_through_payu_and_ends_the_period() {
         .error(422, "not_refundable");
 }
 
+/// One payment's money is asked back from PayU once: a double click or a
+/// second staff member while the first request is out gets "already on its
+/// way" (409), not a second full-amount refund. A refusal by PayU lets
+/// staff try again, with the same refund id, so PayU can tell a repeat.
+#[tokio::test]
+async fn a_refund_is_asked_of_payu_once_however_many_clicks() {
+    let (app, answer, seen, url) = payu_app().await;
+    let (token, _) = app.register("double@example.in", "correct horse 1").await;
+    let txnid = started(&app, &token, json!({"udf2": "basic"})).await;
+    made_ago(&app, &txnid, 3).await;
+    *answer.lock().expect("lock") = verified(&[(&txnid, success("999.00"))]);
+    billing(&app, Some(&url))
+        .reconcile(Utc::now())
+        .await
+        .expect("run");
+    let (staff, _) = account(&app, "ops@example.in", "admin").await;
+    let (other, _) = account(&app, "desk@example.in", "admin").await;
+    let path = format!("/api/admin/payments/{txnid}/refund");
+    let refund_calls = |seen: &Seen| {
+        seen.lock()
+            .expect("lock")
+            .iter()
+            .filter(|c| c["command"] == "cancel_refund_transaction")
+            .map(|c| c["var2"].clone())
+            .collect::<Vec<_>>()
+    };
+
+    // PayU refuses first: nothing is recorded and staff may try again.
+    *answer.lock().expect("lock") = json!({"status": 0, "msg": "Invalid amount"});
+    app.send("POST", &path, Some(&staff), json!({}))
+        .await
+        .error(422, "refund_refused");
+
+    *answer.lock().expect("lock") = json!({"status": 1, "msg": "Refund Request Queued", "request_id": "130412346", "mihpayid": "403993715521937565", "error_code": 102, "_delay_ms": 800});
+    let (a, b) = tokio::join!(
+        app.send("POST", &path, Some(&staff), json!({})),
+        app.send("POST", &path, Some(&other), json!({}))
+    );
+    let mut statuses = [a.status.as_u16(), b.status.as_u16()];
+    statuses.sort_unstable();
+    assert_eq!(statuses, [200, 409], "{} / {}", a.body, b.body);
+    let loser = if a.status == 409 { &a } else { &b };
+    assert_eq!(loser.body["code"], "refund_in_progress", "{}", loser.body);
+    let calls = refund_calls(&seen);
+    assert_eq!(calls.len(), 2, "the refused one and one more: {calls:?}");
+    assert_eq!(calls[0], calls[1], "the same refund id each time");
+    assert_eq!(payment(&app, &txnid).await.status, PaymentStatus::Refunded);
+    app.send("POST", &path, Some(&staff), json!({}))
+        .await
+        .error(422, "not_refundable");
+    assert_eq!(refund_calls(&seen).len(), 2);
+}
+
 #[tokio::test]
 async fn the_simulator_refunds_itself_and_staff_may_let_the_owner_keep_the_period() {
     let app = spawn_app().await;

@@ -571,6 +571,10 @@ pub(crate) async fn payu_stub(
                 async move {
                     seen.lock().expect("lock").push(form.into_inner());
                     let body = answer.lock().expect("lock").clone();
+                    // `_delay_ms` in the answer: PayU takes that long.
+                    if let Some(ms) = body.get("_delay_ms").and_then(Value::as_u64) {
+                        tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+                    }
                     HttpResponse::Ok().json(body)
                 }
             }),

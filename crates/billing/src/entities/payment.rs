@@ -66,6 +66,9 @@ pub struct Model {
     pub refund_keeps_access: Option<bool>,
     /// A success the provider reported after the payment had failed.
     pub late_success_at: Option<DateTimeUtc>,
+    /// When staff started a refund, before PayU was asked (cleared when
+    /// PayU refuses): a second request for the same money is refused.
+    pub refund_started_at: Option<DateTimeUtc>,
 }
 
 /// Where a payment was made.

@@ -5907,6 +5907,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `refund_in_progress`: a refund of this payment is already on its way to PayU (it is asked once, however many clicks) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
