@@ -93,6 +93,48 @@ impl FromRequest for CurrentUser {
 /// server sits behind a trusted proxy (`CA_TRUST_PROXY`).
 pub struct ClientIp(pub String);
 
+impl ClientIp {
+    /// What per-address limits count by: an IPv4 address, or the /64 an
+    /// IPv6 address belongs to. One IPv6 subscriber holds a whole /64 and
+    /// can pick a new address for every request, so counting whole
+    /// addresses would let one machine past every per-address limit (and
+    /// use up an owner's monthly visitors).
+    pub fn limit_key(&self) -> String {
+        match self.0.parse::<std::net::IpAddr>() {
+            Ok(std::net::IpAddr::V6(v6)) if v6.to_ipv4_mapped().is_none() => {
+                let s = v6.segments();
+                format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+            }
+            Ok(std::net::IpAddr::V6(v6)) => v6
+                .to_ipv4_mapped()
+                .map_or_else(|| self.0.clone(), |v4| v4.to_string()),
+            _ => self.0.clone(),
+        }
+    }
+}
+
+/// The address the trusted proxy in front of the server saw: the last
+/// `X-Forwarded-For` entry (a proxy appends the peer it saw; the entries
+/// before it are whatever the client sent, so they are never taken), or
+/// the `Forwarded`/`X-Real-IP` address when there is no such header.
+fn forwarded_peer(req: &HttpRequest) -> Option<String> {
+    let xff: Vec<&str> = req
+        .headers()
+        .get_all("x-forwarded-for")
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .collect();
+    match xff.last() {
+        Some(last) => Some((*last).to_string()),
+        None => req
+            .connection_info()
+            .realip_remote_addr()
+            .map(str::to_string),
+    }
+}
+
 impl FromRequest for ClientIp {
     type Error = ApiError;
     type Future = std::future::Ready<Result<Self, Self::Error>>;
@@ -101,9 +143,8 @@ impl FromRequest for ClientIp {
         let trust_proxy = req
             .app_data::<web::Data<AppState>>()
             .is_some_and(|s| s.config.trust_proxy);
-        let info = req.connection_info();
         let raw = if trust_proxy {
-            info.realip_remote_addr().map(str::to_string)
+            forwarded_peer(req)
         } else {
             req.peer_addr().map(|a| a.ip().to_string())
         };
@@ -152,5 +193,21 @@ impl FromRequest for BuyerBrowser {
             page: header(actix_web::http::header::REFERER)
                 .filter(|p| !own.is_empty() && p.starts_with(&own)),
         })))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ClientIp;
+
+    #[test]
+    fn limits_count_ipv6_by_its_64_and_ipv4_by_address() {
+        let key = |ip: &str| ClientIp(ip.to_string()).limit_key();
+        assert_eq!(key("203.0.113.7"), "203.0.113.7");
+        assert_eq!(key("2001:db8:77:1::1"), "2001:db8:77:1::/64");
+        assert_eq!(key("2001:0db8:0077:0001:ffff:1:2:3"), "2001:db8:77:1::/64");
+        assert_ne!(key("2001:db8:77:2::1"), key("2001:db8:77:1::1"));
+        assert_eq!(key("::ffff:198.51.100.4"), "198.51.100.4");
+        assert_eq!(key("unknown"), "unknown");
     }
 }

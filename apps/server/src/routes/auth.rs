@@ -34,7 +34,10 @@ pub async fn register(
     ip: ClientIp,
     body: web::Json<RegisterIn>,
 ) -> Result<HttpResponse, ApiError> {
-    let session = state.auth.register(body.into_inner(), &ip.0).await?;
+    let session = state
+        .auth
+        .register(body.into_inner(), &ip.limit_key())
+        .await?;
     Ok(HttpResponse::Created().json(session))
 }
 
@@ -57,7 +60,9 @@ pub async fn login(
     ip: ClientIp,
     body: web::Json<LoginIn>,
 ) -> Result<web::Json<LoginOut>, ApiError> {
-    Ok(web::Json(state.auth.login(body.into_inner(), &ip.0).await?))
+    Ok(web::Json(
+        state.auth.login(body.into_inner(), &ip.limit_key()).await?,
+    ))
 }
 
 /// The second step of signing in: the challenge token from sign-in and the
@@ -282,7 +287,10 @@ pub async fn forgot_password(
     ip: ClientIp,
     body: web::Json<ForgotPasswordIn>,
 ) -> Result<web::Json<MessageOut>, ApiError> {
-    state.auth.forgot_password(body.into_inner(), &ip.0).await?;
+    state
+        .auth
+        .forgot_password(body.into_inner(), &ip.limit_key())
+        .await?;
     Ok(web::Json(MessageOut::ok(FORGOT_PASSWORD_MESSAGE)))
 }
 
@@ -304,6 +312,9 @@ pub async fn reset_password(
     body: web::Json<ResetPasswordIn>,
 ) -> Result<web::Json<ResetPasswordOut>, ApiError> {
     Ok(web::Json(
-        state.auth.reset_password(body.into_inner(), &ip.0).await?,
+        state
+            .auth
+            .reset_password(body.into_inner(), &ip.limit_key())
+            .await?,
     ))
 }

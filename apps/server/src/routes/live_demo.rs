@@ -100,7 +100,7 @@ pub async fn config(path: web::Path<String>) -> Result<HttpResponse, ApiError> {
 /// Page views, impressions and engaged time on the demo: answered, never
 /// stored or counted.
 pub async fn event(ip: ClientIp) -> Result<HttpResponse, ApiError> {
-    throttle(&ip.0).await?;
+    throttle(&ip.limit_key()).await?;
     Ok(HttpResponse::Accepted().json(serde_json::json!({"success": true, "counted": false})))
 }
 
@@ -109,7 +109,7 @@ pub async fn start(
     ip: ClientIp,
     body: web::Json<serde_json::Value>,
 ) -> Result<HttpResponse, ApiError> {
-    throttle(&ip.0).await?;
+    throttle(&ip.limit_key()).await?;
     demo_only(
         body.get("campaignId")
             .and_then(|v| v.as_str())
@@ -144,7 +144,7 @@ pub async fn message(
     path: web::Path<String>,
     body: web::Json<MessageIn>,
 ) -> Result<HttpResponse, ApiError> {
-    throttle(&ip.0).await?;
+    throttle(&ip.limit_key()).await?;
     demo_conversation(&path)?;
     let text = body.message.trim().to_string();
     if text.is_empty() {
@@ -228,7 +228,7 @@ pub async fn submit(
     path: web::Path<String>,
     body: web::Json<SubmitIn>,
 ) -> Result<web::Json<SubmitOut>, ApiError> {
-    throttle(&ip.0).await?;
+    throttle(&ip.limit_key()).await?;
     demo_conversation(&path)?;
     let s = settings();
     let input = body.into_inner();
@@ -262,7 +262,7 @@ pub async fn submit(
 
 /// The prospect closed the popup.
 pub async fn dismiss(ip: ClientIp, path: web::Path<String>) -> Result<web::Json<OkOut>, ApiError> {
-    throttle(&ip.0).await?;
+    throttle(&ip.limit_key()).await?;
     demo_conversation(&path)?;
     Ok(web::Json(OkOut { success: true }))
 }

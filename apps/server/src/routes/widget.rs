@@ -108,7 +108,12 @@ pub async fn record_event(
     let input: EventIn = json_body(&body)?;
     let counted = state
         .tracking
-        .event(input, origin(&req).as_deref(), &ip.0, chrono::Utc::now())
+        .event(
+            input,
+            origin(&req).as_deref(),
+            &ip.limit_key(),
+            chrono::Utc::now(),
+        )
         .await?;
     Ok(HttpResponse::Accepted().json(AcceptedOut {
         success: true,
@@ -142,7 +147,12 @@ pub async fn purchase(
     Ok(web::Json(
         state
             .tracking
-            .purchase(input, origin(&req).as_deref(), &ip.0, chrono::Utc::now())
+            .purchase(
+                input,
+                origin(&req).as_deref(),
+                &ip.limit_key(),
+                chrono::Utc::now(),
+            )
             .await?,
     ))
 }
@@ -171,7 +181,7 @@ pub async fn start_conversation(
 ) -> Result<HttpResponse, ApiError> {
     let out = state
         .conversations
-        .start(body.into_inner(), &ip.0, chrono::Utc::now())
+        .start(body.into_inner(), &ip.limit_key(), chrono::Utc::now())
         .await?;
     Ok(HttpResponse::Created().json(out))
 }
@@ -234,7 +244,7 @@ pub async fn send_message(
     let now = chrono::Utc::now();
     let turn = state
         .conversations
-        .begin(&path, body.into_inner(), &ip.0, now)
+        .begin(&path, body.into_inner(), &ip.limit_key(), now)
         .await?;
     if !wants_event_stream(&req) {
         let out = state.conversations.complete(turn, &mut |_| {}).await?;
@@ -322,7 +332,7 @@ pub async fn submit_form(
             .submit_form(
                 &path,
                 body.into_inner(),
-                &ip.0,
+                &ip.limit_key(),
                 origin(&req).as_deref(),
                 now,
             )
@@ -350,7 +360,7 @@ pub async fn dismiss(
     Ok(web::Json(
         state
             .conversations
-            .dismiss(&path, &ip.0, chrono::Utc::now())
+            .dismiss(&path, &ip.limit_key(), chrono::Utc::now())
             .await?,
     ))
 }

@@ -201,6 +201,40 @@ async fn a_stranger_cannot_lock_the_owner_out() {
         .error(429, "rate_limited");
 }
 
+/// Behind a proxy, the address limits count by is the one the proxy saw
+/// (the last `X-Forwarded-For` entry): a client writing a new address of
+/// its own in front of it each time does not get fresh attempts, and an
+/// IPv6 client rotating through its /64 is one address.
+#[tokio::test]
+async fn a_forged_forwarded_address_or_a_new_ipv6_address_gets_no_fresh_attempts() {
+    let app = crate::helpers::spawn_app_with(|c| c.trust_proxy = true).await;
+    app.register("forged@example.in", "right-pass").await;
+    let login_from = |xff: String| {
+        let req = app
+            .client
+            .post(app.url("/api/auth/login"))
+            .header("x-forwarded-for", xff)
+            .json(&serde_json::json!({"email": "forged@example.in", "password": "wrong"}));
+        async move { Reply(req.send().await.expect("send")).await }
+    };
+    for i in 0..5 {
+        let r = login_from(format!("10.0.0.{i}, 203.0.113.7")).await;
+        assert_eq!(r.status, 401, "attempt {i}: {}", r.body);
+    }
+    login_from("10.0.0.99, 203.0.113.7".into())
+        .await
+        .error(429, "rate_limited");
+    for i in 0..5 {
+        let r = login_from(format!("2001:db8:77:1::{:x}", i + 1)).await;
+        assert_eq!(r.status, 401, "attempt {i}: {}", r.body);
+    }
+    login_from("2001:db8:77:1:ffff:1:2:3".into())
+        .await
+        .error(429, "rate_limited");
+    // Another /64 is another address.
+    assert_eq!(login_from("2001:db8:77:2::1".into()).await.status, 401);
+}
+
 #[tokio::test]
 async fn failed_logins_are_rate_limited_per_ip() {
     let app = spawn_app().await;
