@@ -158,6 +158,26 @@ impl AdminService {
                         },
                     )
                     .await?;
+                    if after.email != before.email {
+                        // The old address hears of it, in the same
+                        // transaction: whoever holds that mailbox can tell
+                        // staff if the change was not theirs.
+                        let body = format!(
+                            "Hello {name},\n\nThe email address you sign in to ConvertAssist with was changed by our staff from {old} to {new}. Sign-in emails and password reset links now go to {new}.\n\nIf you did not ask for this, reply to this email or contact ConvertAssist support at once.",
+                            name = after.name,
+                            old = before.email,
+                            new = after.email,
+                        );
+                        self.auth
+                            .mailer()
+                            .send(
+                                txn,
+                                &before.email,
+                                "Your ConvertAssist sign-in email was changed",
+                                &body,
+                            )
+                            .await?;
+                    }
                     Ok(Done::new(after.id.clone(), after.clone())
                         .before(Some(snapshot(&before)))
                         .after(Some(snapshot(&after))))

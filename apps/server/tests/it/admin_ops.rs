@@ -615,6 +615,20 @@ async fn a_link_sent_to_an_old_address_ends_when_staff_change_the_email() {
     )
     .await
     .error(400, "invalid_reset_token");
+    // The old address is told, so a change nobody asked for does not go
+    // unnoticed.
+    let told = ca_auth::mailer::outbox(&app.db.conn, Some("invitd@example.in"), 1)
+        .await
+        .expect("outbox");
+    assert_eq!(
+        told[0].subject,
+        "Your ConvertAssist sign-in email was changed"
+    );
+    assert!(
+        told[0].body.contains("invited@example.in"),
+        "{}",
+        told[0].body
+    );
     let r = app
         .send(
             "POST",
