@@ -59,6 +59,7 @@ mod m20261128_000054_exposure_outcomes;
 mod m20261128_000055_webhook_resend_schedule;
 mod m20261128_000056_meta_outbox_pages;
 mod m20261128_000057_refund_in_progress;
+mod m20261128_000058_email_failed_at;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -125,6 +126,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261128_000055_webhook_resend_schedule::Migration),
             Box::new(m20261128_000056_meta_outbox_pages::Migration),
             Box::new(m20261128_000057_refund_in_progress::Migration),
+            Box::new(m20261128_000058_email_failed_at::Migration),
         ]
     }
 }

@@ -400,6 +400,8 @@ pub struct EmailHealth {
 pub struct EmailFailure {
     /// When the email was written.
     pub created_at: DateTime<Utc>,
+    /// When it was given up.
+    pub failed_at: DateTime<Utc>,
     /// Its subject, each email address in it shown as its first letter and
     /// domain (a lead email's subject names the lead).
     pub subject: String,

@@ -163,6 +163,7 @@ impl Mailer {
             sent_at: Set(None),
             last_error: Set(None),
             expires_at: Set(expires_at),
+            failed_at: Set(None),
         }
         .insert(db)
         .await?;
@@ -270,15 +271,16 @@ impl Mailer {
         let failed = || {
             email_outbox::Entity::find()
                 .filter(email_outbox::Column::Status.eq(FAILED))
-                .filter(email_outbox::Column::CreatedAt.gte(now - Duration::days(REQUEUE_DAYS)))
+                .filter(email_outbox::Column::FailedAt.gte(now - Duration::days(REQUEUE_DAYS)))
         };
         let failed_last7_days = failed().count(db).await?;
         let last_failure = failed()
-            .order_by_desc(email_outbox::Column::CreatedAt)
+            .order_by_desc(email_outbox::Column::FailedAt)
             .one(db)
             .await?
             .map(|m| EmailFailure {
                 created_at: m.created_at,
+                failed_at: m.failed_at.unwrap_or(m.created_at),
                 subject: masked_addresses(&m.subject),
                 error: masked_addresses(&m.last_error.unwrap_or_default()),
             });
@@ -372,6 +374,10 @@ impl Mailer {
                 Expr::value((status == SENT).then_some(now)),
             )
             .col_expr(email_outbox::Column::LastError, Expr::value(error))
+            .col_expr(
+                email_outbox::Column::FailedAt,
+                Expr::value((status == FAILED).then_some(now)),
+            )
             .filter(email_outbox::Column::Id.eq(&m.id))
             .exec(&txn)
             .await?;
@@ -381,7 +387,7 @@ impl Mailer {
 }
 
 /// Puts failed messages back in the queue, on `conn` (the caller's
-/// transaction): those written in the last [`REQUEUE_DAYS`] days whose link,
+/// transaction): those given up in the last [`REQUEUE_DAYS`] days whose link,
 /// if they carry one, still works, due at once with their attempts counted
 /// from zero. Answers how many were re-queued and how many failed messages
 /// stay failed (older, or their link expired).
@@ -401,8 +407,12 @@ pub async fn requeue_failed<C: ConnectionTrait>(
             email_outbox::Column::LastError,
             Expr::value(Option::<String>::None),
         )
+        .col_expr(
+            email_outbox::Column::FailedAt,
+            Expr::value(Option::<DateTime<Utc>>::None),
+        )
         .filter(email_outbox::Column::Status.eq(FAILED))
-        .filter(email_outbox::Column::CreatedAt.gte(now - Duration::days(REQUEUE_DAYS)))
+        .filter(email_outbox::Column::FailedAt.gte(now - Duration::days(REQUEUE_DAYS)))
         .filter(
             Condition::any()
                 .add(email_outbox::Column::ExpiresAt.is_null())

@@ -482,6 +482,7 @@ async fn sent_and_failed_emails_are_forgotten_after_a_month_kept_ones_stay() {
             sent_at: Set(None),
             last_error: Set(None),
             expires_at: Set(None),
+            failed_at: Set((*status == "failed").then_some(old)),
         }
         .insert(&db.conn)
         .await
@@ -609,21 +610,25 @@ async fn failed_emails_of_the_last_week_are_requeued_and_delivered() {
     let mailer = mailer(&server, Duration::from_secs(10));
     let now = Utc::now();
     let hours = |h: i64| now - chrono::Duration::hours(h);
-    // (id, status, written, link expires)
+    // (id, status, written, given up, link expires)
     let rows = [
-        ("receipt", "failed", hours(30), None),
+        ("receipt", "failed", hours(30), hours(29), None),
         (
             "reset-live",
             "failed",
             hours(0),
+            hours(0),
             Some(now + chrono::Duration::minutes(50)),
         ),
-        ("reset-dead", "failed", hours(2), Some(hours(1))),
-        ("old-receipt", "failed", hours(8 * 24), None),
-        ("delivered", "sent", hours(3), None),
-        ("kept", "kept", hours(3), None),
+        ("reset-dead", "failed", hours(2), hours(2), Some(hours(1))),
+        ("old-receipt", "failed", hours(8 * 24), hours(8 * 24), None),
+        // Written nine days ago, sent again and given up yesterday: a
+        // failure of this week.
+        ("late-receipt", "failed", hours(9 * 24), hours(24), None),
+        ("delivered", "sent", hours(3), hours(3), None),
+        ("kept", "kept", hours(3), hours(3), None),
     ];
-    for (id, status, at, expires) in rows {
+    for (id, status, at, failed_at, expires) in rows {
         email_outbox::ActiveModel {
             id: Set(id.into()),
             to_address: Set(format!("{id}@example.in")),
@@ -637,15 +642,22 @@ async fn failed_emails_of_the_last_week_are_requeued_and_delivered() {
             sent_at: Set(None),
             last_error: Set((status == "failed").then(|| "451 4.3.0 try later".into())),
             expires_at: Set(expires),
+            failed_at: Set((status == "failed").then_some(failed_at)),
         }
         .insert(&db.conn)
         .await
         .unwrap();
     }
+    // Staff see the failures of this week by when they were given up: the
+    // nine-day-old receipt given up yesterday among them.
+    let health = mailer.health(&db.conn, now).await.unwrap();
+    assert_eq!(health.failed_last7_days, 4, "{health:?}");
+    let last = health.last_failure.expect("the newest failure");
+    assert_eq!(last.subject, "About reset-live");
     let (requeued, left) = ca_auth::mailer::requeue_failed(&db.conn, now)
         .await
         .unwrap();
-    assert_eq!((requeued, left), (2, 2));
+    assert_eq!((requeued, left), (3, 2));
     let status = |all: &[email_outbox::Model], id: &str| {
         let m = all.iter().find(|m| m.id == id).unwrap();
         (m.status.clone(), m.attempts, m.last_error.is_some())
@@ -655,12 +667,20 @@ async fn failed_emails_of_the_last_week_are_requeued_and_delivered() {
     assert_eq!(status(&all, "reset-live"), ("pending".into(), 0, false));
     assert_eq!(status(&all, "reset-dead"), ("failed".into(), 6, true));
     assert_eq!(status(&all, "old-receipt"), ("failed".into(), 6, true));
+    assert_eq!(status(&all, "late-receipt"), ("pending".into(), 0, false));
     assert_eq!(status(&all, "delivered"), ("sent".into(), 6, false));
     assert_eq!(status(&all, "kept"), ("kept".into(), 6, false));
-    assert_eq!(mailer.tick(&db.conn, now).await.unwrap(), 2);
+    assert_eq!(mailer.tick(&db.conn, now).await.unwrap(), 3);
     let mut to: Vec<String> = server.received().into_iter().map(|r| r.rcpt).collect();
     to.sort();
-    assert_eq!(to, ["receipt@example.in", "reset-live@example.in"]);
+    assert_eq!(
+        to,
+        [
+            "late-receipt@example.in",
+            "receipt@example.in",
+            "reset-live@example.in"
+        ]
+    );
     // A second request finds nothing more to put back.
     assert_eq!(
         ca_auth::mailer::requeue_failed(&db.conn, now)

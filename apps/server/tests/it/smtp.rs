@@ -309,6 +309,10 @@ async fn give_up(db: &sea_orm::DatabaseConnection, to: &str) {
             outbox::Column::LastError,
             Expr::value(Some("451 4.3.0 try later".to_string())),
         )
+        .col_expr(
+            outbox::Column::FailedAt,
+            Expr::value(Some(chrono::Utc::now())),
+        )
         .filter(outbox::Column::ToAddress.eq(to))
         .exec(db)
         .await

@@ -31,6 +31,8 @@ pub struct Model {
     /// When the link it carries stops working (password resets and
     /// invitations); it is not delivered after that.
     pub expires_at: Option<DateTimeUtc>,
+    /// When it was given up (`failed`).
+    pub failed_at: Option<DateTimeUtc>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -3206,6 +3206,11 @@ export interface components {
              */
             error: string;
             /**
+             * Format: date-time
+             * @description When it was given up.
+             */
+            failedAt: string;
+            /**
              * @description Its subject, each email address in it shown as its first letter and
              *     domain (a lead email's subject names the lead).
              */

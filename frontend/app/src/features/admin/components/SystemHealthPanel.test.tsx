@@ -48,6 +48,7 @@ describe("SystemHealthPanel's Email card", () => {
           failedLast7Days: 2,
           lastFailure: {
             createdAt: "2026-11-26T09:00:00Z",
+            failedAt: "2026-11-26T09:40:00Z",
             subject: "Receipt CA-000012: Basic",
             error: "permanent error (550): 5.1.1 Recipient address rejected",
           },
