@@ -6,6 +6,7 @@ pub mod dto;
 pub mod entities;
 pub mod error;
 pub mod jwt;
+pub mod links;
 pub mod mailer;
 pub mod password;
 mod rules;

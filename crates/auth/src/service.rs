@@ -527,7 +527,7 @@ impl AuthService {
         now: DateTime<Utc>,
     ) -> Result<user::Model, AuthError> {
         let version = user.token_version + 1;
-        end_open_links(conn, &user.id, now).await?;
+        crate::links::end_open_links(conn, &user.id, now).await?;
         let mut active: user::ActiveModel = user.into();
         active.password_hash = Set(password::hash(new_password)?);
         active.token_version = Set(version);
@@ -540,7 +540,7 @@ impl AuthService {
     pub async fn logout_all(&self, user: user::Model) -> Result<(), AuthError> {
         let now = Utc::now();
         let txn = ca_core::db::begin_write(&self.db).await?;
-        end_open_links(&txn, &user.id, now).await?;
+        crate::links::end_open_links(&txn, &user.id, now).await?;
         let version = user.token_version + 1;
         let mut active: user::ActiveModel = user.into();
         active.token_version = Set(version);
@@ -789,46 +789,6 @@ impl AuthService {
     pub async fn has_users(&self) -> Result<bool, AuthError> {
         Ok(user::Entity::find().count(&self.db).await? > 0)
     }
-}
-
-/// Ends what could still sign in to `user_id` without its current
-/// password: unused reset and invitation links, and two-factor sign-ins
-/// whose password step is done but whose code is not yet given. Done when
-/// the password changes, when the account signs out everywhere, and when
-/// staff change its email (a link sent to the old address must not set the
-/// password of the account at its new one).
-pub async fn end_open_links<C: ConnectionTrait>(
-    conn: &C,
-    user_id: &str,
-    now: DateTime<Utc>,
-) -> Result<(), AuthError> {
-    password_reset_token::Entity::update_many()
-        .col_expr(password_reset_token::Column::UsedAt, Expr::value(now))
-        .filter(password_reset_token::Column::UserId.eq(user_id))
-        .filter(password_reset_token::Column::UsedAt.is_null())
-        .exec(conn)
-        .await?;
-    end_open_challenges(conn, user_id, now).await
-}
-
-/// Ends the two-factor sign-ins of `user_id` whose password step is done
-/// but whose code is not yet given: with every session ended, a sign-in
-/// half done before that does not finish after it.
-pub async fn end_open_challenges<C: ConnectionTrait>(
-    conn: &C,
-    user_id: &str,
-    now: DateTime<Utc>,
-) -> Result<(), AuthError> {
-    crate::entities::two_factor_challenge::Entity::update_many()
-        .col_expr(
-            crate::entities::two_factor_challenge::Column::UsedAt,
-            Expr::value(now),
-        )
-        .filter(crate::entities::two_factor_challenge::Column::UserId.eq(user_id))
-        .filter(crate::entities::two_factor_challenge::Column::UsedAt.is_null())
-        .exec(conn)
-        .await?;
-    Ok(())
 }
 
 /// Which of `ids` are accounts that still exist (events queued for an owner

@@ -328,7 +328,7 @@ pub async fn update<C: ConnectionTrait>(
     }
     if email_changed {
         // Links already sent went to the old address.
-        crate::service::end_open_links(conn, &found.id, Utc::now()).await?;
+        crate::links::end_open_links(conn, &found.id, Utc::now()).await?;
     }
     active.updated_at = Set(Utc::now());
     Ok(active.update(conn).await?)

@@ -103,7 +103,7 @@ pub async fn end_sessions<C: ConnectionTrait>(
     target: &user::Model,
     now: DateTime<Utc>,
 ) -> Result<user::Model, AuthError> {
-    crate::service::end_open_challenges(conn, &target.id, now).await?;
+    crate::links::end_open_challenges(conn, &target.id, now).await?;
     let mut active: user::ActiveModel = target.clone().into();
     active.token_version = Set(target.token_version + 1);
     active.updated_at = Set(now);
