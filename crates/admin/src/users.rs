@@ -161,12 +161,14 @@ impl AdminService {
                     if after.email != before.email {
                         // The old address hears of it, in the same
                         // transaction: whoever holds that mailbox can tell
-                        // staff if the change was not theirs.
+                        // staff if the change was not theirs. The new
+                        // address is masked: the old one may be a mistyped
+                        // stranger's.
                         let body = format!(
-                            "Hello {name},\n\nThe email address you sign in to ConvertAssist with was changed by our staff from {old} to {new}. Sign-in emails and password reset links now go to {new}.\n\nIf you did not ask for this, reply to this email or contact ConvertAssist support at once.",
+                            "Hello {name},\n\nThe email address you sign in to ConvertAssist with was changed by our staff from {old} to {new}. Sign-in emails and password reset links now go to the new address.\n\nIf you did not ask for this, reply to this email or contact ConvertAssist support at once.",
                             name = after.name,
                             old = before.email,
-                            new = after.email,
+                            new = ca_auth::mailer::masked_addresses(&after.email),
                         );
                         self.auth
                             .mailer()

@@ -91,30 +91,7 @@ async fn a_reset_link_can_be_used_only_once_even_concurrently() {
     svc.register(signup("race@example.in"), "1.2.3.4")
         .await
         .expect("register");
-    svc.forgot_password(
-        ForgotPasswordIn {
-            email: "race@example.in".into(),
-        },
-        "1.2.3.4",
-    )
-    .await
-    .expect("forgot");
-    let mail = ca_auth::mailer::outbox(&db.conn, Some("race@example.in"), 1)
-        .await
-        .expect("outbox");
-    assert!(
-        mail[0]
-            .body
-            .contains("https://app.example.in/reset-password?token=")
-    );
-    let token: String = mail[0]
-        .body
-        .split("token=")
-        .nth(1)
-        .expect("token")
-        .chars()
-        .take_while(char::is_ascii_hexdigit)
-        .collect();
+    let token = reset_link(&svc, &db, "race@example.in").await;
     let attempt = |password: &str| {
         svc.reset_password(
             ResetPasswordIn {
@@ -182,15 +159,8 @@ async fn parallel_guesses_share_the_sign_in_limit() {
     }
 }
 
-fn reset_token(body: &str) -> String {
-    body.split("token=")
-        .nth(1)
-        .expect("token")
-        .chars()
-        .take_while(char::is_ascii_hexdigit)
-        .collect()
-}
-
+/// Asks for a reset link for `email` and returns the token of the link in
+/// the email that was queued.
 async fn reset_link(svc: &AuthService, db: &TestDb, email: &str) -> String {
     svc.forgot_password(
         ForgotPasswordIn {
@@ -203,7 +173,12 @@ async fn reset_link(svc: &AuthService, db: &TestDb, email: &str) -> String {
     let mail = ca_auth::mailer::outbox(&db.conn, Some(email), 1)
         .await
         .expect("outbox");
-    reset_token(&mail[0].body)
+    let marker = "https://app.example.in/reset-password?token=";
+    let start = mail[0].body.find(marker).expect("the link") + marker.len();
+    mail[0].body[start..]
+        .chars()
+        .take_while(char::is_ascii_hexdigit)
+        .collect()
 }
 
 /// A reset link stops working once the password is changed another way or
