@@ -17,7 +17,7 @@ use sea_orm::{
 use ca_auth::entities::user;
 
 use crate::BillingError;
-use crate::calendar::period_end;
+use crate::calendar::{period_end, renewal_end};
 use crate::config::{BillingConfig, Gateway};
 use crate::dto::{
     InitializeData, InitializeIn, InvoiceOut, PaymentOut, StatusData, VerifyData, VerifyResponse,
@@ -474,7 +474,11 @@ async fn start_period<C: ConnectionTrait>(
         .filter(|r| r.status == "active" && r.plan_id == p.plan_id && r.current_period_end > now);
     let start = renewing.map_or(now, |r| r.current_period_end);
     let first_start = renewing.map_or(now, |r| r.current_period_start);
-    let end = period_end(start, &p.cycle);
+    // A renewal keeps the day of the month the subscription started on.
+    let end = match renewing {
+        Some(r) => renewal_end(r.current_period_start, r.current_period_end, &p.cycle),
+        None => period_end(start, &p.cycle),
+    };
     payment::Entity::update_many()
         .col_expr(payment::Column::InvoiceNumber, Expr::value(Some(number)))
         .col_expr(payment::Column::PeriodStart, Expr::value(Some(start)))

@@ -894,7 +894,8 @@ async fn a_cancellation_is_taken_back_before_the_period_ends_and_not_after() {
 async fn a_monthly_subscriber_switches_to_annual_billing_from_the_end_of_the_paid_month() {
     let app = spawn_app().await;
     let (token, _) = app.register("annual@example.in", "correct horse 1").await;
-    buy(&app, &token, "basic", "monthly").await;
+    let first = buy(&app, &token, "basic", "monthly").await;
+    let anchor = payment(&app, &first).await.period_start.expect("start");
     let sub = app.get("/api/billing/subscription", Some(&token)).await;
     assert_eq!(sub.body["data"]["cycle"], "monthly");
     let month_end: DateTime<Utc> = sub.body["data"]["subscriptionEndsAt"]
@@ -922,12 +923,10 @@ async fn a_monthly_subscriber_switches_to_annual_billing_from_the_end_of_the_pai
     let start = paid.period_start.expect("start");
     let end = paid.period_end.expect("end");
     assert_eq!(start.timestamp(), month_end.timestamp());
+    // A year on from the paid month, on the day the subscription started.
     assert_eq!(
-        end.date_naive(),
-        month_end
-            .date_naive()
-            .checked_add_months(chrono::Months::new(12))
-            .expect("a year on")
+        end.timestamp(),
+        (anchor + chrono::Months::new(13)).timestamp()
     );
     let sub = app.get("/api/billing/subscription", Some(&token)).await;
     assert_eq!(sub.body["data"]["cycle"], "annual");
@@ -938,6 +937,67 @@ async fn a_monthly_subscriber_switches_to_annual_billing_from_the_end_of_the_pai
         .parse()
         .expect("date");
     assert_eq!(ends.timestamp(), end.timestamp());
+}
+
+#[tokio::test]
+async fn a_renewal_keeps_the_day_of_the_month_the_subscription_started_on() {
+    use ca_billing::entities::subscription;
+    use chrono::{Datelike, TimeZone};
+    let app = spawn_app().await;
+    let (token, user) = app.register("renew31@example.in", "correct horse 1").await;
+    buy(&app, &token, "basic", "monthly").await;
+    // As if the subscription started on the 31st of a month, and its
+    // current period ends on a short month's last day, still to come.
+    let now = Utc::now();
+    let anchor = Utc
+        .with_ymd_and_hms(now.year() - 1, 1, 31, 8, 15, 0)
+        .single()
+        .expect("date");
+    let (months, end) = (1..40u32)
+        .map(|k| (k, anchor + chrono::Months::new(k)))
+        .find(|(_, end)| *end > now + chrono::Duration::days(1) && end.day() < 31)
+        .expect("a short month ahead");
+    subscription::Entity::update_many()
+        .col_expr(
+            subscription::Column::CurrentPeriodStart,
+            Expr::value(anchor),
+        )
+        .col_expr(subscription::Column::CurrentPeriodEnd, Expr::value(end))
+        .filter(subscription::Column::OwnerId.eq(user["id"].as_str().expect("id")))
+        .exec(&app.db.conn)
+        .await
+        .expect("update");
+
+    let init = initialize(
+        &app,
+        &token,
+        json!({"udf2": "basic", "udf4": "monthly", "renew": true}),
+    )
+    .await;
+    assert_eq!(init.status, 200, "{}", init.body);
+    let (target, fields) = simulate(&app, &params_of(&init), "success").await;
+    let (status, _, _) = post_form(&app, &path_of(&target, &app), &fields).await;
+    assert_eq!(status, 303);
+    let renewal = payment(&app, field(&fields, "txnid")).await;
+    assert_eq!(
+        renewal.period_start.map(|t| t.timestamp()),
+        Some(end.timestamp())
+    );
+    let renewed_to = renewal.period_end.expect("end");
+    // Back on the 31st (or the month's last day): a month from the short
+    // month's end would have lost the subscriber the days in between.
+    assert_eq!(
+        renewed_to.timestamp(),
+        (anchor + chrono::Months::new(months + 1)).timestamp()
+    );
+    assert!(renewed_to.day() > end.day(), "{end} then {renewed_to}");
+    let sub = app.get("/api/billing/subscription", Some(&token)).await;
+    let ends: DateTime<Utc> = sub.body["data"]["subscriptionEndsAt"]
+        .as_str()
+        .expect("end")
+        .parse()
+        .expect("date");
+    assert_eq!(ends.timestamp(), renewed_to.timestamp());
 }
 
 #[tokio::test]
