@@ -751,12 +751,42 @@ impl BillingService {
             txnid: txnid.clone(),
             reason: payu::Rejected::WrongKey,
         })?;
-        let outcome = payu::check_callback(&credentials, &p, fields).map_err(|reason| {
+        let signed = payu::check_callback(&credentials, &p, fields).map_err(|reason| {
             CallbackRefused::Rejected {
                 txnid: txnid.clone(),
                 reason,
             }
         })?;
+        // Everything PayU posts is signed except `unmappedstatus`, and that
+        // is what tells captured money from a bank authorisation, or from
+        // PayU's automatic refund. So a callback that would give the plan
+        // (a success), or take back a payment already successful, is applied
+        // only as PayU's own `verify_payment` answer states it. When PayU
+        // cannot say yet, the payment stays pending and is asked about again
+        // (the buyer's status page, then reconciliation).
+        let signed_success = fields
+            .get("status")
+            .is_some_and(|s| s.trim().eq_ignore_ascii_case("success"));
+        let outcome = if signed_success || p.status == PaymentStatus::Success {
+            match self.confirmed(&p).await {
+                Some(outcome) => outcome,
+                None => {
+                    return Ok(Settlement {
+                        status: self
+                            .by_txnid(&txnid)
+                            .await
+                            .ok()
+                            .flatten()
+                            .map_or(p.status, |p| p.status),
+                        txnid,
+                        applied: false,
+                        error: None,
+                    });
+                }
+            }
+        } else {
+            signed
+        };
         let applied = settle(&self.db, &self.config, &p, &outcome, Utc::now())
             .await
             .map_err(|e| {
@@ -799,6 +829,16 @@ impl BillingService {
             .filter(payment::Column::Id.eq(&p.id))
             .exec(&self.db)
             .await?;
+        if let Some(outcome) = self.confirmed(&p).await {
+            settle(&self.db, &self.config, &p, &outcome, now).await?;
+        }
+        Ok(self.by_txnid(&p.txnid).await?.unwrap_or(p))
+    }
+
+    /// What the payment's provider says of `p` (PayU's `verify_payment`, or
+    /// the simulator while it runs): `None` while it is in progress, unknown
+    /// to the provider, or the provider could not be asked.
+    async fn confirmed(&self, p: &payment::Model) -> Option<Outcome> {
         let answer = match (p.provider.as_str(), &self.config.gateway) {
             ("simulator", Gateway::Simulator) => Ok(self.simulator.verify(&p.txnid)),
             (
@@ -813,15 +853,16 @@ impl BillingService {
         };
         match answer {
             Ok(body) => {
-                if let Some(outcome) = payu::parse_verify(&body, &p.txnid, p.amount_paise) {
-                    settle(&self.db, &self.config, &p, &outcome, now).await?;
+                if let Some(refused) = payu::call_refused(&body) {
+                    tracing::warn!(txnid = %p.txnid, msg = %refused, "PayU refused verify_payment");
                 }
+                payu::parse_verify(&body, &p.txnid, p.amount_paise)
             }
             Err(err) => {
-                tracing::warn!(txnid = %p.txnid, %err, "asking the provider about a payment failed")
+                tracing::warn!(txnid = %p.txnid, %err, "asking the provider about a payment failed");
+                None
             }
         }
-        Ok(self.by_txnid(&p.txnid).await?.unwrap_or(p))
     }
 
     /// `POST /payment/verify`: the owner's payment, settled from the

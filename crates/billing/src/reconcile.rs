@@ -12,10 +12,10 @@
 //! salt), is kept for the staff's System tab.
 
 use chrono::{DateTime, Duration, Utc};
-use sea_orm::sea_query::Expr;
+use sea_orm::sea_query::{Expr, NullOrdering};
 use sea_orm::{
-    ColumnTrait, Condition, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder,
-    QuerySelect, Set,
+    ColumnTrait, Condition, ConnectionTrait, EntityTrait, Order, PaginatorTrait, QueryFilter,
+    QueryOrder, QuerySelect, Set,
 };
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -35,7 +35,7 @@ pub const FIRST_CHECK_MINUTES: i64 = 2;
 pub const RECHECK_MINUTES: i64 = 3;
 pub use crate::config::EXPIRE_AFTER_MINUTES;
 /// The most payments asked about in one run.
-const PER_RUN: u64 = 500;
+pub const PER_RUN: u64 = 500;
 const JOB: &str = "reconciliation";
 
 /// What one reconciliation run did.
@@ -62,6 +62,10 @@ impl BillingService {
                     .add(payment::Column::CheckedAt.is_null())
                     .add(payment::Column::CheckedAt.lte(now - Duration::minutes(RECHECK_MINUTES))),
             )
+            // The payment asked about longest ago goes first (one never asked
+            // before all), so payments PayU keeps calling in progress cannot
+            // crowd a new one out of a run.
+            .order_by_with_nulls(payment::Column::CheckedAt, Order::Asc, NullOrdering::First)
             .order_by_asc(payment::Column::CreatedAt)
             .limit(PER_RUN)
             .all(&self.db)

@@ -117,6 +117,53 @@ fn success(amount: &str) -> Value {
         "mihpayid": "403993715521937565", "mode": "UPI", "bank_ref_num": "8471", "error_Message": "NO ERROR"})
 }
 
+/// PayU's return (or webhook) fields for the payment `p`, signed with the
+/// live credentials; `unmappedstatus` (which PayU does not sign) only when given.
+fn signed_callback(
+    p: &payment::Model,
+    status: &str,
+    unmapped: Option<&str>,
+) -> Vec<(String, String)> {
+    let mut fields: Vec<(String, String)> = vec![
+        ("key".into(), KEY.into()),
+        ("txnid".into(), p.txnid.clone()),
+        ("amount".into(), "999.00".into()),
+        ("productinfo".into(), p.productinfo.clone()),
+        ("firstname".into(), p.firstname.clone()),
+        ("email".into(), p.email.clone()),
+        ("status".into(), status.into()),
+        ("mihpayid".into(), "403993715521999999".into()),
+        ("hash".into(), String::new()),
+    ];
+    if let Some(u) = unmapped {
+        fields.push(("unmappedstatus".into(), u.into()));
+    }
+    for (i, u) in ca_billing::payu::udfs(p).iter().enumerate() {
+        fields.push((format!("udf{}", i + 1), u.clone()));
+    }
+    resign(&payu_credentials(), &fields)
+}
+
+/// PayU's `check_action_status` answer for the refund `request_id`.
+fn refund_status(request_id: &str, status: &str) -> Value {
+    json!({"status": 1, "msg": "1 out of 1 Transactions Fetched Successfully",
+        "transaction_details": {request_id: {request_id: {
+            "mihpayid": "403993715521937565", "request_id": request_id, "amt": "999.00",
+            "action": "refund", "status": status, "bank_arn": null, "refund_mode": "Back to Source"}}}})
+}
+
+/// How many credit notes reverse `p`'s invoice.
+async fn credit_notes(app: &TestApp, p: &payment::Model) -> usize {
+    ca_billing::entities::invoice::Entity::find()
+        .filter(ca_billing::entities::invoice::Column::PaymentId.eq(&p.id))
+        .all(&app.db.conn)
+        .await
+        .expect("documents")
+        .iter()
+        .filter(|d| d.kind == "credit_note")
+        .count()
+}
+
 async fn started(app: &TestApp, token: &str, body: Value) -> String {
     let init = initialize(app, token, body).await;
     assert_eq!(init.status, 200, "{}", init.body);
@@ -391,6 +438,38 @@ async fn reconciliation_settles_what_nobody_came_back_for() {
 /// the buyer's money: it is not given up, and it is asked about until PayU
 /// settles it. A transaction PayU does not know is given up as before.
 #[tokio::test]
+async fn payments_payu_keeps_in_progress_do_not_crowd_a_new_one_out() {
+    use sea_orm::IntoActiveModel;
+    let (app, answer, _, url) = payu_app().await;
+    let (token, _) = app.register("crowd@example.in", "correct horse 1").await;
+    let template = payment(&app, &started(&app, &token, json!({"udf2": "basic"})).await).await;
+    // A full run's worth of payments PayU has called in progress for a
+    // while, each asked about four minutes ago and so due again.
+    let now = Utc::now();
+    let per_run = usize::try_from(ca_billing::reconcile::PER_RUN).expect("size");
+    let held = (0..per_run).map(|i| {
+        let mut p = template.clone();
+        p.id = format!("held-{i}");
+        p.txnid = format!("CAHELD{i:05}");
+        p.created_at = now - Duration::minutes(20);
+        p.checked_at = Some(now - Duration::minutes(4));
+        p.into_active_model()
+    });
+    payment::Entity::insert_many(held)
+        .exec(&app.db.conn)
+        .await
+        .expect("insert");
+    // A buyer has just paid; PayU says so.
+    let fresh = started(&app, &token, json!({"udf2": "basic"})).await;
+    made_ago(&app, &fresh, 3).await;
+    *answer.lock().expect("lock") = verified(&[(&fresh, success("999.00"))]);
+    let run = billing(&app, Some(&url)).reconcile(now).await.expect("run");
+    assert_eq!(run.checked, ca_billing::reconcile::PER_RUN as i64);
+    assert_eq!(run.settled, 1);
+    assert_eq!(payment(&app, &fresh).await.status, PaymentStatus::Success);
+}
+
+#[tokio::test]
 async fn money_payu_still_holds_is_never_given_up() {
     let (app, answer, _, url) = payu_app().await;
     let (token, _) = app.register("held@example.in", "correct horse 1").await;
@@ -597,22 +676,14 @@ async fn every_status_payu_sends_is_handled() {
     assert_eq!(payment(&app, &txnid).await.status, PaymentStatus::Failure);
     // PayU's webhook then says it succeeded.
     let p = payment(&app, &txnid).await;
-    let mut fields: Vec<(String, String)> = vec![
-        ("key".into(), KEY.into()),
-        ("txnid".into(), txnid.clone()),
-        ("amount".into(), "999.00".into()),
-        ("productinfo".into(), p.productinfo.clone()),
-        ("firstname".into(), p.firstname.clone()),
-        ("email".into(), p.email.clone()),
-        ("status".into(), "success".into()),
-        ("unmappedstatus".into(), "captured".into()),
-        ("mihpayid".into(), "403993715521999999".into()),
-        ("hash".into(), String::new()),
-    ];
-    for (i, u) in ca_billing::payu::udfs(&p).iter().enumerate() {
-        fields.push((format!("udf{}", i + 1), u.clone()));
-    }
-    let fields = resign(&payu_credentials(), &fields);
+    let fields = signed_callback(&p, "success", Some("captured"));
+    // PayU's own answer says the same (a success is applied only as PayU
+    // states it).
+    *answer.lock().expect("lock") = verified(&[(
+        &txnid,
+        json!({"status": "success", "unmappedstatus": "captured", "amt": "999.00",
+            "mihpayid": "403993715521999999"}),
+    )]);
     let (status, _, body) = post_form(&app, "/api/payment/payu/webhook", &fields).await;
     assert_eq!(status, 200, "{body}");
     assert!(body.contains("\"applied\":true"), "{body}");
@@ -647,6 +718,11 @@ async fn every_status_payu_sends_is_handled() {
         })
         .collect();
     let reversed = resign(&payu_credentials(), &reversed);
+    *answer.lock().expect("lock") = verified(&[(
+        &txnid,
+        json!({"status": "failure", "unmappedstatus": "autoRefund", "amt": "999.00",
+            "mihpayid": "403993715521999999"}),
+    )]);
     for _ in 0..2 {
         let (status, _, body) = post_form(&app, "/api/payment/payu/webhook", &reversed).await;
         assert_eq!(status, 200, "{body}");
@@ -654,18 +730,108 @@ async fn every_status_payu_sends_is_handled() {
     let p = payment(&app, &txnid).await;
     assert_eq!(p.status, PaymentStatus::Refunded);
     assert_eq!(p.refund_amount_paise, Some(99_900));
-    let notes = ca_billing::entities::invoice::Entity::find()
-        .filter(ca_billing::entities::invoice::Column::PaymentId.eq(&p.id))
-        .all(&app.db.conn)
-        .await
-        .expect("documents");
-    assert_eq!(
-        notes.iter().filter(|d| d.kind == "credit_note").count(),
-        1,
-        "{notes:?}"
-    );
+    assert_eq!(credit_notes(&app, &p).await, 1);
     let sub = app.get("/api/billing/subscription", Some(&token)).await;
     assert_ne!(sub.body["data"]["status"], "active", "{}", sub.body);
+}
+
+#[tokio::test]
+async fn a_success_is_applied_only_as_payus_own_answer_states_it() {
+    let (app, answer, seen, _) = payu_app().await;
+    let (token, _) = app.register("unmapped@example.in", "correct horse 1").await;
+    let plan = async || app.get("/api/auth/me", Some(&token)).await.body["user"]["planId"].clone();
+    let free = plan().await;
+
+    // The bank only authorised the payment (PayU: success/auth). The
+    // browser's return is signed, but its unsigned `unmappedstatus` was
+    // dropped (or changed to "captured") on the way.
+    let txnid = started(&app, &token, json!({"udf2": "basic"})).await;
+    let p = payment(&app, &txnid).await;
+    *answer.lock().expect("lock") = verified(&[(
+        &txnid,
+        json!({"status": "success", "unmappedstatus": "auth", "amt": "999.00", "mihpayid": "7"}),
+    )]);
+    let (status, location, _) = post_form(
+        &app,
+        "/api/payment/payu/return",
+        &signed_callback(&p, "success", None),
+    )
+    .await;
+    assert_eq!(status, 303);
+    assert!(
+        location.starts_with("/payment/status?") && location.contains("status=pending"),
+        "{location}"
+    );
+    {
+        let seen = seen.lock().expect("lock");
+        let asked = seen.last().expect("PayU was asked");
+        assert_eq!(asked["command"], "verify_payment");
+        assert_eq!(asked["var1"], txnid);
+    }
+    let (status, _, body) = post_form(
+        &app,
+        "/api/payment/payu/webhook",
+        &signed_callback(&p, "success", Some("captured")),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"applied\":false"), "{body}");
+    assert_eq!(payment(&app, &txnid).await.status, PaymentStatus::Pending);
+    assert_eq!(plan().await, free);
+
+    // PayU cannot be asked (it refuses the call): still nothing is given.
+    *answer.lock().expect("lock") = json!({"status": 0, "msg": "Hash mismatch"});
+    let (_, location, _) = post_form(
+        &app,
+        "/api/payment/payu/return",
+        &signed_callback(&p, "success", None),
+    )
+    .await;
+    assert!(location.contains("status=pending"), "{location}");
+    assert_eq!(payment(&app, &txnid).await.status, PaymentStatus::Pending);
+    assert_eq!(plan().await, free);
+
+    // Once PayU has captured it, the same return is applied, as PayU states it.
+    *answer.lock().expect("lock") = verified(&[(&txnid, success("999.00"))]);
+    let (_, location, _) = post_form(
+        &app,
+        "/api/payment/payu/return",
+        &signed_callback(&p, "success", None),
+    )
+    .await;
+    assert_eq!(location, format!("/payment/success?txnid={txnid}"));
+    let paid = payment(&app, &txnid).await;
+    assert_eq!(paid.status, PaymentStatus::Success);
+    assert_eq!(paid.unmapped_status.as_deref(), Some("captured"));
+    assert_eq!(paid.mihpayid.as_deref(), Some("403993715521937565"));
+    assert_eq!(plan().await, "basic");
+
+    // A success PayU refunded by itself, its "autoRefund" changed to
+    // "captured" by the buyer: PayU's answer says failure, and it fails.
+    let (other, _) = app
+        .register("autorefund@example.in", "correct horse 1")
+        .await;
+    let txnid = started(&app, &other, json!({"udf2": "basic"})).await;
+    let p = payment(&app, &txnid).await;
+    *answer.lock().expect("lock") = verified(&[(
+        &txnid,
+        json!({"status": "failure", "unmappedstatus": "autoRefund", "amt": "999.00", "mihpayid": "8"}),
+    )]);
+    let (_, location, _) = post_form(
+        &app,
+        "/api/payment/payu/return",
+        &signed_callback(&p, "success", Some("captured")),
+    )
+    .await;
+    assert!(location.starts_with("/payment/failure?"), "{location}");
+    let failed = payment(&app, &txnid).await;
+    assert_eq!(failed.status, PaymentStatus::Failure);
+    assert_eq!(
+        failed.error_message.as_deref(),
+        Some("Refunded automatically by PayU")
+    );
+    let me = app.get("/api/auth/me", Some(&other)).await;
+    assert_ne!(me.body["user"]["planId"], "basic");
 }
 
 #[tokio::test]
