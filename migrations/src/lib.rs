@@ -60,6 +60,7 @@ mod m20261128_000055_webhook_resend_schedule;
 mod m20261128_000056_meta_outbox_pages;
 mod m20261128_000057_refund_in_progress;
 mod m20261128_000058_email_failed_at;
+mod m20261129_000059_refund_requests;
 
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -127,6 +128,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261128_000056_meta_outbox_pages::Migration),
             Box::new(m20261128_000057_refund_in_progress::Migration),
             Box::new(m20261128_000058_email_failed_at::Migration),
+            Box::new(m20261129_000059_refund_requests::Migration),
         ]
     }
 }

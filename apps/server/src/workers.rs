@@ -289,7 +289,8 @@ async fn paid_periods(campaigns: CampaignService) {
 }
 
 /// Settles payments nobody came back for, from PayU's answer, every half
-/// minute (see `ca_billing::reconcile`).
+/// minute (see `ca_billing::reconcile`), and records refunds PayU has made
+/// (see `ca_billing::refunds`).
 async fn payment_reconciliation(billing: ca_billing::BillingService) {
     let mut ticker = every(Duration::from_secs(30));
     loop {
@@ -303,6 +304,17 @@ async fn payment_reconciliation(billing: ca_billing::BillingService) {
             ),
             Ok(_) => {}
             Err(err) => tracing::warn!(%err, "payment reconciliation failed"),
+        }
+        // Refunds PayU queued: recorded once PayU says the money went back.
+        match billing.check_refunds(chrono::Utc::now()).await {
+            Ok(round) if round.done + round.failed > 0 => tracing::info!(
+                checked = round.checked,
+                done = round.done,
+                failed = round.failed,
+                "refunds waiting on PayU checked"
+            ),
+            Ok(_) => {}
+            Err(err) => tracing::warn!(%err, "checking refunds with PayU failed"),
         }
     }
 }

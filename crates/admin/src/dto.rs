@@ -321,6 +321,12 @@ pub struct UserPayment {
     /// Where it was made: `simulator`, `demo`, `test` (PayU's test
     /// environment) or `live`.
     pub mode: ca_billing::entities::payment::CheckoutMode,
+    /// A refund PayU accepted and has not made yet: when staff asked for
+    /// it. The payment is refunded once PayU says the money went back.
+    pub refund_requested_at: Option<DateTime<Utc>>,
+    /// Why PayU could not make the last refund asked of it (it can be
+    /// asked again).
+    pub refund_error: Option<String>,
 }
 
 /// `POST /api/admin/payments/{txnid}/refund`.

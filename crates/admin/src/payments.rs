@@ -1,11 +1,13 @@
-//! Payments as staff handle them: refunds. The money goes back first (the
-//! provider is asked outside any transaction), then the refund and its
-//! audit entry are stored together.
+//! Payments as staff handle them: refunds. The money is asked back first
+//! (the provider is asked outside any transaction), then the refund (or,
+//! when PayU only queued it, the request) and its audit entry are stored
+//! together.
 
 use chrono::Utc;
 use serde_json::json;
 
 use ca_billing::entities::payment;
+use ca_billing::refunds::RefundAsked;
 
 use crate::AdminError;
 use crate::access::{self, Permission};
@@ -20,6 +22,7 @@ fn snapshot(p: &payment::Model) -> serde_json::Value {
         "txnid": p.txnid, "status": p.status, "amount": rupees(p.amount_paise),
         "refundId": p.refund_id, "refundedAt": p.refunded_at,
         "refundKeepsAccess": p.refund_keeps_access,
+        "refundRequestedAt": p.refund_requested_at,
     })
 }
 
@@ -46,6 +49,13 @@ pub(crate) fn user_payment(p: &payment::Model) -> UserPayment {
         refund_keeps_access: p.refund_keeps_access,
         late_success_at: p.late_success_at,
         mode: p.mode,
+        refund_requested_at: p
+            .refund_requested_at
+            .filter(|_| p.status == payment::PaymentStatus::Success),
+        refund_error: p
+            .refund_error
+            .clone()
+            .filter(|_| p.status == payment::PaymentStatus::Success),
     }
 }
 
@@ -59,23 +69,36 @@ impl AdminService {
     ) -> Result<UserPayment, AdminError> {
         access::check(actor, Permission::RefundPayments)?;
         let p = ca_billing::refunds::by_txnid(&self.db, txnid).await?;
-        let refund_id = self.billing.request_refund(&p).await?;
+        let asked = self.billing.request_refund(&p).await?;
         let action = Action {
             name: "refund_payment",
             target_type: "payment",
             need: Some(Permission::RefundPayments),
         };
+        let keep_access = input.keep_access.unwrap_or(false);
+        let refund_id = match &asked {
+            RefundAsked::Done(id) | RefundAsked::Queued(id) => id.clone(),
+        };
         let recorded = self
             .audited(actor, action, async |txn| {
-                let after = ca_billing::refunds::record_refund(
-                    txn,
-                    self.billing.config(),
-                    &p,
-                    &refund_id,
-                    input.keep_access.unwrap_or(false),
-                    Utc::now(),
-                )
-                .await?;
+                let after = match &asked {
+                    RefundAsked::Done(id) => {
+                        ca_billing::refunds::record_refund(
+                            txn,
+                            self.billing.config(),
+                            &p,
+                            id,
+                            keep_access,
+                            Utc::now(),
+                        )
+                        .await?
+                    }
+                    // PayU makes it later; the payment says so meanwhile.
+                    RefundAsked::Queued(id) => {
+                        ca_billing::refunds::record_request(txn, &p, id, keep_access, Utc::now())
+                            .await?
+                    }
+                };
                 Ok(Done::new(p.txnid.clone(), after.clone())
                     .before(Some(snapshot(&p)))
                     .after(Some(snapshot(&after))))

@@ -293,6 +293,9 @@ pub(crate) async fn insert_pending<C: ConnectionTrait>(
         refund_keeps_access: Set(None),
         late_success_at: Set(None),
         refund_started_at: Set(None),
+        refund_requested_at: Set(None),
+        refund_checked_at: Set(None),
+        refund_error: Set(None),
     }
     .insert(conn)
     .await?)

@@ -431,6 +431,90 @@ pub async fn cancel_refund_transaction(
     })
 }
 
+/// Where a refund PayU accepted stands, from `check_action_status`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RefundState {
+    /// The money went back to the buyer.
+    Done,
+    /// PayU could not make it (no money left the merchant's settlement).
+    Failed(String),
+    /// Still queued, with the bank, or PayU does not report it yet.
+    Waiting(String),
+}
+
+/// Asks `url` (PayU's postservice) where the refund `request_id` stands
+/// (`check_action_status`, `var1` the request id PayU gave the refund).
+pub async fn check_action_status(
+    http: &reqwest::Client,
+    url: &str,
+    c: &Credentials,
+    request_id: &str,
+) -> Result<Value, String> {
+    let command = "check_action_status";
+    let hash = api_hash(c, command, request_id);
+    let res = http
+        .post(url)
+        .timeout(Duration::from_secs(10))
+        .form(&[
+            ("key", c.key.as_str()),
+            ("command", command),
+            ("var1", request_id),
+            ("hash", hash.as_str()),
+        ])
+        .send()
+        .await
+        .map_err(|e| format!("PayU could not be reached: {}", e.without_url()))?;
+    if !res.status().is_success() {
+        return Err(format!("PayU answered {}", res.status()));
+    }
+    res.json::<Value>()
+        .await
+        .map_err(|e| format!("PayU's answer could not be read: {}", e.without_url()))
+}
+
+/// Reads `check_action_status`'s answer for the refund `request_id` (our
+/// `token` for it, `var2` of the request, identifies it too). PayU's refund
+/// states: `success`; `failure`; `queued`, `in progress`, `requested` and
+/// `od_hit` (the bank has it, or the merchant's balance was short and it
+/// waits) are not settled yet.
+pub fn refund_state(body: &Value, request_id: &str, token: &str) -> RefundState {
+    let actions = body
+        .get("transaction_details")
+        .and_then(|d| d.get(request_id))
+        .and_then(Value::as_object);
+    let Some(actions) = actions else {
+        let msg = text(body.get("msg")).unwrap_or_else(|| "no answer about it".into());
+        return RefundState::Waiting(format!("PayU does not report the refund yet: {msg}"));
+    };
+    // `{request_id: {request_id: {...}}}`; older answers put the fields
+    // directly under the request id.
+    let ours = |a: &Value| {
+        text(a.get("request_id")).as_deref() == Some(request_id)
+            || text(a.get("token")).as_deref() == Some(token)
+    };
+    let action = actions
+        .get(request_id)
+        .filter(|a| a.is_object())
+        .or_else(|| actions.values().find(|a| a.is_object() && ours(a)))
+        .unwrap_or(&body["transaction_details"][request_id]);
+    let status = text(action.get("status"))
+        .unwrap_or_default()
+        .to_lowercase();
+    match status.as_str() {
+        "success" => RefundState::Done,
+        "failure" | "failed" | "cancelled" => RefundState::Failed(
+            text(action.get("error_Message"))
+                .or_else(|| text(action.get("remark")))
+                .map_or_else(
+                    || "PayU could not make the refund".to_string(),
+                    |why| format!("PayU could not make the refund: {why}"),
+                ),
+        ),
+        "" => RefundState::Waiting("PayU does not report the refund's status yet".into()),
+        other => RefundState::Waiting(format!("PayU reports the refund as {other}")),
+    }
+}
+
 /// Asks `url` (PayU's postservice) about `txnid` (or several joined by `|`).
 pub async fn verify_payment(
     http: &reqwest::Client,
@@ -663,6 +747,65 @@ mod tests {
         assert_eq!(
             api_hash(&creds(), "verify_payment", "CA1732350000000abcd"),
             "67ebcbc7f871f1f10e5842b3418a8eb130ab712f7a93dd0177b97bcc355d40f29b4c9f794a0cfb493eaad91ee6e10f03a212b58092db0ef50c5b70697a93b254"
+        );
+    }
+
+    #[test]
+    fn refund_status_hash_matches_payu_sdk() {
+        // `checkRefundStatus` (`wrapper/refund.js`) signs `check_action_status` with apiHasher.
+        assert_eq!(
+            api_hash(&creds(), "check_action_status", "131278422"),
+            "803fc16dda22dacf2811619b9ba2b49f15f8ee9e125a71239f6950d66e9b79d38cdfefc7fa7e449be03169caa99ca6a38cd213bf891e4adbf377202e593d30c9"
+        );
+    }
+
+    #[test]
+    fn refund_states_are_read_from_payus_answer() {
+        let answer = |status: &str| {
+            serde_json::json!({"status": 1, "msg": "1 out of 1 Transactions Fetched Successfully",
+                "transaction_details": {"131278422": {"131278422": {
+                    "mihpayid": "403993715521937565", "request_id": "131278422", "amt": "999.00",
+                    "action": "refund", "token": "RF0A1B", "status": status,
+                    "bank_arn": null, "refund_mode": "Back to Source"}}}})
+        };
+        assert_eq!(
+            refund_state(&answer("success"), "131278422", "RF0A1B"),
+            RefundState::Done
+        );
+        assert_eq!(
+            refund_state(&answer("SUCCESS"), "131278422", "RF0A1B"),
+            RefundState::Done
+        );
+        assert!(matches!(
+            refund_state(&answer("failure"), "131278422", "RF0A1B"),
+            RefundState::Failed(_)
+        ));
+        for waiting in ["queued", "in progress", "requested", "od_hit"] {
+            assert!(
+                matches!(
+                    refund_state(&answer(waiting), "131278422", "RF0A1B"),
+                    RefundState::Waiting(_)
+                ),
+                "{waiting}"
+            );
+        }
+        // Another request's answer, or none, is not ours to settle.
+        assert!(matches!(
+            refund_state(&answer("success"), "999", "RF0A1B"),
+            RefundState::Waiting(_)
+        ));
+        let missing = serde_json::json!({"status": 0, "msg": "0 out of 1 Transactions Fetched Successfully",
+            "transaction_details": {"131278422": "No action status found"}});
+        assert!(matches!(
+            refund_state(&missing, "131278422", "RF0A1B"),
+            RefundState::Waiting(_)
+        ));
+        // Keyed another way but carrying our token.
+        let by_token = serde_json::json!({"status": 1, "transaction_details": {"131278422": {
+            "x": {"token": "RF0A1B", "status": "failure", "remark": "Account closed"}}}});
+        assert_eq!(
+            refund_state(&by_token, "131278422", "RF0A1B"),
+            RefundState::Failed("PayU could not make the refund: Account closed".into())
         );
     }
 

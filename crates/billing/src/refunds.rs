@@ -1,13 +1,20 @@
-//! Refunds by staff. The money goes back first (PayU's
+//! Refunds by staff. The money is asked back first (PayU's
 //! `cancel_refund_transaction`; a simulated or demo payment moved no money
-//! and is refunded at once), then the refund is recorded in the caller's
-//! transaction: the payment shows as refunded in history and on its
-//! invoice, and the part of the owner's paid period it paid for and has not
-//! run yet ends, unless staff chose to let the owner keep it.
+//! and is refunded at once). PayU only queues a refund: the payment stays
+//! successful, marked as waiting on PayU, and the reconciliation worker asks
+//! PayU (`check_action_status`) until it says the money went back. Then the
+//! refund is recorded: the payment shows as refunded in history and on its
+//! invoice, with a credit note, and the part of the owner's paid period it
+//! paid for and has not run yet ends, unless staff chose to let the owner
+//! keep it. A refund PayU fails is recorded as failed, with PayU's reason,
+//! and staff can ask again.
 
 use chrono::{DateTime, Utc};
-use sea_orm::sea_query::Expr;
-use sea_orm::{ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter};
+use sea_orm::sea_query::{Expr, NullOrdering};
+use sea_orm::{
+    ColumnTrait, Condition, ConnectionTrait, EntityTrait, Order, QueryFilter, QueryOrder,
+    QuerySelect,
+};
 
 use crate::BillingError;
 use crate::config::{BillingConfig, Gateway};
@@ -45,11 +52,37 @@ pub async fn by_txnid<C: ConnectionTrait>(
         .ok_or(BillingError::PaymentNotFound)
 }
 
+/// How often a refund waiting on PayU is asked about.
+pub const REFUND_RECHECK_MINUTES: i64 = 10;
+/// The most waiting refunds asked about in one run.
+const REFUNDS_PER_RUN: u64 = 50;
+
+/// What became of a refund staff asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RefundAsked {
+    /// No money moved (a simulated or demo payment): record it now with
+    /// [`record_refund`], under this id.
+    Done(String),
+    /// PayU accepted it under this request id and will make it: record the
+    /// request with [`record_request`]; the refund itself is recorded when
+    /// PayU says the money went back.
+    Queued(String),
+}
+
+/// What one round of asking PayU about waiting refunds did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RefundRound {
+    pub checked: i64,
+    pub done: i64,
+    pub failed: i64,
+    /// PayU could not be asked, or refused the call.
+    pub error: Option<String>,
+}
+
 impl BillingService {
-    /// Gives the money of the successful payment `p` back; answers the
-    /// provider's id of the refund. Runs outside any transaction (it waits
-    /// for PayU); record it with [`record_refund`].
-    pub async fn request_refund(&self, p: &payment::Model) -> Result<String, BillingError> {
+    /// Asks for the money of the successful payment `p` back. Runs outside
+    /// any transaction (it waits for PayU).
+    pub async fn request_refund(&self, p: &payment::Model) -> Result<RefundAsked, BillingError> {
         if p.status != PaymentStatus::Success {
             return Err(BillingError::NotRefundable);
         }
@@ -61,6 +94,7 @@ impl BillingService {
             .col_expr(payment::Column::RefundStartedAt, Expr::value(Some(now)))
             .filter(payment::Column::Id.eq(&p.id))
             .filter(payment::Column::Status.eq(PaymentStatus::Success))
+            .filter(payment::Column::RefundRequestedAt.is_null())
             .filter(
                 Condition::any()
                     .add(payment::Column::RefundStartedAt.is_null())
@@ -96,13 +130,13 @@ impl BillingService {
     }
 
     /// Asks the payment's provider to give the money back.
-    async fn ask_refund(&self, p: &payment::Model) -> Result<String, BillingError> {
+    async fn ask_refund(&self, p: &payment::Model) -> Result<RefundAsked, BillingError> {
         // The same id for every request about this payment: should a request
         // PayU queued look lost (a timeout), asking again cannot refund twice.
         let our_id = refund_token(&p.id);
         match (p.provider.as_str(), &self.config.gateway) {
             // No money moved: nothing to give back.
-            ("simulator" | "demo", _) => Ok(our_id),
+            ("simulator" | "demo", _) => Ok(RefundAsked::Done(our_id)),
             (
                 "payu",
                 Gateway::Payu {
@@ -127,14 +161,173 @@ impl BillingService {
                     tracing::warn!(txnid = %p.txnid, %why, "refund refused");
                     BillingError::RefundRefused(why)
                 })?;
-                tracing::info!(txnid = %p.txnid, request = %queued.request_id, "PayU accepted the refund");
-                Ok(queued.request_id)
+                tracing::info!(txnid = %p.txnid, request = %queued.request_id, "PayU queued the refund");
+                Ok(RefundAsked::Queued(queued.request_id))
             }
             _ => Err(BillingError::RefundRefused(
                 "this payment was made through PayU, which is not configured on this server".into(),
             )),
         }
     }
+
+    /// One round of asking PayU about refunds it queued (the
+    /// reconciliation worker runs it): a refund PayU made is recorded as
+    /// [`record_refund`] does, with the period choice staff made when they
+    /// asked; one PayU failed is marked failed with PayU's reason and can be
+    /// asked again; one still waiting is asked again later.
+    pub async fn check_refunds(&self, now: DateTime<Utc>) -> Result<RefundRound, BillingError> {
+        let mut round = RefundRound::default();
+        let Gateway::Payu {
+            credentials,
+            verify_url,
+            ..
+        } = &self.config.gateway
+        else {
+            return Ok(round);
+        };
+        let due = payment::Entity::find()
+            .filter(payment::Column::Status.eq(PaymentStatus::Success))
+            .filter(payment::Column::Provider.eq("payu"))
+            .filter(payment::Column::RefundRequestedAt.is_not_null())
+            .filter(
+                Condition::any()
+                    .add(payment::Column::RefundCheckedAt.is_null())
+                    .add(
+                        payment::Column::RefundCheckedAt
+                            .lte(now - chrono::Duration::minutes(REFUND_RECHECK_MINUTES)),
+                    ),
+            )
+            .order_by_with_nulls(
+                payment::Column::RefundCheckedAt,
+                Order::Asc,
+                NullOrdering::First,
+            )
+            .limit(REFUNDS_PER_RUN)
+            .all(&self.db)
+            .await?;
+        for p in due {
+            // Claimed by the server that moves its check time first.
+            let claimed = payment::Entity::update_many()
+                .col_expr(payment::Column::RefundCheckedAt, Expr::value(Some(now)))
+                .filter(payment::Column::Id.eq(&p.id))
+                .filter(payment::Column::Status.eq(PaymentStatus::Success))
+                .filter(payment::Column::RefundRequestedAt.is_not_null())
+                .filter(match p.refund_checked_at {
+                    Some(at) => payment::Column::RefundCheckedAt.eq(at),
+                    None => payment::Column::RefundCheckedAt.is_null(),
+                })
+                .exec(&self.db)
+                .await?
+                .rows_affected
+                == 1;
+            let Some(request_id) = p.refund_id.clone().filter(|_| claimed) else {
+                continue;
+            };
+            round.checked += 1;
+            let body =
+                match payu::check_action_status(&self.http, verify_url, credentials, &request_id)
+                    .await
+                {
+                    Ok(body) => body,
+                    Err(err) => {
+                        tracing::warn!(txnid = %p.txnid, %err, "asking PayU about a refund failed");
+                        round.error = Some(err);
+                        continue;
+                    }
+                };
+            if let Some(refused) = payu::call_refused(&body) {
+                tracing::error!(msg = %refused, "PayU refused check_action_status (is CA_PAYU_KEY/CA_PAYU_SALT right?)");
+                round.error = Some(format!("PayU refused the call: {refused}"));
+                continue;
+            }
+            match payu::refund_state(&body, &request_id, &refund_token(&p.id)) {
+                payu::RefundState::Done => {
+                    let txn = ca_core::db::begin_write(&self.db).await?;
+                    let keep_access = p.refund_keeps_access.unwrap_or(false);
+                    match record_refund(&txn, &self.config, &p, &request_id, keep_access, now).await
+                    {
+                        Ok(_) => {
+                            txn.commit().await?;
+                            ca_core::freshness::changed();
+                            round.done += 1;
+                        }
+                        // Refunded meanwhile (PayU's own autoRefund).
+                        Err(BillingError::NotRefundable) => txn.rollback().await?,
+                        Err(err) => return Err(err),
+                    }
+                }
+                payu::RefundState::Failed(why) => {
+                    tracing::error!(txnid = %p.txnid, request = %request_id, %why, "PayU failed a refund it had accepted");
+                    let moved = payment::Entity::update_many()
+                        .col_expr(
+                            payment::Column::RefundRequestedAt,
+                            Expr::value(Option::<DateTime<Utc>>::None),
+                        )
+                        .col_expr(
+                            payment::Column::RefundStartedAt,
+                            Expr::value(Option::<DateTime<Utc>>::None),
+                        )
+                        .col_expr(payment::Column::RefundError, Expr::value(Some(why)))
+                        .col_expr(payment::Column::UpdatedAt, Expr::value(now))
+                        .filter(payment::Column::Id.eq(&p.id))
+                        .filter(payment::Column::Status.eq(PaymentStatus::Success))
+                        .filter(payment::Column::RefundId.eq(&request_id))
+                        .exec(&self.db)
+                        .await?
+                        .rows_affected;
+                    round.failed += i64::try_from(moved).unwrap_or(0);
+                }
+                payu::RefundState::Waiting(state) => {
+                    tracing::info!(txnid = %p.txnid, request = %request_id, %state, "refund still with PayU");
+                }
+            }
+        }
+        Ok(round)
+    }
+}
+
+/// Records, in the caller's transaction, that PayU accepted a refund of the
+/// successful payment `p` under `request_id` and will make it; whether the
+/// owner keeps the period it paid for is decided now, applied when PayU
+/// says the refund is done.
+pub async fn record_request<C: ConnectionTrait>(
+    conn: &C,
+    p: &payment::Model,
+    request_id: &str,
+    keep_access: bool,
+    now: DateTime<Utc>,
+) -> Result<payment::Model, BillingError> {
+    let moved = payment::Entity::update_many()
+        .col_expr(
+            payment::Column::RefundId,
+            Expr::value(Some(request_id.to_string())),
+        )
+        .col_expr(payment::Column::RefundRequestedAt, Expr::value(Some(now)))
+        .col_expr(
+            payment::Column::RefundCheckedAt,
+            Expr::value(Option::<DateTime<Utc>>::None),
+        )
+        .col_expr(
+            payment::Column::RefundKeepsAccess,
+            Expr::value(Some(keep_access)),
+        )
+        .col_expr(
+            payment::Column::RefundError,
+            Expr::value(Option::<String>::None),
+        )
+        .col_expr(payment::Column::UpdatedAt, Expr::value(now))
+        .filter(payment::Column::Id.eq(&p.id))
+        .filter(payment::Column::Status.eq(PaymentStatus::Success))
+        .filter(payment::Column::RefundRequestedAt.is_null())
+        .exec(conn)
+        .await?
+        .rows_affected
+        == 1;
+    if !moved {
+        return Err(BillingError::NotRefundable);
+    }
+    tracing::info!(txnid = %p.txnid, request = %request_id, keep_access, "refund waiting on PayU");
+    by_txnid(conn, &p.txnid).await
 }
 
 /// Records the refund `refund_id` of the successful payment `p` in the

@@ -344,6 +344,35 @@ test("renew early, every PayU status in the history, a staff refund and the Syst
   await expect(paymentRow(renewal).getByRole("button", { name: /^Refund/ })).toHaveCount(0);
   await shotsAtWidths(admin, "90-admin-user-payments-refunded");
 
+  // A refund PayU queued and has not made yet, then one PayU failed: the payment stays paid,
+  // staff see where the refund stands, and may ask again only after a failure. (A simulated
+  // payment is refunded at once, so the row is put in the state PayU's path leaves it.)
+  runSql(
+    "UPDATE payments SET refund_requested_at = ?, refund_id = '130412345' WHERE txnid = ?",
+    new Date().toISOString(),
+    first,
+  );
+  await admin.reload();
+  await admin.getByRole("tab", { name: "Payments" }).click();
+  await expect(paymentRow(first)).toContainText("Refund pending");
+  await expect(paymentRow(first)).toContainText("PayU is making it");
+  await expect(paymentRow(first).getByRole("button", { name: /^Refund/ })).toHaveCount(0);
+  await shotsAtWidths(admin, "90-admin-user-payments-refund-pending");
+  runSql(
+    "UPDATE payments SET refund_requested_at = NULL, refund_error = ? WHERE txnid = ?",
+    "PayU could not make the refund: Insufficient balance in the merchant account",
+    first,
+  );
+  await admin.reload();
+  await admin.getByRole("tab", { name: "Payments" }).click();
+  await expect(paymentRow(first)).toContainText(
+    "PayU could not make the refund: Insufficient balance in the merchant account. No money went back; you can refund it again.",
+  );
+  await expect(paymentRow(first)).not.toContainText("Refund pending");
+  await expect(paymentRow(first).getByRole("button", { name: `Refund ${first}` })).toBeVisible();
+  await shotsAtWidths(admin, "90-admin-user-payments-refund-failed");
+  runSql("UPDATE payments SET refund_error = NULL, refund_id = NULL WHERE txnid = ?", first);
+
   // The owner sees it as refunded; their plan is still Basic (staff kept access).
   await page.goto("/billing/history");
   await expect(row(renewal)).toContainText("Refunded");

@@ -860,7 +860,13 @@ async fn a_refund_goes_back_through_payu_and_ends_the_period() {
     *answer.lock().expect("lock") = json!({"status": 1, "msg": "Refund Request Queued", "request_id": "130412345", "mihpayid": "403993715521937565", "error_code": 102});
     let r = app.send("POST", &path, Some(&staff), json!({})).await;
     assert_eq!(r.status, 200, "{}", r.body);
-    assert_eq!(r.body["data"]["status"], "refunded");
+    // PayU only queued it: the payment stays paid, marked as waiting on PayU.
+    assert_eq!(r.body["data"]["status"], "success");
+    assert!(
+        r.body["data"]["refundRequestedAt"].is_string(),
+        "{}",
+        r.body
+    );
     {
         let seen = seen.lock().expect("lock");
         let call = seen.last().expect("refund call");
@@ -878,9 +884,54 @@ async fn a_refund_goes_back_through_payu_and_ends_the_period() {
         );
     }
     let p = payment(&app, &txnid).await;
+    assert_eq!(p.status, PaymentStatus::Success);
+    assert_eq!(p.refund_id.as_deref(), Some("130412345"));
+    assert_eq!(credit_notes(&app, &p).await, 0);
+    let sub = app.get("/api/billing/subscription", Some(&token)).await;
+    assert_eq!(sub.body["data"]["status"], "active", "{}", sub.body);
+    // Asked again meanwhile: it is already on its way.
+    app.send("POST", &path, Some(&staff), json!({}))
+        .await
+        .error(409, "refund_in_progress");
+
+    // The worker asks PayU (check_action_status, by the request id): still
+    // queued, then done.
+    let service = billing(&app, Some(&url));
+    *answer.lock().expect("lock") = refund_status("130412345", "queued");
+    let now = Utc::now();
+    let round = service.check_refunds(now).await.expect("round");
+    assert_eq!((round.checked, round.done), (1, 0));
+    {
+        let seen = seen.lock().expect("lock");
+        let call = seen.last().expect("status call");
+        assert_eq!(call["command"], "check_action_status");
+        assert_eq!(call["var1"], "130412345");
+        assert_eq!(
+            call["hash"],
+            ca_billing::payu::api_hash(&payu_credentials(), "check_action_status", "130412345")
+        );
+    }
+    // Not asked again at once.
+    assert_eq!(service.check_refunds(now).await.expect("round").checked, 0);
+    assert_eq!(payment(&app, &txnid).await.status, PaymentStatus::Success);
+    // Ten minutes on, PayU has made it.
+    payment::Entity::update_many()
+        .col_expr(
+            payment::Column::RefundCheckedAt,
+            Expr::value(Some(now - Duration::minutes(11))),
+        )
+        .filter(payment::Column::Txnid.eq(&txnid))
+        .exec(&app.db.conn)
+        .await
+        .expect("update");
+    *answer.lock().expect("lock") = refund_status("130412345", "success");
+    let round = service.check_refunds(Utc::now()).await.expect("round");
+    assert_eq!((round.checked, round.done), (1, 1));
+    let p = payment(&app, &txnid).await;
     assert_eq!(p.status, PaymentStatus::Refunded);
     assert_eq!(p.refund_id.as_deref(), Some("130412345"));
     assert_eq!(p.refund_amount_paise, Some(99_900));
+    assert_eq!(credit_notes(&app, &p).await, 1);
     // The period it paid for ended: the owner is no longer on Basic.
     let sub = app.get("/api/billing/subscription", Some(&token)).await;
     assert_ne!(sub.body["data"]["status"], "active", "{}", sub.body);
@@ -938,11 +989,103 @@ async fn a_refund_is_asked_of_payu_once_however_many_clicks() {
     let calls = refund_calls(&seen);
     assert_eq!(calls.len(), 2, "the refused one and one more: {calls:?}");
     assert_eq!(calls[0], calls[1], "the same refund id each time");
-    assert_eq!(payment(&app, &txnid).await.status, PaymentStatus::Refunded);
+    let p = payment(&app, &txnid).await;
+    assert!(p.refund_requested_at.is_some());
+    // Waiting on PayU, it is not asked of PayU again, however long it takes.
     app.send("POST", &path, Some(&staff), json!({}))
         .await
-        .error(422, "not_refundable");
+        .error(409, "refund_in_progress");
+    payment::Entity::update_many()
+        .col_expr(
+            payment::Column::RefundStartedAt,
+            Expr::value(Some(Utc::now() - Duration::hours(2))),
+        )
+        .filter(payment::Column::Txnid.eq(&txnid))
+        .exec(&app.db.conn)
+        .await
+        .expect("update");
+    app.send("POST", &path, Some(&other), json!({}))
+        .await
+        .error(409, "refund_in_progress");
     assert_eq!(refund_calls(&seen).len(), 2);
+}
+
+#[tokio::test]
+async fn a_refund_payu_fails_is_not_recorded_and_can_be_asked_again() {
+    let (app, answer, seen, url) = payu_app().await;
+    let (token, _) = app.register("refail@example.in", "correct horse 1").await;
+    let txnid = started(&app, &token, json!({"udf2": "basic"})).await;
+    made_ago(&app, &txnid, 3).await;
+    *answer.lock().expect("lock") = verified(&[(&txnid, success("999.00"))]);
+    let service = billing(&app, Some(&url));
+    service.reconcile(Utc::now()).await.expect("run");
+    let (staff, _) = account(&app, "ops@example.in", "admin").await;
+    let path = format!("/api/admin/payments/{txnid}/refund");
+    let shown = async || {
+        let p = payment(&app, &txnid).await;
+        let detail = app
+            .get(&format!("/api/admin/users/{}", p.owner_id), Some(&staff))
+            .await;
+        detail.body["data"]["payments"]
+            .as_array()
+            .expect("payments")
+            .iter()
+            .find(|r| r["txnid"] == txnid.as_str())
+            .expect("payment")
+            .clone()
+    };
+
+    *answer.lock().expect("lock") =
+        json!({"status": 1, "msg": "Refund Request Queued", "request_id": "130500001"});
+    let r = app
+        .send("POST", &path, Some(&staff), json!({"keepAccess": true}))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    // PayU fails it (say, the merchant's balance could not cover it).
+    *answer.lock().expect("lock") = json!({"status": 1, "msg": "1 out of 1 Transactions Fetched Successfully",
+        "transaction_details": {"130500001": {"130500001": {"request_id": "130500001", "action": "refund",
+            "status": "failure", "remark": "Insufficient balance"}}}});
+    let round = service.check_refunds(Utc::now()).await.expect("round");
+    assert_eq!((round.checked, round.failed), (1, 1));
+    let p = payment(&app, &txnid).await;
+    assert_eq!(p.status, PaymentStatus::Success);
+    assert_eq!(p.refunded_at, None);
+    assert_eq!(credit_notes(&app, &p).await, 0);
+    let row = shown().await;
+    assert_eq!(row["status"], "success");
+    assert!(row["refundRequestedAt"].is_null(), "{row}");
+    assert_eq!(
+        row["refundError"],
+        "PayU could not make the refund: Insufficient balance"
+    );
+    let history = app.get("/api/payment/history", Some(&token)).await;
+    assert_eq!(history.body["data"][0]["status"], "success");
+
+    // Staff ask again: PayU queues it and makes it; the owner keeps the
+    // period, as staff chose this time.
+    *answer.lock().expect("lock") =
+        json!({"status": 1, "msg": "Refund Request Queued", "request_id": "130500002"});
+    let r = app
+        .send("POST", &path, Some(&staff), json!({"keepAccess": true}))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(shown().await["refundError"].is_null());
+    *answer.lock().expect("lock") = refund_status("130500002", "success");
+    let round = service.check_refunds(Utc::now()).await.expect("round");
+    assert_eq!(round.done, 1);
+    let p = payment(&app, &txnid).await;
+    assert_eq!(p.status, PaymentStatus::Refunded);
+    assert_eq!(p.refund_keeps_access, Some(true));
+    assert_eq!(credit_notes(&app, &p).await, 1);
+    let sub = app.get("/api/billing/subscription", Some(&token)).await;
+    assert_eq!(sub.body["data"]["status"], "active", "{}", sub.body);
+    let calls = seen
+        .lock()
+        .expect("lock")
+        .iter()
+        .filter(|c| c["command"] == "cancel_refund_transaction")
+        .count();
+    assert_eq!(calls, 2);
 }
 
 #[tokio::test]

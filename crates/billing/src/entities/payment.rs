@@ -69,6 +69,14 @@ pub struct Model {
     /// When staff started a refund, before PayU was asked (cleared when
     /// PayU refuses): a second request for the same money is refused.
     pub refund_started_at: Option<DateTimeUtc>,
+    /// When PayU accepted a refund of this payment that it has not made yet
+    /// (PayU's request id is in `refund_id`): the payment stays successful
+    /// until PayU says the money went back.
+    pub refund_requested_at: Option<DateTimeUtc>,
+    /// When PayU was last asked about that refund.
+    pub refund_checked_at: Option<DateTimeUtc>,
+    /// Why PayU could not make the last refund asked of it.
+    pub refund_error: Option<String>,
 }
 
 /// Where a payment was made.

@@ -3770,9 +3770,18 @@ export interface components {
             /** @description A purchase from PayU's test environment (Test Events only). */
             testEvent: boolean;
         };
-        /** @description Sending stopped because Meta rejected the access token. */
+        /**
+         * @description Sending stopped because Meta rejected the access token, or refused the
+         *     pixel (it does not exist, or the token may not send to it).
+         */
         OutboxPause: {
-            /** @description "Meta token rejected" and Meta's own message. */
+            /**
+             * @description What to fix: `token` (CA_META_ACCESS_TOKEN) or `pixel`
+             *     (CA_META_PIXEL_ID, or the token's access to that pixel).
+             * @example token
+             */
+            cause: string;
+            /** @description "Meta token rejected" or "Meta refused the pixel", and Meta's own message. */
             reason: string;
             /** Format: date-time */
             since: string;
@@ -5362,8 +5371,19 @@ export interface components {
             productinfo: string;
             /** @description Why it did not go through (failed or not completed). */
             reason?: string | null;
+            /**
+             * @description Why PayU could not make the last refund asked of it (it can be
+             *     asked again).
+             */
+            refundError?: string | null;
             /** @description Refunded, and the owner kept the period it paid for. */
             refundKeepsAccess?: boolean | null;
+            /**
+             * Format: date-time
+             * @description A refund PayU accepted and has not made yet: when staff asked for
+             *     it. The payment is refunded once PayU says the money went back.
+             */
+            refundRequestedAt?: string | null;
             /** Format: date-time */
             refundedAt?: string | null;
             status: components["schemas"]["PaymentStatus"];

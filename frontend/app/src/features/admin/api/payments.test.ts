@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { canRefund, refundConsequence, refundOutcome, type UserPayment } from "./payments";
+import {
+  canRefund,
+  refundConfirmation,
+  refundConsequence,
+  refundOutcome,
+  refundProgress,
+  type UserPayment,
+} from "./payments";
 
 const payment = (p: Partial<UserPayment>): UserPayment => ({
   _id: "p1",
@@ -19,6 +26,29 @@ describe("staff refunds", () => {
     for (const status of ["pending", "failure", "expired", "refunded"] as const) {
       expect(canRefund(payment({ status }))).toBe(false);
     }
+  });
+
+  it("offers no second refund while PayU is making one, and another after PayU failed one", () => {
+    const waiting = payment({ refundRequestedAt: "2026-11-21T10:00:00Z" });
+    expect(canRefund(waiting)).toBe(false);
+    expect(refundProgress(waiting)).toEqual({ kind: "waiting", since: "2026-11-21T10:00:00Z" });
+    const failed = payment({ refundError: "PayU could not make the refund: Insufficient balance" });
+    expect(canRefund(failed)).toBe(true);
+    expect(refundProgress(failed)).toEqual({
+      kind: "failed",
+      reason: "PayU could not make the refund: Insufficient balance",
+    });
+    expect(refundProgress(payment({}))).toBeNull();
+    expect(refundProgress(payment({ status: "refunded", refundError: "old" }))).toBeNull();
+  });
+
+  it("tells staff whether the refund is done or on its way", () => {
+    expect(refundConfirmation(payment({ status: "refunded" }), "₹999")).toBe(
+      "Refunded ₹999 for CA1AAA.",
+    );
+    expect(
+      refundConfirmation(payment({ refundRequestedAt: "2026-11-21T10:00:00Z" }), "₹999"),
+    ).toMatch(/^PayU accepted the refund of ₹999 for CA1AAA\. It shows as refunded once/);
   });
 
   it("says what a refund did to the owner's plan", () => {

@@ -23,7 +23,14 @@ import {
   paymentStatusLabel,
 } from "../../../lib/payment-status";
 import { useRefreshAdmin, useRefundPayment } from "../api/admin";
-import { canRefund, refundConsequence, refundOutcome, type UserPayment } from "../api/payments";
+import {
+  canRefund,
+  refundConfirmation,
+  refundConsequence,
+  refundOutcome,
+  refundProgress,
+  type UserPayment,
+} from "../api/payments";
 import { ConfirmModal } from "./ConfirmModal";
 
 const dateTime = new Intl.DateTimeFormat("en-IN", { dateStyle: "medium", timeStyle: "short" });
@@ -38,6 +45,7 @@ function when(iso: string | null | undefined): string {
 function StatusCell({ p }: { p: UserPayment }) {
   const reason = paymentReason(p.status, p.reason);
   const refund = refundOutcome(p);
+  const progress = refundProgress(p);
   return (
     <Stack gap={4} align="flex-start">
       <Group gap={4}>
@@ -51,7 +59,23 @@ function StatusCell({ p }: { p: UserPayment }) {
             </Badge>
           </Tooltip>
         ) : null}
+        {progress?.kind === "waiting" ? (
+          <Badge variant="light" color="yellow">
+            Refund pending
+          </Badge>
+        ) : null}
       </Group>
+      {progress?.kind === "waiting" ? (
+        <Text fz="xs" c="dimmed">
+          Refund asked {when(progress.since)}. PayU is making it; the payment shows as refunded once
+          the money has gone back.
+        </Text>
+      ) : null}
+      {progress?.kind === "failed" ? (
+        <Text fz="xs" c="red.8" style={{ overflowWrap: "anywhere" }}>
+          {progress.reason.replace(/\.$/, "")}. No money went back; you can refund it again.
+        </Text>
+      ) : null}
       {p.lateSuccessAt ? (
         <Text fz="xs" c="dimmed">
           Paid late, on {when(p.lateSuccessAt)}
@@ -95,11 +119,11 @@ export function UserPaymentsPanel({ payments }: { payments: UserPayment[] }) {
     if (!target) return;
     setError(null);
     try {
-      await refund.mutateAsync({
+      const answer = await refund.mutateAsync({
         params: { path: { txnid: target.txnid } },
         body: { keepAccess },
       });
-      setDone(`Refunded ${formatInrExact(target.amount)} for ${target.txnid}.`);
+      setDone(refundConfirmation(answer.data, formatInrExact(target.amount)));
       setTarget(null);
       await refresh();
     } catch (err) {
