@@ -26,6 +26,9 @@ const CLAIM_SECS: i64 = 600;
 const STATE_ID: &str = "outbox";
 /// What staff read while Meta rejects the access token.
 pub const TOKEN_REJECTED: &str = "Meta token rejected";
+/// What staff read while Meta refuses the pixel itself (it does not exist
+/// or the token may not send to it): no event could go through.
+pub const PIXEL_REFUSED: &str = "Meta refused the pixel";
 
 /// Where and how events are sent.
 #[derive(Debug, Clone)]
@@ -218,13 +221,18 @@ pub struct OutboxEntry {
     pub sent_at: Option<DateTime<Utc>>,
 }
 
-/// Sending stopped because Meta rejected the access token.
+/// Sending stopped because Meta rejected the access token, or refused the
+/// pixel (it does not exist, or the token may not send to it).
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct OutboxPause {
-    /// "Meta token rejected" and Meta's own message.
+    /// "Meta token rejected" or "Meta refused the pixel", and Meta's own message.
     pub reason: String,
     pub since: DateTime<Utc>,
+    /// What to fix: `token` (CA_META_ACCESS_TOKEN) or `pixel`
+    /// (CA_META_PIXEL_ID, or the token's access to that pixel).
+    #[schema(value_type = String, example = "token")]
+    pub cause: &'static str,
 }
 
 /// What staff see of the outbox: whether events go to Meta at all, whether
@@ -305,6 +313,9 @@ pub enum Outcome {
     Retry(String),
     /// The access token is invalid or expired: nothing will go through.
     TokenRejected(String),
+    /// The pixel does not exist, or the token may not send to it: nothing
+    /// will go through either.
+    PixelRefused(String),
     /// Meta refused the request because of its events.
     Refused(String),
 }
@@ -312,6 +323,13 @@ pub enum Outcome {
 /// Meta's codes for a token that is invalid, expired or lacks permission.
 fn token_code(code: i64) -> bool {
     matches!(code, 102 | 190)
+}
+
+/// Meta's answers about the request's target rather than its events: the
+/// pixel does not exist or cannot be reached with this token (code 100,
+/// subcode 33), or the app or token lacks a permission (10, 200–299).
+fn pixel_code(code: i64, subcode: Option<i64>) -> bool {
+    (code == 100 && subcode == Some(33)) || code == 10 || (200..300).contains(&code)
 }
 
 /// Meta's codes for throttling and temporary trouble.
@@ -372,6 +390,9 @@ pub fn classify(status: u16, body: &str) -> Outcome {
     if token {
         return Outcome::TokenRejected(format!("{TOKEN_REJECTED}: {reason}"));
     }
+    if e.code.is_some_and(|c| pixel_code(c, e.error_subcode)) {
+        return Outcome::PixelRefused(format!("{PIXEL_REFUSED}: {reason}"));
+    }
     if status >= 500
         || status == 429
         || e.is_transient == Some(true)
@@ -382,10 +403,10 @@ pub fn classify(status: u16, body: &str) -> Outcome {
     Outcome::Refused(reason)
 }
 
-/// A fingerprint of the access token to tell a replaced token from the
-/// rejected one (never the token itself).
-fn fingerprint(token: &str) -> String {
-    sha256(&format!("convertassist-meta-token|{token}"))[..32].to_string()
+/// A fingerprint of the pixel id and access token sending was paused with,
+/// to tell a changed one from the refused one (never the token itself).
+fn fingerprint(pixel: &str, token: &str) -> String {
+    sha256(&format!("convertassist-meta-token|{token}|{pixel}"))[..32].to_string()
 }
 
 /// A transport error's text without its URL and without the token.
@@ -637,8 +658,14 @@ impl Outbox {
             .one(&self.db)
             .await?
             .and_then(|s| {
+                let reason = s.paused_reason?;
                 Some(OutboxPause {
-                    reason: s.paused_reason?,
+                    cause: if reason.starts_with(PIXEL_REFUSED) {
+                        "pixel"
+                    } else {
+                        "token"
+                    },
+                    reason,
                     since: s.paused_at?,
                 })
             }))
@@ -647,14 +674,14 @@ impl Outbox {
     async fn set_pause(
         &self,
         reason: Option<String>,
-        token: Option<&str>,
+        target: Option<(&str, &str)>,
         now: DateTime<Utc>,
     ) -> Result<(), MetaError> {
         let row = state::ActiveModel {
             id: Set(STATE_ID.into()),
             paused_at: Set(reason.as_ref().map(|_| now)),
             paused_reason: Set(reason),
-            token_fingerprint: Set(token.map(fingerprint)),
+            token_fingerprint: Set(target.map(|(pixel, token)| fingerprint(pixel, token))),
         };
         state::Entity::insert(row)
             .on_conflict(
@@ -793,10 +820,10 @@ impl Outbox {
         if let Some(paused) = state::Entity::find_by_id(STATE_ID).one(&self.db).await?
             && paused.paused_reason.is_some()
         {
-            if paused.token_fingerprint.as_deref() == Some(fingerprint(token).as_str()) {
+            if paused.token_fingerprint.as_deref() == Some(fingerprint(pixel, token).as_str()) {
                 return Ok(0);
             }
-            tracing::info!("the Meta access token was replaced: sending resumes");
+            tracing::info!("the Meta pixel id or access token was changed: sending resumes");
             self.set_pause(None, None, now).await?;
         }
         let testing = self.config.test_event_code.is_some();
@@ -906,9 +933,11 @@ impl Outbox {
                     let rows: Vec<&entity::Model> = part.iter().map(|(e, _)| e).collect();
                     self.mark_retry(&rows, &error, now).await?;
                 }
-                Outcome::TokenRejected(reason) => {
-                    tracing::error!(%reason, "Meta rejected the access token: sending paused, events kept");
-                    self.set_pause(Some(reason.clone()), Some(token), now)
+                // Nothing can go through until the set-up is fixed: every
+                // event waits, none is marked failed for it.
+                Outcome::TokenRejected(reason) | Outcome::PixelRefused(reason) => {
+                    tracing::error!(%reason, "Meta refused the pixel or the access token: sending paused, events kept");
+                    self.set_pause(Some(reason.clone()), Some((pixel, token)), now)
                         .await?;
                     let mut waiting = ids;
                     waiting.extend(parts.iter().flatten().map(|(e, _)| e.id.clone()));
@@ -961,6 +990,7 @@ impl Outbox {
                 match classify(status, &text) {
                     Outcome::Retry(r) => Outcome::Retry(redact(&r, token)),
                     Outcome::TokenRejected(r) => Outcome::TokenRejected(redact(&r, token)),
+                    Outcome::PixelRefused(r) => Outcome::PixelRefused(redact(&r, token)),
                     Outcome::Refused(r) => Outcome::Refused(redact(&r, token)),
                     Outcome::Sent => Outcome::Sent,
                 }
@@ -1109,6 +1139,22 @@ mod tests {
         // A message that merely mentions `is_transient` is not transient.
         let tricky = r#"{"error":{"message":"field \"is_transient\":true is not allowed","type":"GraphMethodException","code":100,"is_transient":false}}"#;
         assert!(matches!(classify(400, tricky), Outcome::Refused(_)));
+        // About the pixel or the token's permissions, not the events.
+        let no_pixel = r#"{"error":{"message":"Unsupported post request. Object with ID '1234' does not exist, cannot be loaded due to missing permissions, or does not support this operation.","type":"GraphMethodException","code":100,"error_subcode":33,"fbtrace_id":"Ab1"}}"#;
+        assert!(matches!(
+            classify(400, no_pixel),
+            Outcome::PixelRefused(r) if r.starts_with(PIXEL_REFUSED) && r.contains("subcode 33")
+        ));
+        let no_permission = r#"{"error":{"message":"(#10) Application does not have permission for this action","type":"OAuthException","code":10}}"#;
+        assert!(matches!(
+            classify(403, no_permission),
+            Outcome::PixelRefused(_)
+        ));
+        let permissions = r#"{"error":{"message":"(#200) Permissions error","type":"OAuthException","code":200}}"#;
+        assert!(matches!(
+            classify(403, permissions),
+            Outcome::PixelRefused(_)
+        ));
         assert!(matches!(classify(503, "upstream down"), Outcome::Retry(_)));
         assert!(matches!(classify(400, "<html>"), Outcome::Refused(_)));
     }
@@ -1116,9 +1162,10 @@ mod tests {
     #[test]
     fn the_token_is_blanked_out_and_fingerprinted_not_stored() {
         assert_eq!(redact("a TOKEN b", "TOKEN"), "a [access token] b");
-        let f = fingerprint("EAAB-secret");
+        let f = fingerprint("1234", "EAAB-secret");
         assert!(!f.contains("EAAB"));
         assert_eq!(f.len(), 32);
-        assert_ne!(f, fingerprint("EAAB-other"));
+        assert_ne!(f, fingerprint("1234", "EAAB-other"));
+        assert_ne!(f, fingerprint("5678", "EAAB-secret"), "another pixel");
     }
 }

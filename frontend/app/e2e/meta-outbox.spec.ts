@@ -84,6 +84,9 @@ function seedOutbox(tag: string) {
   );
 }
 
+const PIXEL_REFUSED =
+  "Meta refused the pixel: Meta answered 400: Unsupported post request. Object with ID '1234567890123456' does not exist, cannot be loaded due to missing permissions, or does not support this operation. [type GraphMethodException, code 100, subcode 33, fbtrace_id Ab2]";
+
 function clearOutbox(tag: string) {
   runSql("DELETE FROM meta_events WHERE event_id LIKE ?", `%-e2e-${tag}-%`);
   runSql("DELETE FROM meta_outbox_state WHERE token_fingerprint = 'e2e'");
@@ -141,4 +144,36 @@ test("the System tab shows the Meta outbox paused, with what failed and why", as
   }
   await openSystemTab(page);
   await expect(page.getByTestId("meta-outbox-paused")).toHaveCount(0);
+});
+
+test("a pixel Meta refuses pauses the outbox with the pixel id to fix", async ({ page }) => {
+  const tag = `px${Date.now()}`;
+  const email = uniqueEmail("meta-pixel");
+  createSuperuser(email);
+  await loginThroughForm(page, email);
+  await page.waitForURL("**/dashboard");
+  seedOutbox(tag);
+  runSql(
+    "UPDATE meta_outbox_state SET paused_reason = ? WHERE token_fingerprint = 'e2e'",
+    PIXEL_REFUSED,
+  );
+  try {
+    for (const width of [1440, 768, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await openSystemTab(page);
+      const paused = page.getByTestId("meta-outbox-paused");
+      await expect(paused).toContainText("Meta refused the pixel");
+      await expect(paused).toContainText(
+        "once CA_META_PIXEL_ID names a pixel this access token may send to",
+      );
+      await expect(paused).not.toContainText("Meta token rejected");
+      await expect(paused).toContainText("subcode 33");
+      await page.waitForLoadState("networkidle");
+      await paused.scrollIntoViewIfNeeded();
+      await shot(page, `93-admin-system-meta-pixel-refused-${width}`);
+      if (width !== 768) await expectAccessible(page, `meta pixel refused at ${width}px`);
+    }
+  } finally {
+    clearOutbox(tag);
+  }
 });

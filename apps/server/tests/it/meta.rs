@@ -801,3 +801,129 @@ async fn a_revoked_token_pauses_the_outbox_and_staff_can_requeue() {
         "{stored:?}"
     );
 }
+
+/// A Graph API stand-in that knows one pixel. Events for any other pixel
+/// are refused whole, as Meta refuses a pixel that does not exist or that
+/// the token may not send to (code 100, subcode 33); it counts the requests.
+async fn one_pixel_graph(
+    known: &'static str,
+) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use actix_web::{App, HttpResponse, HttpServer, web};
+    let hits = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("addr"));
+    let counter = hits.clone();
+    let server = HttpServer::new(move || {
+        let counter = counter.clone();
+        App::new().route(
+            "/{version}/{pixel}/events",
+            web::post().to(move |path: web::Path<(String, String)>| {
+                counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let pixel = path.into_inner().1;
+                async move {
+                    if pixel == known {
+                        HttpResponse::Ok().json(json!({"events_received": 1, "fbtrace_id": "Ok1"}))
+                    } else {
+                        HttpResponse::BadRequest().json(json!({"error": {
+                            "message": format!("Unsupported post request. Object with ID '{pixel}' does not exist, cannot be loaded due to missing permissions, or does not support this operation."),
+                            "type": "GraphMethodException", "code": 100, "error_subcode": 33, "fbtrace_id": "Ab2"}}))
+                    }
+                }
+            }),
+        )
+    })
+    .listen(listener)
+    .expect("listen")
+    .workers(1)
+    .run();
+    tokio::spawn(server);
+    (url, hits)
+}
+
+/// A wrong pixel id is not the events' fault: one request finds it out,
+/// sending pauses with every event kept (none marked failed, as splitting
+/// the batch down to single events would), staff read what to fix, and
+/// sending resumes once the pixel id is changed.
+#[tokio::test]
+async fn a_pixel_meta_refuses_pauses_the_outbox_with_every_event_kept() {
+    let (graph, hits) = one_pixel_graph("1234567890123456").await;
+    let mut app = crate::helpers::spawn_app_with(|c| {
+        c.meta_pixel_id = Some("6543210987654321".into());
+        c.meta_access_token = Some("EAAgood-token".into());
+        c.meta_graph_url = graph.clone();
+    })
+    .await;
+    app.stop_worker("meta outbox").await;
+    let outbox_with = |pixel: &str| {
+        ca_meta::Outbox::new(
+            app.db.conn.clone(),
+            ca_meta::MetaConfig {
+                pixel_id: Some(pixel.into()),
+                access_token: Some("EAAgood-token".into()),
+                graph_url: graph.clone(),
+                api_version: "v21.0".into(),
+                test_event_code: None,
+                timeout: std::time::Duration::from_secs(5),
+            },
+        )
+    };
+    let wrong = outbox_with("6543210987654321");
+    for i in 0..6 {
+        let event = ca_meta::OutgoingEvent {
+            event_id: format!("lead-pixel-{i}"),
+            event_name: "Lead".into(),
+            event_time: chrono::Utc::now(),
+            event_source_url: None,
+            user_data: ca_meta::UserData {
+                email: Some(format!("lead{i}@example.in")),
+                ..Default::default()
+            },
+            custom_data: serde_json::Map::new(),
+            delivery: ca_meta::Delivery::Live,
+        };
+        assert!(wrong.enqueue(&app.db.conn, &event).await.expect("stored"));
+    }
+    let now = chrono::Utc::now();
+    assert_eq!(wrong.send_due(now).await.expect("round"), 0);
+    assert_eq!(
+        hits.load(std::sync::atomic::Ordering::SeqCst),
+        1,
+        "one request, not one per event"
+    );
+    let stored = outbox(&app).await;
+    assert_eq!(stored.len(), 6);
+    assert!(
+        stored.iter().all(|(_, status, _)| status == "pending"),
+        "{stored:?}"
+    );
+    let (staff, _) = crate::admin::account(&app, "pixel-staff@example.in", "admin").await;
+    let view = app.get("/api/admin/meta/events", Some(&staff)).await.body;
+    let data = &view["data"];
+    assert_eq!(data["paused"]["cause"], "pixel", "{data}");
+    let reason = data["paused"]["reason"].as_str().expect("reason");
+    assert!(reason.starts_with("Meta refused the pixel"), "{reason}");
+    assert!(reason.contains("subcode 33"), "{reason}");
+    assert_eq!(data["failed"], 0, "{data}");
+    assert!(!view.to_string().contains("EAAgood-token"));
+    // Paused: a later round asks nothing.
+    assert_eq!(
+        wrong
+            .send_due(now + chrono::Duration::minutes(5))
+            .await
+            .expect("round"),
+        0
+    );
+    assert_eq!(hits.load(std::sync::atomic::Ordering::SeqCst), 1);
+
+    // The pixel id is corrected (a restart with CA_META_PIXEL_ID changed):
+    // sending resumes and every kept event goes.
+    let right = outbox_with("1234567890123456");
+    let sent = right
+        .send_due(now + chrono::Duration::minutes(6))
+        .await
+        .expect("round");
+    assert_eq!(sent, 6);
+    assert!(outbox(&app).await.iter().all(|(_, s, _)| s == "sent"));
+    let view = app.get("/api/admin/meta/events", Some(&staff)).await.body;
+    assert!(view["data"]["paused"].is_null(), "{view}");
+}

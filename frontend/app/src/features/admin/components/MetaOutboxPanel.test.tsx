@@ -9,13 +9,21 @@ import { MetaOutboxPanel } from "./MetaOutboxPanel";
 const REJECTED =
   "Meta token rejected: Meta answered 400: Error validating access token [type OAuthException, code 190]";
 
-function outbox(paused: boolean, pagination = { page: 1, limit: 50, total: 1, pages: 1 }) {
+const PIXEL_REFUSED =
+  "Meta refused the pixel: Meta answered 400: Unsupported post request. Object with ID '1234' does not exist [type GraphMethodException, code 100, subcode 33]";
+
+function outbox(
+  paused: boolean | { reason: string; cause: string },
+  pagination = { page: 1, limit: 50, total: 1, pages: 1 },
+) {
+  const pause =
+    paused === true ? { reason: REJECTED, cause: "token" } : paused === false ? null : paused;
   return {
     success: true,
     data: {
       forwarding: true,
       testEvents: false,
-      paused: paused ? { reason: REJECTED, since: "2026-11-26T10:00:00Z" } : null,
+      paused: pause ? { ...pause, since: "2026-11-26T10:00:00Z" } : null,
       pending: 2,
       sent: 5,
       failed: 1,
@@ -51,6 +59,17 @@ function renderPanel() {
 }
 
 describe("MetaOutboxPanel", () => {
+  it("says a refused pixel is the pixel id to fix, not the token", async () => {
+    fetchMock.mockResolvedValueOnce(json(200, outbox({ reason: PIXEL_REFUSED, cause: "pixel" })));
+    renderPanel();
+    expect(await screen.findByText("Meta refused the pixel")).toBeInTheDocument();
+    expect(screen.queryByText("Meta token rejected")).not.toBeInTheDocument();
+    expect(screen.getByTestId("meta-outbox-paused")).toHaveTextContent(
+      "once CA_META_PIXEL_ID names a pixel this access token may send to",
+    );
+    expect(screen.getByText(PIXEL_REFUSED)).toBeInTheDocument();
+  });
+
   it("shows a paused outbox, why, and what failed; staff re-queue failed events", async () => {
     fetchMock.mockResolvedValueOnce(json(200, outbox(true)));
     renderPanel();

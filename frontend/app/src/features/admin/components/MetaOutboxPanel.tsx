@@ -48,7 +48,7 @@ const SHOW = [
 
 /** The Meta Conversions API outbox: what was sent to Meta, what waits, what
  * failed and why, whether sending is paused because Meta rejected the access
- * token, every event page by page or those in one state; staff re-queue
+ * token or refused the pixel, every event page by page or those in one state; staff re-queue
  * failed events from here. */
 export function MetaOutboxPanel() {
   const [status, setStatus] = useState<MetaEventStatus | undefined>(undefined);
@@ -103,12 +103,20 @@ export function MetaOutboxPanel() {
         </Group>
       </Group>
       {o.paused && (
-        <Alert color="red" title="Meta token rejected" mb="sm" data-testid="meta-outbox-paused">
+        <Alert
+          color="red"
+          title={o.paused.cause === "pixel" ? "Meta refused the pixel" : "Meta token rejected"}
+          mb="sm"
+          data-testid="meta-outbox-paused"
+        >
           <Text fz="sm">
             Sending has been paused since {timeFormat.format(new Date(o.paused.since))}. Nothing is
             lost: the {o.pending.toLocaleString("en-IN")} waiting{" "}
-            {o.pending === 1 ? "event goes" : "events go"} once CA_META_ACCESS_TOKEN holds a valid
-            token (sending resumes by itself after a restart with a new token) or you retry below.
+            {o.pending === 1 ? "event goes" : "events go"}{" "}
+            {o.paused.cause === "pixel"
+              ? "once CA_META_PIXEL_ID names a pixel this access token may send to (sending resumes by itself after a restart with a changed pixel id or token)"
+              : "once CA_META_ACCESS_TOKEN holds a valid token (sending resumes by itself after a restart with a new token)"}{" "}
+            or you retry below.
           </Text>
           <Text fz="xs" c="dimmed" mt={4} style={{ overflowWrap: "anywhere" }}>
             {o.paused.reason}
