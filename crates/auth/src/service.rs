@@ -431,9 +431,9 @@ impl AuthService {
             .one(&self.db)
             .await?;
         let verified = match &found {
-            Some(u) => password::verify(&input.password, &u.password_hash),
+            Some(u) => password::verify(&input.password, &u.password_hash).await,
             None => {
-                password::burn_time(&input.password);
+                password::burn_time(&input.password).await;
                 false
             }
         };
@@ -502,15 +502,16 @@ impl AuthService {
         user: user::Model,
         input: ChangePasswordIn,
     ) -> Result<ChangePasswordOut, AuthError> {
-        if !password::verify(&input.current_password, &user.password_hash) {
+        if !password::verify(&input.current_password, &user.password_hash).await {
             return Err(AuthError::WrongCurrentPassword);
         }
         validate(&input)?;
+        // Hashed before the write transaction starts, so the database's
+        // write lock is not held while it is computed.
+        let hash = password::hash(&input.new_password).await?;
         let now = Utc::now();
         let txn = ca_core::db::begin_write(&self.db).await?;
-        let user = self
-            .set_password(&txn, user, &input.new_password, now)
-            .await?;
+        let user = self.set_password(&txn, user, hash, now).await?;
         txn.commit().await?;
         Ok(ChangePasswordOut {
             success: true,
@@ -523,13 +524,13 @@ impl AuthService {
         &self,
         conn: &C,
         user: user::Model,
-        new_password: &str,
+        password_hash: String,
         now: DateTime<Utc>,
     ) -> Result<user::Model, AuthError> {
         let version = user.token_version + 1;
         crate::links::end_open_links(conn, &user.id, now).await?;
         let mut active: user::ActiveModel = user.into();
-        active.password_hash = Set(password::hash(new_password)?);
+        active.password_hash = Set(password_hash);
         active.token_version = Set(version);
         active.updated_at = Set(now);
         Ok(active.update(conn).await?)
@@ -732,6 +733,8 @@ impl AuthService {
         validate(&input)?;
         let ip_key = format!("reset-fail:ip:{ip}");
         rate_limited(self.limiter.check(&ip_key, RESET_FAILURES_PER_IP).await)?;
+        // Hashed before the write transaction starts (see change_password).
+        let hash = password::hash(&input.password).await?;
         let now = Utc::now();
         let txn = ca_core::db::begin_write(&self.db).await?;
         let found = password_reset_token::Entity::find()
@@ -763,7 +766,7 @@ impl AuthService {
             txn.rollback().await?;
             return Err(e);
         }
-        let user = self.set_password(&txn, user, &input.password, now).await?;
+        let user = self.set_password(&txn, user, hash, now).await?;
         let second_factor = crate::challenge::second_factor_on(&txn, &user.id).await?;
         txn.commit().await?;
         tracing::info!(user_id = %user.id, "password reset");
@@ -844,7 +847,7 @@ async fn insert_user<C: ConnectionTrait>(
     if exists > 0 {
         return Err(AuthError::EmailTaken);
     }
-    let hash = password::hash(&account.password)?;
+    let hash = password::hash(&account.password).await?;
     let model = user::ActiveModel {
         id: Set(ca_core::ids::new_id().to_string()),
         name: Set(account.name.trim().to_string()),

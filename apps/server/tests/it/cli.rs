@@ -149,10 +149,7 @@ async fn demo_creates_two_accounts_once_and_prints_them() {
         .await
         .expect("query")
         .expect("owner exists");
-    assert!(ca_auth::password::verify(
-        &password,
-        &svc_user.password_hash
-    ));
+    assert!(ca_auth::password::verify(&password, &svc_user.password_hash).await);
     assert_eq!(svc_user.subscription_status, "trial");
     let _ = std::fs::remove_dir_all(&data);
 }
