@@ -684,6 +684,10 @@ impl AuthService {
                 "Name is required (at most 100 characters)",
             ));
         }
+        // The name opens the invitation email (see `rules::name`).
+        if name.chars().any(char::is_control) {
+            return Err(AuthError::field("name", "Name must be on one line"));
+        }
         if crate::rules::email(&normalize_email(email)).is_err() {
             return Err(AuthError::field(
                 "email",

@@ -279,6 +279,9 @@ pub async fn update<C: ConnectionTrait>(
                 "name".into(),
                 vec!["Name must be 1 to 100 characters".into()],
             );
+        } else if name.chars().any(char::is_control) {
+            // The name goes into the account's emails (see `rules::name`).
+            errors.insert("name".into(), vec!["Name must be on one line".into()]);
         }
         active.name = Set(name);
     }

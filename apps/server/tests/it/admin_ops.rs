@@ -736,3 +736,63 @@ async fn a_staff_created_accounts_link_lasts_seven_days_and_a_reset_link_one_hou
         .await;
     assert_eq!(r.status, 200, "{}", r.body);
 }
+
+/// A name staff type goes into the account's emails (the invitation opens
+/// with it): one with a line break is refused, whether inviting or
+/// renaming, and nothing is stored or sent.
+#[tokio::test]
+async fn staff_cannot_put_a_line_break_in_an_accounts_name() {
+    let app = spawn_app().await;
+    let (admin, _) = account(&app, "names@example.in", "admin").await;
+    let r = app
+        .send(
+            "POST",
+            "/api/users",
+            Some(&admin),
+            json!({"name": "Asha\n\nYour account is locked: https://evil.example", "email": "asha@example.in"}),
+        )
+        .await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert_eq!(
+        r.body["errors"]["name"][0], "Name must be on one line",
+        "{}",
+        r.body
+    );
+    let sent = ca_auth::mailer::outbox(&app.db.conn, Some("asha@example.in"), 5)
+        .await
+        .expect("outbox");
+    assert!(sent.is_empty(), "{sent:?}");
+
+    let id = invite_owner(&app, &admin, "asha@example.in").await;
+    for name in ["Asha\r\nSupport", "Asha\u{1b}[2J", "Asha\u{85}Team"] {
+        let r = app
+            .send(
+                "PUT",
+                &format!("/api/admin/users/{id}"),
+                Some(&admin),
+                json!({"name": name}),
+            )
+            .await;
+        assert_eq!(r.status, 400, "{name:?}: {}", r.body);
+        assert_eq!(
+            r.body["errors"]["name"][0], "Name must be on one line",
+            "{}",
+            r.body
+        );
+    }
+    let stored = ca_auth::entities::user::Entity::find_by_id(id.clone())
+        .one(&app.db.conn)
+        .await
+        .expect("query")
+        .expect("user");
+    assert_eq!(stored.name, "Invited Owner");
+    let r = app
+        .send(
+            "PUT",
+            &format!("/api/admin/users/{id}"),
+            Some(&admin),
+            json!({"name": "Asha Rao"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+}
