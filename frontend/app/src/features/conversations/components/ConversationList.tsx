@@ -14,7 +14,13 @@ import { Link, useSearchParams } from "react-router";
 import type { components } from "../../../api/schema";
 import { Breakable } from "../../../components/Breakable";
 import { useConversations } from "../api/conversations";
-import { inTimeFilter, TIME_FILTERS, type TimeFilter } from "../api/time-filters";
+import {
+  emptyFilterText,
+  inTimeFilter,
+  moreCanMatch,
+  TIME_FILTERS,
+  type TimeFilter,
+} from "../api/time-filters";
 import { badgeOf, preview } from "./display";
 
 type Conversation = components["schemas"]["ConversationOut"];
@@ -30,8 +36,9 @@ const timeFormat = new Intl.DateTimeFormat("en-IN", {
 export const SEARCH_PARAM = "search";
 
 /**
- * The owner's conversations, 10 per load, newest first, with client-side time filters; only one
- * customer's when the address carries `?search=` (the customer dialog links here so).
+ * The owner's conversations, 10 per load, newest first by when they started, with client-side
+ * time filters on that time; only one customer's when the address carries `?search=` (the
+ * customer dialog links here so).
  */
 export function ConversationList({ selected }: { selected?: string }) {
   const [filter, setFilter] = useState<TimeFilter>("All");
@@ -69,7 +76,11 @@ export function ConversationList({ selected }: { selected?: string }) {
   } else if (shown.length === 0) {
     body = (
       <Text c="dimmed" fz="sm" p="md">
-        {search ? "No conversations with this customer yet." : "No conversations yet."}
+        {all.length > 0 && filter !== "All"
+          ? emptyFilterText(filter)
+          : search
+            ? "No conversations with this customer yet."
+            : "No conversations yet."}
       </Text>
     );
   } else {
@@ -96,8 +107,14 @@ export function ConversationList({ selected }: { selected?: string }) {
                 <Badge size="sm" variant="light" color={badge.color} style={{ flexShrink: 0 }}>
                   {badge.label}
                 </Badge>
-                <Text fz="xs" c="dimmed" style={{ whiteSpace: "nowrap" }}>
-                  {timeFormat.format(new Date(c.updatedAt))}
+                {/* When it started: the order and the time filters go by it. */}
+                <Text
+                  fz="xs"
+                  c="dimmed"
+                  style={{ whiteSpace: "nowrap" }}
+                  title={`Last message ${timeFormat.format(new Date(c.updatedAt))}`}
+                >
+                  {timeFormat.format(new Date(c.createdAt))}
                 </Text>
               </Group>
               {/* On a line of its own: a long email wraps at its dots instead of being cut. */}
@@ -110,7 +127,7 @@ export function ConversationList({ selected }: { selected?: string }) {
             </UnstyledButton>
           );
         })}
-        {list.hasNextPage && (
+        {list.hasNextPage && moreCanMatch(all, filter) && (
           <Button
             variant="subtle"
             m="sm"
