@@ -169,7 +169,7 @@ test("a pixel Meta refuses pauses the outbox with the pixel id to fix", async ({
       await expect(paused).not.toContainText("Meta token rejected");
       await expect(paused).toContainText("subcode 33");
       await page.waitForLoadState("networkidle");
-      await paused.scrollIntoViewIfNeeded();
+      await page.evaluate(() => window.scrollTo(0, 0));
       await shot(page, `93-admin-system-meta-pixel-refused-${width}`);
       if (width !== 768) await expectAccessible(page, `meta pixel refused at ${width}px`);
     }

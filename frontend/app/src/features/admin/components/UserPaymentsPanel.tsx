@@ -67,8 +67,8 @@ function StatusCell({ p }: { p: UserPayment }) {
       </Group>
       {progress?.kind === "waiting" ? (
         <Text fz="xs" c="dimmed">
-          Refund asked {when(progress.since)}. PayU is making it; the payment shows as refunded once
-          the money has gone back.
+          Refund asked on {when(progress.since)}. PayU is making it; the payment shows as refunded
+          once the money has gone back.
         </Text>
       ) : null}
       {progress?.kind === "failed" ? (
