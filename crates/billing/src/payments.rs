@@ -772,8 +772,12 @@ impl BillingService {
             .is_some_and(|s| s.trim().eq_ignore_ascii_case("success"));
         let outcome = if signed_success || p.status == PaymentStatus::Success {
             match self.confirmed(&p).await {
-                Some(outcome) => outcome,
-                None => {
+                Ok(Some(outcome)) => outcome,
+                // PayU could not be asked: not stored this time, so PayU
+                // resends its webhook (reconciliation asks only about
+                // payments still pending, not a late success after a failure).
+                Err(_) => return Err(CallbackRefused::NotStored { txnid }),
+                Ok(None) => {
                     return Ok(Settlement {
                         status: self
                             .by_txnid(&txnid)
@@ -832,16 +836,17 @@ impl BillingService {
             .filter(payment::Column::Id.eq(&p.id))
             .exec(&self.db)
             .await?;
-        if let Some(outcome) = self.confirmed(&p).await {
+        if let Ok(Some(outcome)) = self.confirmed(&p).await {
             settle(&self.db, &self.config, &p, &outcome, now).await?;
         }
         Ok(self.by_txnid(&p.txnid).await?.unwrap_or(p))
     }
 
     /// What the payment's provider says of `p` (PayU's `verify_payment`, or
-    /// the simulator while it runs): `None` while it is in progress, unknown
-    /// to the provider, or the provider could not be asked.
-    async fn confirmed(&self, p: &payment::Model) -> Option<Outcome> {
+    /// the simulator while it runs): `None` while it is in progress or
+    /// unknown to the provider; an error when the provider could not be
+    /// asked or refused the call.
+    async fn confirmed(&self, p: &payment::Model) -> Result<Option<Outcome>, String> {
         let answer = match (p.provider.as_str(), &self.config.gateway) {
             ("simulator", Gateway::Simulator) => Ok(self.simulator.verify(&p.txnid)),
             (
@@ -854,18 +859,14 @@ impl BillingService {
             ) => payu::verify_payment(&self.http, verify_url, credentials, &p.txnid).await,
             _ => Err("no provider is configured for this payment".to_string()),
         };
-        match answer {
-            Ok(body) => {
-                if let Some(refused) = payu::call_refused(&body) {
-                    tracing::warn!(txnid = %p.txnid, msg = %refused, "PayU refused verify_payment");
-                }
-                payu::parse_verify(&body, &p.txnid, p.amount_paise)
-            }
-            Err(err) => {
-                tracing::warn!(txnid = %p.txnid, %err, "asking the provider about a payment failed");
-                None
-            }
+        let body = answer.inspect_err(|err| {
+            tracing::warn!(txnid = %p.txnid, %err, "asking the provider about a payment failed");
+        })?;
+        if let Some(refused) = payu::call_refused(&body) {
+            tracing::warn!(txnid = %p.txnid, msg = %refused, "PayU refused verify_payment");
+            return Err(format!("PayU refused the call: {refused}"));
         }
+        Ok(payu::parse_verify(&body, &p.txnid, p.amount_paise))
     }
 
     /// `POST /payment/verify`: the owner's payment, settled from the

@@ -779,7 +779,8 @@ async fn a_success_is_applied_only_as_payus_own_answer_states_it() {
     assert_eq!(payment(&app, &txnid).await.status, PaymentStatus::Pending);
     assert_eq!(plan().await, free);
 
-    // PayU cannot be asked (it refuses the call): still nothing is given.
+    // PayU cannot be asked (it refuses the call): still nothing is given,
+    // and PayU's webhook is told to come again.
     *answer.lock().expect("lock") = json!({"status": 0, "msg": "Hash mismatch"});
     let (_, location, _) = post_form(
         &app,
@@ -788,6 +789,13 @@ async fn a_success_is_applied_only_as_payus_own_answer_states_it() {
     )
     .await;
     assert!(location.contains("status=pending"), "{location}");
+    let (status, _, body) = post_form(
+        &app,
+        "/api/payment/payu/webhook",
+        &signed_callback(&p, "success", Some("captured")),
+    )
+    .await;
+    assert_eq!(status, 503, "{body}");
     assert_eq!(payment(&app, &txnid).await.status, PaymentStatus::Pending);
     assert_eq!(plan().await, free);
 
