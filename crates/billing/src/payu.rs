@@ -392,29 +392,15 @@ pub async fn cancel_refund_transaction(
     refund_id: &str,
     amount: &str,
 ) -> Result<RefundQueued, String> {
-    let command = "cancel_refund_transaction";
-    let hash = api_hash(c, command, mihpayid);
-    let res = http
-        .post(url)
-        .timeout(Duration::from_secs(15))
-        .form(&[
-            ("key", c.key.as_str()),
-            ("command", command),
-            ("var1", mihpayid),
-            ("var2", refund_id),
-            ("var3", amount),
-            ("hash", hash.as_str()),
-        ])
-        .send()
-        .await
-        .map_err(|e| format!("PayU could not be reached: {}", e.without_url()))?;
-    if !res.status().is_success() {
-        return Err(format!("PayU answered {}", res.status()));
-    }
-    let body: Value = res
-        .json()
-        .await
-        .map_err(|e| format!("PayU's answer could not be read: {}", e.without_url()))?;
+    let body = post_command(
+        http,
+        url,
+        c,
+        "cancel_refund_transaction",
+        &[("var1", mihpayid), ("var2", refund_id), ("var3", amount)],
+        Duration::from_secs(15),
+    )
+    .await?;
     let ok = body.get("status").and_then(Value::as_i64) == Some(1);
     let msg = body
         .get("msg")
@@ -450,26 +436,15 @@ pub async fn check_action_status(
     c: &Credentials,
     request_id: &str,
 ) -> Result<Value, String> {
-    let command = "check_action_status";
-    let hash = api_hash(c, command, request_id);
-    let res = http
-        .post(url)
-        .timeout(Duration::from_secs(10))
-        .form(&[
-            ("key", c.key.as_str()),
-            ("command", command),
-            ("var1", request_id),
-            ("hash", hash.as_str()),
-        ])
-        .send()
-        .await
-        .map_err(|e| format!("PayU could not be reached: {}", e.without_url()))?;
-    if !res.status().is_success() {
-        return Err(format!("PayU answered {}", res.status()));
-    }
-    res.json::<Value>()
-        .await
-        .map_err(|e| format!("PayU's answer could not be read: {}", e.without_url()))
+    post_command(
+        http,
+        url,
+        c,
+        "check_action_status",
+        &[("var1", request_id)],
+        Duration::from_secs(10),
+    )
+    .await
 }
 
 /// Reads `check_action_status`'s answer for the refund `request_id` (our
@@ -522,16 +497,39 @@ pub async fn verify_payment(
     c: &Credentials,
     txnid: &str,
 ) -> Result<Value, String> {
-    let hash = api_hash(c, "verify_payment", txnid);
+    post_command(
+        http,
+        url,
+        c,
+        "verify_payment",
+        &[("var1", txnid)],
+        Duration::from_secs(10),
+    )
+    .await
+}
+
+/// Posts `command` with its `vars` to PayU's postservice at `url`, signed
+/// with `api_hash` over `var1`, and reads the JSON answer.
+async fn post_command(
+    http: &reqwest::Client,
+    url: &str,
+    c: &Credentials,
+    command: &str,
+    vars: &[(&str, &str)],
+    timeout: Duration,
+) -> Result<Value, String> {
+    let var1 = vars
+        .iter()
+        .find(|(name, _)| *name == "var1")
+        .map_or("", |(_, v)| *v);
+    let hash = api_hash(c, command, var1);
+    let mut form = vec![("key", c.key.as_str()), ("command", command)];
+    form.extend_from_slice(vars);
+    form.push(("hash", hash.as_str()));
     let res = http
         .post(url)
-        .timeout(Duration::from_secs(10))
-        .form(&[
-            ("key", c.key.as_str()),
-            ("command", "verify_payment"),
-            ("var1", txnid),
-            ("hash", hash.as_str()),
-        ])
+        .timeout(timeout)
+        .form(&form)
         .send()
         .await
         .map_err(|e| format!("PayU could not be reached: {}", e.without_url()))?;
